@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: pure unit tests (next to the code they test, no stack) and integration tests (under
+// test/, sharing one local stack that the global setup starts once per run).
+export default defineConfig({
+  test: {
+    reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{api,providers,workflows,activities,watcher,worker,webhook,cli,tools}/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/setup/global-stack.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+          // Integration files share one stack; running them two at a time keeps a 2-core machine responsive.
+          maxWorkers: 2,
+          fileParallelism: true,
+        },
+      },
+    ],
+  },
+});
