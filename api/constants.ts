@@ -1,0 +1,83 @@
+// Names shared by every part of kubeairunway: API group, labels, annotations, condition types and
+// reasons, event reasons (seed 001 §9) and server-side-apply field managers (seed 001 §3.10).
+
+export const GROUP = 'kubeairunway.ai';
+export const VERSION = 'v1alpha1';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+
+export const MODEL_DEPLOYMENT_KIND = 'ModelDeployment';
+export const MODEL_DEPLOYMENT_PLURAL = 'modeldeployments';
+export const MODEL_DEPLOYMENT_SINGULAR = 'modeldeployment';
+export const MODEL_DEPLOYMENT_SHORT_NAME = 'md';
+
+export const PROVIDER_CONFIG_KIND = 'InferenceProviderConfig';
+export const PROVIDER_CONFIG_PLURAL = 'inferenceproviderconfigs';
+export const PROVIDER_CONFIG_SINGULAR = 'inferenceproviderconfig';
+
+export const FINALIZER = 'kubeairunway.ai/finalizer';
+
+/** Only labels with this prefix are copied from a ModelDeployment to its provider resource (§4.12). */
+export const LABEL_PREFIX = 'kubeairunway.ai/';
+export const MANAGED_BY_LABEL = 'kubeairunway.ai/managed-by';
+export const MANAGED_BY_VALUE = 'kubeairunway';
+export const MODEL_SOURCE_LABEL = 'kubeairunway.ai/model-source';
+
+/** Reconciliation is skipped while this annotation is "true" (§4.6). */
+export const PAUSE_ANNOTATION = 'kubeairunway.ai/reconcile-paused';
+
+/** Field manager of the core controller for server-side apply. */
+export const CONTROLLER_FIELD_MANAGER = 'kubeairunway-controller';
+/** Field manager of a provider, e.g. `kaito-provider`. */
+export function providerFieldManager(provider: string): string {
+  return `${provider}-provider`;
+}
+
+export const ConditionType = {
+  Validated: 'Validated',
+  ProviderSelected: 'ProviderSelected',
+  ProviderCompatible: 'ProviderCompatible',
+  ResourceCreated: 'ResourceCreated',
+  Ready: 'Ready',
+} as const;
+export type ConditionType = (typeof ConditionType)[keyof typeof ConditionType];
+
+/** Condition reasons; the seed's examples (§4.1) give the success ones, the others are ours. */
+export const ConditionReason = {
+  ValidationPassed: 'ValidationPassed',
+  ValidationFailed: 'ValidationFailed',
+  AutoSelected: 'AutoSelected',
+  ExplicitSelection: 'ExplicitSelection',
+  NoProvider: 'NoProvider',
+  NoHealthyProvider: 'NoHealthyProvider',
+  SelectionFailed: 'SelectionFailed',
+  CompatibilityVerified: 'CompatibilityVerified',
+  IncompatibleConfiguration: 'IncompatibleConfiguration',
+  ResourceCreated: 'ResourceCreated',
+  ResourceCreateFailed: 'ResourceCreateFailed',
+  DeploymentReady: 'DeploymentReady',
+  DeploymentInProgress: 'DeploymentInProgress',
+  DeploymentFailed: 'DeploymentFailed',
+} as const;
+export type ConditionReason = (typeof ConditionReason)[keyof typeof ConditionReason];
+
+/** Kubernetes event reasons (seed 001 §9). */
+export const EventReason = {
+  ProviderSelected: 'ProviderSelected',
+  ResourceCreated: 'ResourceCreated',
+  SecretNotFound: 'SecretNotFound',
+  ProviderError: 'ProviderError',
+  DriftDetected: 'DriftDetected',
+  FinalizerTimeout: 'FinalizerTimeout',
+} as const;
+export type EventReason = (typeof EventReason)[keyof typeof EventReason];
+
+export const EventType = { Normal: 'Normal', Warning: 'Warning' } as const;
+export type EventType = (typeof EventType)[keyof typeof EventType];
+
+/** Phases of status.phase (§4.1). */
+export const PHASES = ['Pending', 'Deploying', 'Running', 'Failed', 'Terminating'] as const;
+export const ENGINE_TYPES = ['vllm', 'sglang', 'trtllm', 'llamacpp'] as const;
+export const MODEL_SOURCES = ['huggingface', 'custom'] as const;
+export const SERVING_MODES = ['aggregated', 'disaggregated'] as const;
+
+export const DEFAULT_GPU_TYPE = 'nvidia.com/gpu';

@@ -1,0 +1,118 @@
+// The two CustomResourceDefinitions as data. `npm run crds` serializes them into deploy/crds/.
+
+import {
+  GROUP,
+  MODEL_DEPLOYMENT_KIND,
+  MODEL_DEPLOYMENT_PLURAL,
+  MODEL_DEPLOYMENT_SHORT_NAME,
+  MODEL_DEPLOYMENT_SINGULAR,
+  PROVIDER_CONFIG_KIND,
+  PROVIDER_CONFIG_PLURAL,
+  PROVIDER_CONFIG_SINGULAR,
+  VERSION,
+} from '../constants.ts';
+import { modelDeploymentSpecSchema, modelDeploymentStatusSchema } from './model-deployment-schema.ts';
+import { providerConfigSpecSchema, providerConfigStatusSchema } from './provider-config-schema.ts';
+import type { CustomResourceDefinition, JSONSchemaProps } from './schema-types.ts';
+
+function rootSchema(description: string, spec: JSONSchemaProps, status: JSONSchemaProps): JSONSchemaProps {
+  return {
+    type: 'object',
+    description,
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { type: 'object' },
+      spec,
+      status,
+    },
+  };
+}
+
+export const modelDeploymentCrd: CustomResourceDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${MODEL_DEPLOYMENT_PLURAL}.${GROUP}` },
+  spec: {
+    group: GROUP,
+    names: {
+      kind: MODEL_DEPLOYMENT_KIND,
+      listKind: `${MODEL_DEPLOYMENT_KIND}List`,
+      plural: MODEL_DEPLOYMENT_PLURAL,
+      singular: MODEL_DEPLOYMENT_SINGULAR,
+      shortNames: [MODEL_DEPLOYMENT_SHORT_NAME],
+      categories: ['kubeairunway'],
+    },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: VERSION,
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: rootSchema(
+            'ModelDeployment is one LLM inference deployment, served by an inference provider (KAITO, Dynamo, KubeRay, ...).',
+            modelDeploymentSpecSchema,
+            modelDeploymentStatusSchema,
+          ),
+        },
+        subresources: {
+          status: {},
+          // No labelSelectorPath: the pods belong to the provider's resources and carry provider-specific
+          // labels, and the seed leaves HPA autoscaling out of scope. `kubectl scale` works without it.
+          scale: { specReplicasPath: '.spec.scaling.replicas', statusReplicasPath: '.status.replicas.ready' },
+        },
+        additionalPrinterColumns: [
+          { name: 'Provider', type: 'string', jsonPath: '.status.provider.name' },
+          { name: 'Engine', type: 'string', jsonPath: '.spec.engine.type' },
+          { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+          { name: 'Ready', type: 'integer', jsonPath: '.status.replicas.ready', description: 'Ready replicas' },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+      },
+    ],
+  },
+};
+
+export const providerConfigCrd: CustomResourceDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${PROVIDER_CONFIG_PLURAL}.${GROUP}` },
+  spec: {
+    group: GROUP,
+    names: {
+      kind: PROVIDER_CONFIG_KIND,
+      listKind: `${PROVIDER_CONFIG_KIND}List`,
+      plural: PROVIDER_CONFIG_PLURAL,
+      singular: PROVIDER_CONFIG_SINGULAR,
+      categories: ['kubeairunway'],
+    },
+    scope: 'Cluster',
+    versions: [
+      {
+        name: VERSION,
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: rootSchema(
+            'InferenceProviderConfig registers an inference provider: its capabilities and CEL selection rules.',
+            providerConfigSpecSchema,
+            providerConfigStatusSchema,
+          ),
+        },
+        subresources: { status: {} },
+        additionalPrinterColumns: [
+          { name: 'Ready', type: 'boolean', jsonPath: '.status.ready' },
+          { name: 'Version', type: 'string', jsonPath: '.status.version' },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+      },
+    ],
+  },
+};
+
+/** File name under deploy/crds/ → CRD, in the order they are written. */
+export const crdFiles: readonly { file: string; crd: CustomResourceDefinition }[] = [
+  { file: `${GROUP}_${MODEL_DEPLOYMENT_PLURAL}.yaml`, crd: modelDeploymentCrd },
+  { file: `${GROUP}_${PROVIDER_CONFIG_PLURAL}.yaml`, crd: providerConfigCrd },
+];

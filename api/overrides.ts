@@ -1,0 +1,155 @@
+// `spec.provider.overrides` is free-form in the CRD (seed 001 §4.15: map[string]interface{}); each
+// provider describes the keys it understands with an OverrideSchema, and `checkOverrides` compares a
+// user's value with it. Seed rule: unknown keys (at any depth) are warnings, wrong types are errors.
+
+import type { Issue, ValidationResult } from './types.ts';
+
+interface SchemaDoc {
+  /** Shown by `kubeairunway explain` and in docs. */
+  description?: string;
+  /** Value the provider uses when the key is omitted (documentation only; never applied here). */
+  default?: unknown;
+}
+
+export type OverrideSchema =
+  | (SchemaDoc & { type: 'object'; properties: Readonly<Record<string, OverrideSchema>> })
+  | (SchemaDoc & { type: 'string'; enum?: readonly string[] })
+  | (SchemaDoc & { type: 'integer'; minimum?: number; maximum?: number })
+  | (SchemaDoc & { type: 'number'; minimum?: number; maximum?: number })
+  | (SchemaDoc & { type: 'boolean' })
+  | (SchemaDoc & { type: 'array'; items: OverrideSchema })
+  | (SchemaDoc & { type: 'map'; values: OverrideSchema })
+  | (SchemaDoc & { type: 'any' });
+
+/** The schema of a provider that accepts no overrides at all (KAITO): every key is unknown. */
+export const NO_OVERRIDES: OverrideSchema = { type: 'object', properties: {} };
+
+export const OVERRIDES_PATH = 'spec.provider.overrides';
+
+/** Human name of the type a schema expects, used in error messages ("an integer", "a map of string"). */
+export function describeOverrideType(schema: OverrideSchema): string {
+  switch (schema.type) {
+    case 'object':
+      return 'an object';
+    case 'string':
+      return schema.enum ? `one of ${schema.enum.join(', ')}` : 'a string';
+    case 'integer':
+      return 'an integer';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'array':
+      return `a list of ${plural(schema.items)}`;
+    case 'map':
+      return `a map of ${plural(schema.values)}`;
+    case 'any':
+      return 'any value';
+  }
+}
+
+function plural(schema: OverrideSchema): string {
+  switch (schema.type) {
+    case 'object':
+      return 'objects';
+    case 'string':
+      return schema.enum ? `strings (${schema.enum.join(', ')})` : 'strings';
+    case 'integer':
+      return 'integers';
+    case 'number':
+      return 'numbers';
+    case 'boolean':
+      return 'booleans';
+    case 'array':
+      return 'lists';
+    case 'map':
+      return 'maps';
+    case 'any':
+      return 'values';
+  }
+}
+
+/** Type of a JSON value as a user would name it, for "got ..." in messages. */
+export function jsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'list';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'object') return 'object';
+  return typeof value;
+}
+
+/** Appends a key to a dotted path; keys that are not identifiers are quoted so the path stays readable. */
+export function childPath(path: string, key: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks `value` against `schema`. Never throws. Recursion follows the schema, so its depth is bounded
+ * by the schema's depth whatever the value is.
+ */
+export function checkOverrides(value: unknown, schema: OverrideSchema, path: string = OVERRIDES_PATH): ValidationResult {
+  const result: ValidationResult = { errors: [], warnings: [] };
+  check(value, schema, path, result);
+  return result;
+}
+
+function check(value: unknown, schema: OverrideSchema, path: string, out: ValidationResult): void {
+  const wrongType = (): void => {
+    out.errors.push(typeError(path, schema, value));
+  };
+  switch (schema.type) {
+    case 'any':
+      return;
+    case 'object': {
+      if (!isPlainObject(value)) return wrongType();
+      for (const key of Object.keys(value).sort()) {
+        const keyPath = childPath(path, key);
+        const child = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+        if (child === undefined) {
+          out.warnings.push({ field: keyPath, message: `Unknown override key '${keyPath}' is ignored` });
+        } else {
+          check(value[key], child, keyPath, out);
+        }
+      }
+      return;
+    }
+    case 'map': {
+      if (!isPlainObject(value)) return wrongType();
+      for (const key of Object.keys(value).sort()) check(value[key], schema.values, childPath(path, key), out);
+      return;
+    }
+    case 'array': {
+      if (!Array.isArray(value)) return wrongType();
+      value.forEach((item, index) => check(item, schema.items, `${path}[${index}]`, out));
+      return;
+    }
+    case 'string': {
+      if (typeof value !== 'string') return wrongType();
+      if (schema.enum && !schema.enum.includes(value)) return wrongType();
+      return;
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') return wrongType();
+      return;
+    case 'integer':
+    case 'number': {
+      const ok = typeof value === 'number' && Number.isFinite(value) && (schema.type === 'number' || Number.isInteger(value));
+      if (!ok) return wrongType();
+      if (schema.minimum !== undefined && value < schema.minimum) {
+        out.errors.push({ field: path, message: `${path} must be at least ${schema.minimum}, got ${value}` });
+      } else if (schema.maximum !== undefined && value > schema.maximum) {
+        out.errors.push({ field: path, message: `${path} must be at most ${schema.maximum}, got ${value}` });
+      }
+      return;
+    }
+  }
+}
+
+function typeError(path: string, schema: OverrideSchema, value: unknown): Issue {
+  const got = schema.type === 'string' && schema.enum && typeof value === 'string' ? JSON.stringify(value) : jsonTypeName(value);
+  return { field: path, message: `${path} must be ${describeOverrideType(schema)}, got ${got}` };
+}
