@@ -1,0 +1,123 @@
+// The provider contract. A provider is a set of pure functions over plain data: the core never knows
+// a provider's resource kinds, and a provider worker (one Temporal task queue per provider) runs these
+// functions inside its activities. Nothing here performs I/O; every input and output is JSON-serializable
+// so it can cross an activity boundary unchanged.
+
+import type { OverrideSchema } from '../api/overrides.ts';
+import type { ConditionStatus, InferenceProviderConfig, ModelDeployment, Phase } from '../api/types.ts';
+
+export interface OwnerReferenceOut {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  /** Absent only when rendering offline (no live object, so no uid). */
+  uid?: string;
+  controller: true;
+  blockOwnerDeletion: true;
+}
+
+export interface ObjectMetaOut {
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences: OwnerReferenceOut[];
+}
+
+/** A rendered object, ready for server-side apply. Keys are sorted (see shared/canonical.ts). */
+export interface KubernetesObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMetaOut;
+  [field: string]: unknown;
+}
+
+/** The custom resource a provider renders. */
+export interface ProviderResourceType {
+  group: string;
+  kind: string;
+  plural: string;
+  /** API versions of `group` this provider can render, preferred first (seed 001 §4.10). */
+  versions: readonly string[];
+}
+
+/** A kind of object a provider creates; cleanup deletes the ones it owns, primary resource first. */
+export interface OwnedKind {
+  /** `group/version`, or `v1` for the core group. */
+  apiVersion: string;
+  kind: string;
+  plural: string;
+}
+
+export interface CompatibilityResult {
+  compatible: boolean;
+  /** Messages of the seeds' provider-compatibility table, word for word where the seed gives one. */
+  errors: string[];
+  warnings: string[];
+}
+
+export interface RenderContext {
+  /** apiVersion of the installed CRD, detected by the caller; one of `resource.versions` in `group/version` form. */
+  apiVersion: string;
+}
+
+export interface RenderResult {
+  /** The provider resource first, then any additional objects it needs (seed 001 §3.13). */
+  objects: KubernetesObject[];
+  /** Settings that were ignored or adjusted, in words for the user (e.g. TensorRT-LLM context length). */
+  warnings: string[];
+}
+
+export interface UnifiedCondition {
+  type: string;
+  status: ConditionStatus;
+  reason: string;
+  message: string;
+}
+
+export interface UnifiedReplicas {
+  desired: number;
+  ready: number;
+  /** Only when the upstream status reports it. */
+  available?: number;
+}
+
+export interface UnifiedEndpoint {
+  service: string;
+  port: number;
+}
+
+/** The provider-owned part of ModelDeployment.status (seed 000 "Status Ownership"). */
+export interface UnifiedStatus {
+  phase: Phase;
+  /** Extracted from the upstream status (seed 001 §4.9); absent when there is nothing to say. */
+  message?: string;
+  replicas: UnifiedReplicas;
+  endpoint?: UnifiedEndpoint;
+  /** Conditions the provider owns and can derive from upstream status (the Ready condition). */
+  conditions: UnifiedCondition[];
+}
+
+export interface ProviderDefinition {
+  /** Name of the provider and of its InferenceProviderConfig, e.g. `kaito`. */
+  readonly name: string;
+  /** Name used in user-facing messages, e.g. `KAITO` ("KAITO does not support sglang engine"). */
+  readonly displayName: string;
+  /** The InferenceProviderConfig the provider registers (status is written by its worker at start). */
+  readonly config: InferenceProviderConfig;
+  readonly resource: ProviderResourceType;
+  /** What `spec.provider.overrides` may contain (seed 001 §4.15). */
+  readonly overrideSchema: OverrideSchema;
+  /** Kinds the provider creates and cleans up, primary resource first. */
+  readonly ownedKinds: readonly OwnedKind[];
+  /** Whether this provider can serve the deployment; overrides of the wrong type are errors here. */
+  compatibility(md: ModelDeployment): CompatibilityResult;
+  /**
+   * Renders the objects for a deployment that is valid and compatible. Pure and deterministic: the same
+   * input gives byte-identical JSON. Throws `UnsupportedApiVersionError` when `context.apiVersion` is
+   * not one of `resource.versions`; never throws otherwise.
+   */
+  render(md: ModelDeployment, context: RenderContext): RenderResult;
+  /** Maps the live provider resource (or undefined when it does not exist) to the unified status. Never throws. */
+  mapStatus(upstream: unknown): UnifiedStatus;
+}

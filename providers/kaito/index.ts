@@ -1,0 +1,21 @@
+import type { ProviderDefinition } from '../contract.ts';
+import { kaitoCompatibility } from './compatibility.ts';
+import { KAITO_CONFIG, KAITO_DISPLAY_NAME, KAITO_NAME, KAITO_RESOURCE } from './config.ts';
+import { KAITO_OVERRIDE_SCHEMA } from './overrides.ts';
+import { renderKaito } from './render.ts';
+import { mapKaitoStatus } from './status.ts';
+
+export const kaitoProvider: ProviderDefinition = {
+  name: KAITO_NAME,
+  displayName: KAITO_DISPLAY_NAME,
+  config: KAITO_CONFIG,
+  resource: KAITO_RESOURCE,
+  overrideSchema: KAITO_OVERRIDE_SCHEMA,
+  ownedKinds: [
+    { apiVersion: `${KAITO_RESOURCE.group}/${KAITO_RESOURCE.versions[0]}`, kind: KAITO_RESOURCE.kind, plural: KAITO_RESOURCE.plural },
+    { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps' },
+  ],
+  compatibility: kaitoCompatibility,
+  render: renderKaito,
+  mapStatus: mapKaitoStatus,
+};

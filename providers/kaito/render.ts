@@ -1,0 +1,133 @@
+// ModelDeployment → KAITO Workspace (kaito.sh/v1beta1). A Workspace keeps `resource` and `inference`
+// at the root of the object, not under `spec`. vLLM runs from a KAITO preset named by the model id,
+// with engine parameters in a ConfigMap that `inference.config` points to; llama.cpp runs from a pod
+// template with the user's image (seed 001 Example 2).
+
+import type { ModelDeployment } from '../../api/types.ts';
+import type { KubernetesObject, RenderContext, RenderResult } from '../contract.ts';
+import { assertSupportedApiVersion } from '../shared/api-version.ts';
+import { canonicalize, sortedMap } from '../shared/canonical.ts';
+import { engineOptions, toArgv, typedValue } from '../shared/engine-options.ts';
+import { objectMeta } from '../shared/metadata.ts';
+import { childName } from '../shared/names.ts';
+import { resolveSpec } from '../shared/spec.ts';
+import type { ResolvedSpec } from '../shared/spec.ts';
+import { KAITO_RESOURCE } from './config.ts';
+import {
+  BASE_NODE_LABELS,
+  INFERENCE_CONFIG_KEY,
+  INFERENCE_CONFIG_SUFFIX,
+  LLAMACPP_PORT,
+  MODEL_CONTAINER_NAME,
+  NVIDIA_GPU_PRESENT_LABEL,
+} from './defaults.ts';
+import { ggufModelUri } from './gguf.ts';
+
+const NVIDIA_GPU = 'nvidia.com/gpu';
+
+export function renderKaito(md: ModelDeployment, context: RenderContext): RenderResult {
+  assertSupportedApiVersion(KAITO_RESOURCE, context.apiVersion);
+  const spec = resolveSpec(md);
+  const warnings: string[] = [];
+  const extra: KubernetesObject[] = [];
+
+  const inference =
+    spec.engine === 'llamacpp' ? templateInference(spec, warnings) : presetInference(spec, warnings, extra);
+
+  const workspace = {
+    apiVersion: context.apiVersion,
+    kind: KAITO_RESOURCE.kind,
+    metadata: objectMeta(spec),
+    resource: {
+      count: spec.replicas,
+      labelSelector: { matchLabels: nodeLabels(spec) },
+    },
+    inference,
+  };
+  const objects = [workspace, ...extra].map((o) => canonicalize(o) as unknown as KubernetesObject);
+  return { objects, warnings };
+}
+
+function nodeLabels(spec: ResolvedSpec): Record<string, string> {
+  const labels: Record<string, string> = { ...BASE_NODE_LABELS };
+  if (spec.gpu.count > 0 && spec.gpu.type === NVIDIA_GPU) labels[NVIDIA_GPU_PRESENT_LABEL] = 'true';
+  Object.assign(labels, spec.nodeSelector);
+  return sortedMap(labels) ?? {};
+}
+
+/** vLLM: KAITO preset; parameters go to the inference ConfigMap, the HF token by secret name. */
+function presetInference(spec: ResolvedSpec, warnings: string[], extra: KubernetesObject[]): Record<string, unknown> {
+  const { options, warnings: optionWarnings } = engineOptions(spec, 'vllm');
+  warnings.push(...optionWarnings);
+  if (spec.image !== undefined) warnings.push('spec.image is ignored for KAITO vLLM presets (KAITO manages the preset image)');
+  if (spec.env.length > 0) warnings.push('spec.env is not applied to KAITO presets');
+  if (Object.keys(spec.podLabels).length > 0 || Object.keys(spec.podAnnotations).length > 0) {
+    warnings.push('spec.podTemplate.metadata is not applied to KAITO presets');
+  }
+  if (spec.tolerations.length > 0) warnings.push('spec.tolerations are not applied to KAITO presets');
+
+  const inference: Record<string, unknown> = {
+    preset: {
+      name: spec.modelId ?? '',
+      ...(spec.huggingFaceTokenSecret ? { presetOptions: { modelAccessSecret: spec.huggingFaceTokenSecret } } : {}),
+    },
+  };
+  if (options.length > 0) {
+    const name = childName(spec.name, INFERENCE_CONFIG_SUFFIX);
+    const vllm: Record<string, string | number | boolean> = {};
+    for (const option of options) vllm[option.key] = typedValue(option.value);
+    extra.push({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: objectMeta(spec, name),
+      data: { [INFERENCE_CONFIG_KEY]: inferenceConfigYaml(vllm) },
+    });
+    inference.config = name;
+  }
+  return inference;
+}
+
+/** llama.cpp: a pod template running the user's image, model loaded from HuggingFace by URI. */
+function templateInference(spec: ResolvedSpec, warnings: string[]): Record<string, unknown> {
+  const { options, warnings: optionWarnings } = engineOptions(spec, 'llamacpp', ['address']);
+  warnings.push(...optionWarnings);
+
+  const args: string[] = [];
+  if (spec.source === 'huggingface' && spec.modelId !== undefined) args.push(ggufModelUri(spec.modelId));
+  args.push(`--address=:${LLAMACPP_PORT}`, ...toArgv(options));
+
+  const requests = sortedMap({ ...(spec.memory ? { memory: spec.memory } : {}), ...(spec.cpu ? { cpu: spec.cpu } : {}) });
+  const limits = spec.gpu.count > 0 ? { [spec.gpu.type]: String(spec.gpu.count) } : undefined;
+  const container = {
+    name: MODEL_CONTAINER_NAME,
+    image: spec.image ?? '',
+    args,
+    ports: [{ containerPort: LLAMACPP_PORT }],
+    ...(requests || limits ? { resources: { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) } } : {}),
+    ...(spec.env.length > 0 ? { env: spec.env } : {}),
+    ...(spec.huggingFaceTokenSecret ? { envFrom: [{ secretRef: { name: spec.huggingFaceTokenSecret } }] } : {}),
+  };
+  const metadata = {
+    ...(sortedMap(spec.podLabels) ? { labels: sortedMap(spec.podLabels) } : {}),
+    ...(sortedMap(spec.podAnnotations) ? { annotations: sortedMap(spec.podAnnotations) } : {}),
+  };
+  return {
+    template: {
+      ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+      spec: {
+        containers: [container],
+        ...(spec.tolerations.length > 0 ? { tolerations: spec.tolerations } : {}),
+      },
+    },
+  };
+}
+
+/**
+ * The ConfigMap's YAML, written by hand so its bytes never depend on a YAML library's formatting:
+ * keys sorted, every key and string in JSON quoting (valid YAML double-quoted scalars).
+ */
+export function inferenceConfigYaml(vllm: Readonly<Record<string, string | number | boolean>>): string {
+  const lines = ['vllm:'];
+  for (const key of Object.keys(vllm).sort()) lines.push(`  ${JSON.stringify(key)}: ${JSON.stringify(vllm[key])}`);
+  return `${lines.join('\n')}\n`;
+}
