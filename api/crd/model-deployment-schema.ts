@@ -11,7 +11,13 @@ export const QUANTITY_PATTERN =
   '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 /** DNS-1123 label, or empty (an empty provider name means "select one for me"). */
-const PROVIDER_NAME_PATTERN = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$';
+export const PROVIDER_NAME_PATTERN = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$';
+
+/** Words for the offline check's messages; the API server only says "should match '<pattern>'". */
+export const PATTERN_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  [QUANTITY_PATTERN]: 'a Kubernetes quantity such as "32Gi" or "4"',
+  [PROVIDER_NAME_PATTERN]: 'a lower-case DNS label such as "kaito"',
+};
 
 const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
 const quantity = (description: string): JSONSchemaProps => str(description, { pattern: QUANTITY_PATTERN, maxLength: 64 });
