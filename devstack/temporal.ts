@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
+import { freePort } from './ports.ts';
+import { startProcess, waitUntil, type ManagedProcess } from './process.ts';
+
+export interface TemporalServer {
+  process: ManagedProcess;
+  /** gRPC frontend, host:port. */
+  address: string;
+  /** Web UI URL, when the UI runs. */
+  uiUrl: string | undefined;
+  namespace: string;
+}
+
+export interface TemporalOptions {
+  /** Serve the Web UI (the embedded run); tests run headless. */
+  ui?: boolean;
+  /** Keep history in this SQLite file across restarts; in memory when omitted. */
+  dbFile?: string;
+  /** Preferred ports (the embedded run keeps its UI address stable); free ones are picked otherwise. */
+  port?: number;
+  uiPort?: number;
+}
+
+// The SDK's enum names the server's wire values; the dev server's flag wants the short type name.
+const FLAG_TYPE: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', INT: 'Int', DOUBLE: 'Double', BOOL: 'Bool', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
+
+export async function startTemporal(bin: string, stateDir: string, opts: TemporalOptions = {}): Promise<TemporalServer> {
+  const port = opts.port ?? (await freePort());
+  const namespace = 'default';
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--namespace', namespace];
+  let uiUrl: string | undefined;
+  if (opts.ui) {
+    const uiPort = opts.uiPort ?? (await freePort());
+    args.push('--ui-ip', '127.0.0.1', '--ui-port', String(uiPort));
+    uiUrl = `http://127.0.0.1:${uiPort}`;
+  } else {
+    args.push('--headless');
+  }
+  args.push('--http-port', String(await freePort()), '--metrics-port', String(await freePort()));
+  if (opts.dbFile) args.push('--db-filename', opts.dbFile);
+  for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${FLAG_TYPE[key.type]}`);
+  // Entity workflows continue-as-new when the server suggests it; a low threshold keeps histories short.
+  args.push('--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=2000');
+  const proc = startProcess('temporal', bin, args, join(stateDir, 'temporal.log'));
+  const address = `127.0.0.1:${port}`;
+  await waitUntil(proc, 'serving', 120_000, async () => {
+    const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+    try {
+      await connection.workflowService.getSystemInfo({});
+      return true;
+    } finally {
+      await connection.close();
+    }
+  });
+  await ensureSearchAttributes(address, namespace);
+  return { process: proc, address, uiUrl, namespace };
+}
+
+/**
+ * A reused database keeps the attributes it was created with; attributes added to the product since
+ * are registered here, so an existing server (or an old dev database) works too.
+ */
+export async function ensureSearchAttributes(address: string, namespace: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    const existing = await connection.operatorService.listSearchAttributes({ namespace });
+    const known = new Set(Object.keys(existing.customAttributes ?? {}));
+    const missing = SEARCH_ATTRIBUTES.filter((k) => !known.has(k.name));
+    if (missing.length === 0) return;
+    await connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(missing.map((k) => [k.name, indexedValueType(k.type)])),
+    });
+  } finally {
+    await connection.close();
+  }
+}
+
+function indexedValueType(type: string): number {
+  // temporal.api.enums.v1.IndexedValueType
+  const values: Record<string, number> = { TEXT: 1, KEYWORD: 2, INT: 3, DOUBLE: 4, BOOL: 5, DATETIME: 6, KEYWORD_LIST: 7 };
+  return values[type] ?? 2;
+}

@@ -1,0 +1,35 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { reapOrphanStacks } from '../../devstack/leftovers.ts';
+import { startStack } from '../../devstack/stack.ts';
+import { stackCrdFiles } from '../../devstack/crd-files.ts';
+import type { StackInfo } from '../support/stack-info.ts';
+
+const STACKS_DIR = join(tmpdir(), 'kubeairunway-test-stacks');
+
+/** One local stack per test run, shared by every integration test file. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  reapOrphanStacks(STACKS_DIR);
+  mkdirSync(STACKS_DIR, { recursive: true });
+  const stateDir = mkdtempSync(join(STACKS_DIR, 'run-'));
+  const t0 = Date.now();
+  const stack = await startStack({
+    stateDir,
+    crdFiles: stackCrdFiles(project.config.root),
+    log: (line) => process.stdout.write(`[stack] ${line}\n`),
+  });
+  process.stdout.write(`[stack] up in ${((Date.now() - t0) / 1000).toFixed(1)}s (logs in ${stateDir})\n`);
+  const info: StackInfo = {
+    kubeconfigPath: stack.kubeconfigPath,
+    temporalAddress: stack.temporalAddress,
+    temporalNamespace: stack.temporalNamespace,
+    stateDir,
+  };
+  project.provide('stack', info);
+  return async () => {
+    await stack.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,191 @@
+// Builds the local stack's binaries from the Go module proxy into the tools cache, one at a time,
+// skipping what is already there. Usage: `npm run tools [-- --only etcd,temporal]`.
+import { execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { binaryVersion, cachedBinaryPath, resolveTool, toolsCacheDir } from './resolve.ts';
+import { ETCD_VERSION, KUBERNETES_VERSION, TEMPORAL_VERSION, TOOLS } from './versions.ts';
+
+class StepError extends Error {
+  constructor(
+    readonly step: string,
+    readonly logFile: string,
+  ) {
+    super(`step "${step}" failed`);
+  }
+}
+
+const started = Date.now();
+const elapsed = (since: number) => `${((Date.now() - since) / 1000).toFixed(0)}s`;
+const say = (line: string) => process.stdout.write(`[tools +${elapsed(started)}] ${line}\n`);
+
+/** Runs one command, its output going to a log file; prints a line every 30 s so long builds look alive. */
+async function run(step: string, cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; logFile: string }): Promise<string> {
+  say(`${step} ...`);
+  const t0 = Date.now();
+  const log = createWriteStream(opts.logFile, { flags: 'a' });
+  log.write(`\n$ ${cmd} ${args.join(' ')}\n`);
+  let stdout = '';
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const ticker = setInterval(() => say(`  still running: ${step} (${elapsed(t0)})`), 30_000);
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      log.write(d);
+    });
+    child.stderr.on('data', (d: Buffer) => log.write(d));
+    child.on('error', (err) => {
+      log.write(`${String(err)}\n`);
+      clearInterval(ticker);
+      resolve(127);
+    });
+    child.on('close', (c) => {
+      clearInterval(ticker);
+      resolve(c ?? 1);
+    });
+  });
+  await new Promise((r) => log.end(r));
+  if (code !== 0) throw new StepError(step, opts.logFile);
+  say(`${step} done in ${elapsed(t0)}`);
+  return stdout;
+}
+
+const goEnv = { CGO_ENABLED: '0', GOFLAGS: '-mod=mod' };
+
+function freshModule(dir: string, name: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'go.mod'), `module local.invalid/${name}\n\ngo 1.24\n`);
+}
+
+async function buildTemporal(work: string, out: string, logFile: string): Promise<void> {
+  const gobin = join(work, 'bin');
+  mkdirSync(gobin, { recursive: true });
+  const ldflags = `-s -w -X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_VERSION}`;
+  await run(`go install temporal ${TEMPORAL_VERSION}`, 'go', ['install', '-trimpath', '-ldflags', ldflags, `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_VERSION}`], {
+    cwd: work,
+    env: { ...goEnv, GOBIN: gobin, GOFLAGS: '' },
+    logFile,
+  });
+  renameSync(join(gobin, 'temporal'), join(out, 'temporal'));
+}
+
+async function buildEtcd(work: string, out: string, logFile: string): Promise<void> {
+  // etcd's server module replaces its siblings with local paths, so `go install` refuses it; a
+  // throwaway module that requires it resolves the siblings at the same tag instead.
+  freshModule(work, 'etcd-build');
+  await run(`go get etcd ${ETCD_VERSION}`, 'go', ['get', `go.etcd.io/etcd/server/v3@v${ETCD_VERSION}`], { cwd: work, env: goEnv, logFile });
+  await run(`go build etcd ${ETCD_VERSION}`, 'go', ['build', '-trimpath', '-ldflags', '-s -w', '-o', join(out, 'etcd'), 'go.etcd.io/etcd/server/v3'], {
+    cwd: work,
+    env: goEnv,
+    logFile,
+  });
+}
+
+async function buildKubernetes(work: string, outs: Record<string, string>, logFile: string): Promise<void> {
+  // k8s.io/kubernetes requires its staging modules at v0.0.0 and maps them to ./staging; a consumer
+  // must map each one to the published v0.<minor>.<patch> tag instead.
+  freshModule(work, 'kube-build');
+  const info = JSON.parse(await run('fetch k8s.io/kubernetes go.mod', 'go', ['mod', 'download', '-json', `k8s.io/kubernetes@v${KUBERNETES_VERSION}`], { cwd: work, env: goEnv, logFile })) as {
+    GoMod: string;
+  };
+  const staging = [...readFileSync(info.GoMod, 'utf8').matchAll(/^\s*(k8s\.io\/[a-z0-9-]+)\s+=>\s+\.\/staging\//gm)].map((m) => m[1]!);
+  const stagingVersion = `v0.${KUBERNETES_VERSION.split('.').slice(1).join('.')}`;
+  await run(`pin ${staging.length} staging modules at ${stagingVersion}`, 'go', ['mod', 'edit', ...staging.map((m) => `-replace=${m}=${m}@${stagingVersion}`)], {
+    cwd: work,
+    env: goEnv,
+    logFile,
+  });
+  const cmds = ['kube-apiserver', 'kube-controller-manager'].map((c) => `k8s.io/kubernetes/cmd/${c}`);
+  await run(`go get kubernetes ${KUBERNETES_VERSION}`, 'go', ['get', ...cmds.map((c) => `${c}@v${KUBERNETES_VERSION}`)], { cwd: work, env: goEnv, logFile });
+  const [major, minor] = KUBERNETES_VERSION.split('.');
+  const ldflags = ['-s', '-w'];
+  for (const pkg of ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version']) {
+    ldflags.push(`-X ${pkg}.gitVersion=v${KUBERNETES_VERSION}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`);
+  }
+  const binDir = join(work, 'bin');
+  mkdirSync(binDir, { recursive: true });
+  // One `go build` for both: they share most packages, so this is much faster than two builds.
+  await run(`go build kube-apiserver + kube-controller-manager ${KUBERNETES_VERSION}`, 'go', ['build', '-trimpath', '-ldflags', ldflags.join(' '), '-o', `${binDir}/`, ...cmds], {
+    cwd: work,
+    env: goEnv,
+    logFile,
+  });
+  for (const [name, out] of Object.entries(outs)) renameSync(join(binDir, name), join(out, name));
+}
+
+function tail(file: string, lines = 30): string {
+  if (!existsSync(file)) return '';
+  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+function checkGo(): void {
+  let version: string | undefined;
+  try {
+    version = /go(\d+\.\d+)/.exec(execFileSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' }))?.[1];
+  } catch {
+    version = undefined;
+  }
+  const [major = 0, minor = 0] = (version ?? '0.0').split('.').map(Number);
+  if (major > 1 || (major === 1 && minor >= 24)) return;
+  const why = version ? `Go ${version} is too old (need >= 1.24)` : 'Go is not installed (need >= 1.24)';
+  throw new Error(`${why}. Install Go, or point ${TOOLS.map((t) => t.envVar).join(', ')} at existing binaries.`);
+}
+
+export async function buildTools(only?: Set<string>): Promise<void> {
+  const wanted = TOOLS.filter((t) => !only || only.has(t.name));
+  const missing = wanted.filter((spec) => {
+    const found = resolveTool(spec.name);
+    if (found) say(`${spec.name}: using ${found.path} (${found.source}${found.version ? `, ${found.version}` : ''})`);
+    return !found;
+  });
+  if (missing.length === 0) return;
+  checkGo();
+  const cache = toolsCacheDir();
+  const groups = [...new Set(missing.map((s) => s.build))];
+  for (const group of groups) {
+    const specs = missing.filter((s) => s.build === group);
+    const work = join(cache, 'src', `${group}-${specs[0]!.version}`);
+    const logFile = join(cache, 'logs', `${group}-${specs[0]!.version}.log`);
+    mkdirSync(join(cache, 'logs'), { recursive: true });
+    mkdirSync(work, { recursive: true });
+    const outs = Object.fromEntries(
+      specs.map((s) => {
+        const dir = join(cache, `${s.name}-${s.version}`);
+        mkdirSync(dir, { recursive: true });
+        return [s.name, dir];
+      }),
+    );
+    const t0 = Date.now();
+    say(`building ${specs.map((s) => `${s.name} ${s.version}`).join(' + ')} (log: ${logFile})`);
+    try {
+      if (group === 'temporal') await buildTemporal(work, outs.temporal!, logFile);
+      else if (group === 'etcd') await buildEtcd(work, outs.etcd!, logFile);
+      else await buildKubernetes(work, outs, logFile);
+    } catch (err) {
+      const step = err instanceof StepError ? err.step : 'prepare';
+      const hint = specs.map((s) => `${s.envVar}=/path/to/${s.name}`).join(' ');
+      throw new Error(
+        `building ${group} failed at step "${step}". Last lines of ${logFile}:\n${tail(logFile)}\n\n` +
+          `To use existing binaries instead, set ${hint} (or put ${specs.map((s) => s.name).join(', ')} ${specs[0]!.version.split('.').slice(0, 2).join('.')}.x on PATH).`,
+      );
+    }
+    for (const s of specs) {
+      const v = binaryVersion(s, cachedBinaryPath(s));
+      if (v !== s.version) throw new Error(`built ${s.name} reports version ${v ?? '(none)'}, expected ${s.version}`);
+    }
+    say(`built ${specs.map((s) => s.name).join(' + ')} in ${elapsed(t0)}`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const onlyArg = process.argv.indexOf('--only');
+  const only = onlyArg > 0 ? new Set((process.argv[onlyArg + 1] ?? '').split(',')) : undefined;
+  buildTools(only).then(
+    () => say('all tools ready'),
+    (err: Error) => {
+      process.stderr.write(`\n${err.message}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { TOOLS, toolSpec, type ToolName, type ToolSpec } from './versions.ts';
+
+/** Where built binaries live: outside the repository, keyed by name and version. */
+export function toolsCacheDir(): string {
+  if (process.env.KUBEAIRUNWAY_TOOLS_CACHE) return process.env.KUBEAIRUNWAY_TOOLS_CACHE;
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'kubeairunway', 'tools');
+}
+
+export function cachedBinaryPath(spec: ToolSpec): string {
+  return join(toolsCacheDir(), `${spec.name}-${spec.version}`, spec.name);
+}
+
+export type ToolSource = 'env' | 'cache' | 'path';
+
+export interface ResolvedTool {
+  name: ToolName;
+  path: string;
+  source: ToolSource;
+  version: string | undefined;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The version a binary reports, or undefined when it cannot run or says something unexpected. */
+export function binaryVersion(spec: ToolSpec, path: string): string | undefined {
+  try {
+    const out = execFileSync(path, spec.versionArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
+    return spec.versionPattern.exec(out)?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+function onPath(binary: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, binary);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function sameMinor(a: string, b: string): boolean {
+  return a.split('.').slice(0, 2).join('.') === b.split('.').slice(0, 2).join('.');
+}
+
+/**
+ * Finds a usable binary without building anything. An explicit environment variable always wins (the
+ * user said so); then our cache, when the binary reports the pinned version; then PATH, when the binary
+ * there has the pinned minor version (an older etcd or Kubernetes would break the stack subtly).
+ */
+export function resolveTool(name: ToolName): ResolvedTool | undefined {
+  const spec = toolSpec(name);
+  const fromEnv = process.env[spec.envVar];
+  if (fromEnv) {
+    if (!isExecutable(fromEnv)) throw new Error(`${spec.envVar}=${fromEnv} is not an executable file`);
+    return { name, path: fromEnv, source: 'env', version: binaryVersion(spec, fromEnv) };
+  }
+  const cached = cachedBinaryPath(spec);
+  if (isExecutable(cached) && binaryVersion(spec, cached) === spec.version) {
+    return { name, path: cached, source: 'cache', version: spec.version };
+  }
+  const found = onPath(spec.name);
+  if (found) {
+    const version = binaryVersion(spec, found);
+    if (version && sameMinor(version, spec.version)) return { name, path: found, source: 'path', version };
+  }
+  return undefined;
+}
+
+/** Resolves every tool or throws one error naming what is missing and how to get it. */
+export function resolveAllTools(): Record<ToolName, string> {
+  const missing: ToolSpec[] = [];
+  const paths = {} as Record<ToolName, string>;
+  for (const spec of TOOLS) {
+    const resolved = resolveTool(spec.name);
+    if (resolved) paths[spec.name] = resolved.path;
+    else missing.push(spec);
+  }
+  if (missing.length > 0) {
+    const hints = missing.map((s) => `${s.name} ${s.version} (or set ${s.envVar})`).join(', ');
+    throw new Error(`missing local-stack binaries: ${hints}. Run \`npm run tools\` to build them.`);
+  }
+  return paths;
+}
