@@ -1,0 +1,168 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { evaluate } from '@marcbachmann/cel-js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { applyDefaults } from '../defaults.ts';
+import { isPlainObject } from '../overrides.ts';
+import { checkStructure } from '../structural.ts';
+import { specArbitrary } from '../testing/arbitraries.ts';
+import { cpuLlamacppSpec, disaggregatedSpec, gpuVllmSpec } from '../testing/fixtures.ts';
+import { validate } from '../validate.ts';
+import { crdFiles, modelDeploymentCrd } from './crds.ts';
+import { modelDeploymentSpecSchema } from './model-deployment-schema.ts';
+import type { CustomResourceDefinition, JSONSchemaProps } from './schema-types.ts';
+import { crdToYaml } from './serialize.ts';
+
+const CRD_DIR = join(import.meta.dirname, '..', '..', 'deploy', 'crds');
+
+function committed(file: string): string {
+  return readFileSync(join(CRD_DIR, file), 'utf8');
+}
+
+const SEED_MESSAGES = [
+  'vLLM engine requires GPU (set resources.gpu.count > 0)',
+  'SGLang engine requires GPU (set resources.gpu.count > 0)',
+  'TensorRT-LLM engine requires GPU (set resources.gpu.count > 0)',
+  'Cannot specify both resources.gpu and scaling.prefill/decode',
+  'Disaggregated mode requires scaling.prefill and scaling.decode',
+  'Disaggregated mode requires scaling.prefill.gpu.count',
+  'Disaggregated mode requires scaling.decode.gpu.count',
+  'engine.type is required',
+  'model.id is required when source is huggingface',
+];
+
+describe('generated CRDs', () => {
+  it.each(crdFiles.map((f) => [f.file, f.crd] as const))('%s is up to date (run `npm run crds`)', (file, crd) => {
+    expect(committed(file)).toBe(crdToYaml(crd));
+  });
+
+  const md = parse(committed('kubeairunway.ai_modeldeployments.yaml')) as CustomResourceDefinition;
+  const mdVersion = md.spec.versions[0]!;
+  const ipc = parse(committed('kubeairunway.ai_inferenceproviderconfigs.yaml')) as CustomResourceDefinition;
+
+  it('ModelDeployment: namespaced, short name md, status and scale subresources', () => {
+    expect(md.metadata.name).toBe('modeldeployments.kubeairunway.ai');
+    expect(md.spec.scope).toBe('Namespaced');
+    expect(md.spec.names.shortNames).toEqual(['md']);
+    expect(mdVersion.subresources).toEqual({
+      status: {},
+      scale: { specReplicasPath: '.spec.scaling.replicas', statusReplicasPath: '.status.replicas.ready' },
+    });
+  });
+
+  it('ModelDeployment printer columns: Provider, Engine, Phase, Ready, Age', () => {
+    expect(mdVersion.additionalPrinterColumns?.map((c) => [c.name, c.jsonPath])).toEqual([
+      ['Provider', '.status.provider.name'],
+      ['Engine', '.spec.engine.type'],
+      ['Phase', '.status.phase'],
+      ['Ready', '.status.replicas.ready'],
+      ['Age', '.metadata.creationTimestamp'],
+    ]);
+  });
+
+  it('ModelDeployment CEL rules carry the seed messages word for word', () => {
+    const rules = mdVersion.schema.openAPIV3Schema.properties?.spec?.['x-kubernetes-validations'] ?? [];
+    expect(rules.map((r) => r.message).sort()).toEqual([...SEED_MESSAGES].sort());
+  });
+
+  it('InferenceProviderConfig: cluster-scoped with status subresource', () => {
+    expect(ipc.metadata.name).toBe('inferenceproviderconfigs.kubeairunway.ai');
+    expect(ipc.spec.scope).toBe('Cluster');
+    expect(ipc.spec.versions[0]?.subresources).toEqual({ status: {} });
+  });
+
+  describe.each(crdFiles.map((f) => [f.file, f.crd] as const))('%s is a structural schema', (_file, crd) => {
+    const nodes = [...walk(crd.spec.versions[0]!.schema.openAPIV3Schema, '')];
+
+    it('every node has a type', () => {
+      expect(nodes.filter(([, s]) => s.type === undefined).map(([p]) => p)).toEqual([]);
+    });
+
+    it('free-form objects preserve unknown fields; list-map keys are required', () => {
+      for (const [path, s] of nodes) {
+        if (s.type === 'object' && !s.properties && !s.additionalProperties && path !== '.metadata') {
+          expect(s['x-kubernetes-preserve-unknown-fields'], path).toBe(true);
+        }
+        for (const key of s['x-kubernetes-list-map-keys'] ?? []) expect(s.items?.required, path).toContain(key);
+      }
+    });
+
+    it('every default satisfies its own schema', () => {
+      for (const [path, s] of nodes) {
+        if (s.default !== undefined) expect(checkStructure(s.default, s, path).errors, path).toEqual([]);
+      }
+    });
+
+    it('every string a CEL rule compares is bounded (keeps the estimated CEL cost low)', () => {
+      const ruleText = nodes.flatMap(([, s]) => (s['x-kubernetes-validations'] ?? []).map((r) => r.rule)).join('\n');
+      for (const [path, s] of nodes) {
+        const name = path.split('.').at(-1)!;
+        if (s.type === 'string' && new RegExp(`\\.${name} (==|!=)`).test(ruleText) && path.startsWith('.spec')) {
+          expect(s.maxLength, path).toBeDefined();
+        }
+      }
+    });
+  });
+});
+
+describe('CEL rules and validate() agree', () => {
+  const rules = modelDeploymentSpecSchema['x-kubernetes-validations'] ?? [];
+
+  function celFailures(spec: unknown): string[] {
+    return rules.filter((r) => evaluate(r.rule, { self: spec }) !== true).map((r) => r.message);
+  }
+
+  it.each([
+    ['Example 1', gpuVllmSpec()],
+    ['Example 2', cpuLlamacppSpec()],
+    ['Example 3', disaggregatedSpec()],
+  ])('%s passes every rule', (_name, spec) => {
+    expect(celFailures(schemaDefaults(spec, modelDeploymentSpecSchema))).toEqual([]);
+  });
+
+  it('on any well-typed spec, after the API server defaults it', () => {
+    fc.assert(
+      fc.property(specArbitrary(), (spec) => {
+        const seedErrors = validate(spec).errors.map((e) => e.message).filter((m) => SEED_MESSAGES.includes(m));
+        expect(celFailures(schemaDefaults(spec, modelDeploymentSpecSchema)).sort()).toEqual(seedErrors.sort());
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('CRD defaults and applyDefaults agree', () => {
+  it('on any well-typed spec', () => {
+    fc.assert(
+      fc.property(specArbitrary(), (spec) => {
+        expect(schemaDefaults(spec, modelDeploymentSpecSchema)).toEqual(applyDefaults(spec, { derivedFields: false }));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+function* walk(schema: JSONSchemaProps, path: string): Generator<[string, JSONSchemaProps]> {
+  yield [path, schema];
+  for (const [key, child] of Object.entries(schema.properties ?? {})) yield* walk(child, `${path}.${key}`);
+  if (schema.items) yield* walk(schema.items, `${path}[]`);
+  if (schema.additionalProperties) yield* walk(schema.additionalProperties, `${path}{}`);
+}
+
+/** Structural defaulting as the API server does it: absent (or null) properties get their default, recursively. */
+function schemaDefaults(value: unknown, schema: JSONSchemaProps): unknown {
+  if (Array.isArray(value) && schema.items) return value.map((item) => schemaDefaults(item, schema.items!));
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const [key, child] of Object.entries(schema.properties ?? {})) {
+    if (out[key] == null && child.default !== undefined) out[key] = structuredClone(child.default);
+    if (out[key] !== undefined) out[key] = schemaDefaults(out[key], child);
+  }
+  return out;
+}
+
+it('the CRD object itself is the one serialized', () => {
+  expect(parse(crdToYaml(modelDeploymentCrd))).toEqual(JSON.parse(JSON.stringify(modelDeploymentCrd)));
+});
