@@ -1,0 +1,20 @@
+import type { ProviderDefinition } from '../contract.ts';
+import { kuberayCompatibility } from './compatibility.ts';
+import { KUBERAY_CONFIG, KUBERAY_DISPLAY_NAME, KUBERAY_NAME, KUBERAY_RESOURCE } from './config.ts';
+import { KUBERAY_OVERRIDE_SCHEMA } from './overrides.ts';
+import { renderKuberay } from './render.ts';
+import { mapKuberayStatus } from './status.ts';
+
+export const kuberayProvider: ProviderDefinition = {
+  name: KUBERAY_NAME,
+  displayName: KUBERAY_DISPLAY_NAME,
+  config: KUBERAY_CONFIG,
+  resource: KUBERAY_RESOURCE,
+  overrideSchema: KUBERAY_OVERRIDE_SCHEMA,
+  ownedKinds: [
+    { apiVersion: `${KUBERAY_RESOURCE.group}/${KUBERAY_RESOURCE.versions[0]}`, kind: KUBERAY_RESOURCE.kind, plural: KUBERAY_RESOURCE.plural },
+  ],
+  compatibility: kuberayCompatibility,
+  render: renderKuberay,
+  mapStatus: mapKuberayStatus,
+};

@@ -1,0 +1,95 @@
+// ModelDeployment → RayService (ray.io/v1): a Ray cluster with a CPU head and GPU worker groups (one
+// group in aggregated mode; prefill and decode groups in disaggregated mode, seed 001 §3.13), running
+// the Ray Serve LLM application of serve-config.ts. Each Serve replica runs on one worker pod, so a
+// worker group has exactly as many pods as its replicas (no autoscaling, seed §12).
+
+import type { ModelDeployment } from '../../api/types.ts';
+import type { KubernetesObject, RenderContext, RenderResult } from '../contract.ts';
+import { assertSupportedApiVersion } from '../shared/api-version.ts';
+import { canonicalize, sortedMap } from '../shared/canonical.ts';
+import { objectMeta } from '../shared/metadata.ts';
+import { resolveSpec } from '../shared/spec.ts';
+import type { ResolvedComponent, ResolvedSpec } from '../shared/spec.ts';
+import { KUBERAY_RESOURCE } from './config.ts';
+import { DEFAULT_IMAGE, HEAD_CONTAINER_NAME, HEAD_PORTS, RAY_VERSION, WORKER_CONTAINER_NAME, WORKER_DEFAULTS } from './defaults.ts';
+import { headSettings } from './overrides.ts';
+import { serveConfig } from './serve-config.ts';
+
+export function renderKuberay(md: ModelDeployment, context: RenderContext): RenderResult {
+  assertSupportedApiVersion(KUBERAY_RESOURCE, context.apiVersion);
+  const spec = resolveSpec(md);
+  const serve = serveConfig(spec);
+  const image = spec.image ?? DEFAULT_IMAGE;
+
+  const groups: Array<[string, ResolvedComponent]> =
+    spec.mode === 'disaggregated'
+      ? [
+          ['prefill-workers', spec.prefill ?? { replicas: 1, gpu: spec.gpu }],
+          ['decode-workers', spec.decode ?? { replicas: 1, gpu: spec.gpu }],
+        ]
+      : [['gpu-workers', { replicas: spec.replicas, gpu: spec.gpu, memory: spec.memory, cpu: spec.cpu }]];
+
+  const service = {
+    apiVersion: context.apiVersion,
+    kind: KUBERAY_RESOURCE.kind,
+    metadata: objectMeta(spec),
+    spec: {
+      serveConfigV2: serve.text,
+      rayClusterConfig: {
+        rayVersion: RAY_VERSION,
+        headGroupSpec: headGroup(spec, image),
+        workerGroupSpecs: groups.map(([groupName, component]) => workerGroup(spec, image, groupName, component)),
+      },
+    },
+  };
+  return { objects: [canonicalize(service) as unknown as KubernetesObject], warnings: serve.warnings };
+}
+
+function headGroup(spec: ResolvedSpec, image: string): Record<string, unknown> {
+  const head = headSettings(spec.overrides);
+  const resources = { cpu: head.cpu, memory: head.memory };
+  return {
+    rayStartParams: sortedMap(head.rayStartParams) ?? {},
+    template: podTemplate(spec, {
+      name: HEAD_CONTAINER_NAME,
+      image,
+      ports: HEAD_PORTS,
+      resources: { requests: resources, limits: resources },
+    }),
+  };
+}
+
+function workerGroup(spec: ResolvedSpec, image: string, groupName: string, component: ResolvedComponent): Record<string, unknown> {
+  const requests = { memory: component.memory ?? WORKER_DEFAULTS.memory, ...(component.cpu ? { cpu: component.cpu } : {}) };
+  const limits = { ...requests, ...(component.gpu.count > 0 ? { [component.gpu.type]: String(component.gpu.count) } : {}) };
+  return {
+    groupName,
+    replicas: component.replicas,
+    minReplicas: component.replicas,
+    maxReplicas: component.replicas,
+    rayStartParams: {},
+    template: podTemplate(spec, { name: WORKER_CONTAINER_NAME, image, resources: { requests, limits } }),
+  };
+}
+
+/** Pod template with the deployment's pod metadata, env, HF token reference and scheduling constraints. */
+function podTemplate(spec: ResolvedSpec, container: Record<string, unknown>): Record<string, unknown> {
+  const metadata = {
+    ...(sortedMap(spec.podLabels) ? { labels: sortedMap(spec.podLabels) } : {}),
+    ...(sortedMap(spec.podAnnotations) ? { annotations: sortedMap(spec.podAnnotations) } : {}),
+  };
+  return {
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+    spec: {
+      containers: [
+        {
+          ...container,
+          ...(spec.env.length > 0 ? { env: spec.env } : {}),
+          ...(spec.huggingFaceTokenSecret ? { envFrom: [{ secretRef: { name: spec.huggingFaceTokenSecret } }] } : {}),
+        },
+      ],
+      ...(sortedMap(spec.nodeSelector) ? { nodeSelector: sortedMap(spec.nodeSelector) } : {}),
+      ...(spec.tolerations.length > 0 ? { tolerations: spec.tolerations } : {}),
+    },
+  };
+}
