@@ -1,8 +1,9 @@
 // The Ray Serve application of a RayService (`spec.serveConfigV2`): Ray Serve LLM's OpenAI app, with
 // the engine options of seed 001 §15 as vLLM engine kwargs. The text is JSON with sorted keys (JSON is
-// YAML, which is what KubeRay parses), so its bytes never depend on a YAML library's formatting.
+// YAML, which is what KubeRay parses), indented for `kubectl get -o yaml` readers; its bytes never
+// depend on a YAML library's formatting.
 
-import { stableStringify } from '../shared/canonical.ts';
+import { canonicalize } from '../shared/canonical.ts';
 import { engineOptions, typedValue } from '../shared/engine-options.ts';
 import type { ResolvedComponent, ResolvedSpec } from '../shared/spec.ts';
 import { AGGREGATED_IMPORT_PATH, DISAGGREGATED_IMPORT_PATH, KV_TRANSFER_CONFIG, SERVE_APP_NAME } from './defaults.ts';
@@ -35,7 +36,7 @@ export function serveConfig(spec: ResolvedSpec): ServeConfig {
           import_path: AGGREGATED_IMPORT_PATH,
           args: { llm_configs: [llmConfig(spec, kwargs, { replicas: spec.replicas, gpu: spec.gpu }, false)] },
         };
-  return { text: stableStringify({ applications: [app] }), warnings };
+  return { text: `${JSON.stringify(canonicalize({ applications: [app] }), null, 2)}\n`, warnings };
 }
 
 function llmConfig(
