@@ -1,0 +1,106 @@
+// `kubeairunway explain -f FILE`: which provider the controller would select for each ModelDeployment
+// and why, why every other provider was not selected, and whether the selected one accepts the spec.
+// Exit code 0 when every deployment would be served, 1 otherwise.
+
+import { Option, type Command } from 'commander';
+import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
+import { explicitProvider } from '../../api/spec-helpers.ts';
+import type { ProviderChoice } from '../../providers/index.ts';
+import { describeObject, readManifests } from '../documents.ts';
+import { CliError } from '../errors.ts';
+import { countIssues, formatJson, issueLines } from '../format.ts';
+import type { CliIO } from '../io.ts';
+import { kindOf } from '../objects.ts';
+import { planDeployment, type DeploymentPlan } from '../deployment-plan.ts';
+import { loadProviderCatalog, type ProviderCatalog } from '../provider-catalog.ts';
+import { action, type CommandRegistration } from '../program.ts';
+
+interface ExplainOptions {
+  filename: string[];
+  providerConfig?: string[];
+  output: 'text' | 'json';
+}
+
+export interface Explanation {
+  source: string;
+  object: string;
+  valid: boolean;
+  errors: DeploymentPlan['validation']['errors'];
+  warnings: DeploymentPlan['validation']['warnings'];
+  selected: ProviderChoice | null;
+  selectionError: string | null;
+  notSelected: ProviderChoice[];
+  compatibility: { compatible: boolean; errors: string[]; warnings: string[] } | null;
+  /** Whether the controller could go on to create the provider resource. */
+  deployable: boolean;
+}
+
+export const explainCommand: CommandRegistration = (program: Command, { io }) => {
+  program
+    .command('explain')
+    .description('Show which provider would be selected for ModelDeployments, and why the others would not.')
+    .requiredOption('-f, --filename <path...>', 'ModelDeployment manifest, directory, or - for stdin (repeatable)')
+    .option('--provider-config <path...>', 'InferenceProviderConfig manifests to select with (replace built-ins of the same name)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(action((options: ExplainOptions) => runExplain(io, options)));
+};
+
+export async function runExplain(io: CliIO, options: ExplainOptions): Promise<number> {
+  const catalog = await loadProviderCatalog(io, options.providerConfig);
+  const docs = await readManifests(io, options.filename);
+  if (docs.length === 0) throw new CliError(`No objects found in ${options.filename.join(', ')}.`);
+  const wrongKind = docs.find((d) => kindOf(d) !== MODEL_DEPLOYMENT_KIND);
+  if (wrongKind) {
+    throw new CliError(`${wrongKind.source} is a ${describeObject(wrongKind)}; explain takes ModelDeployments (pass provider configs with --provider-config).`);
+  }
+
+  const explanations = docs.map((doc) => explain(planDeployment(doc, catalog), catalog));
+  if (options.output === 'json') io.stdout(formatJson(explanations));
+  else io.stdout(explanations.map(textExplanation).join('\n'));
+  return explanations.every((e) => e.deployable) ? 0 : 1;
+}
+
+function explain(plan: DeploymentPlan, catalog: ProviderCatalog): Explanation {
+  const explicit = explicitProvider(plan.md.spec);
+  // Selection stops at an explicit name; say so for every other provider instead of listing nothing.
+  const notSelected = explicit
+    ? catalog.names.filter((n) => n !== explicit).map((name) => ({ name, reason: `not considered: spec.provider.name is '${explicit}'` }))
+    : plan.selection.rejected;
+  return {
+    source: plan.doc.source,
+    object: describeObject(plan.doc),
+    valid: plan.validation.errors.length === 0,
+    errors: plan.validation.errors,
+    warnings: plan.validation.warnings,
+    selected: plan.selection.selected ?? null,
+    selectionError: plan.selection.error ?? null,
+    notSelected,
+    compatibility: plan.compatibility ?? null,
+    deployable: plan.problems.length === 0,
+  };
+}
+
+function textExplanation(e: Explanation): string {
+  const lines = [`${e.source}: ${e.object}`];
+  const counts = e.errors.length + e.warnings.length > 0 ? ` (${countIssues(e)})` : '';
+  lines.push(`  spec: ${e.valid ? 'valid' : 'invalid'}${counts}`);
+  const issues = issueLines(e, '    ').trimEnd();
+  if (issues) lines.push(issues);
+
+  if (e.selected) lines.push(`  selected: ${e.selected.name} (${e.selected.reason})`);
+  else lines.push(`  selected: none (${e.selectionError ?? 'no provider matched'})`);
+
+  if (e.compatibility) {
+    lines.push(`  compatibility: ${e.compatibility.compatible ? 'compatible' : 'incompatible'}`);
+    for (const error of e.compatibility.errors) lines.push(`    error   ${error}`);
+    for (const warning of e.compatibility.warnings) lines.push(`    warning ${warning}`);
+  } else if (e.selected) {
+    lines.push('  compatibility: unknown (no built-in implementation of this provider)');
+  }
+
+  if (e.notSelected.length > 0) {
+    lines.push('  not selected:');
+    for (const r of e.notSelected) lines.push(`    ${r.name}: ${r.reason}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

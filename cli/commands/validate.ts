@@ -1,0 +1,70 @@
+// `kubeairunway validate -f FILE`: checks ModelDeployments (and InferenceProviderConfigs) offline, with
+// the same validation the admission webhook runs, plus the explicit provider's override schema.
+
+import { Option, type Command } from 'commander';
+import { MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
+import type { ValidationResult } from '../../api/types.ts';
+import { explicitProvider } from '../../api/spec-helpers.ts';
+import { findProvider } from '../../providers/index.ts';
+import { describeObject, readManifests, type ManifestDocument } from '../documents.ts';
+import { CliError } from '../errors.ts';
+import { countIssues, formatJson, issueLines } from '../format.ts';
+import type { CliIO } from '../io.ts';
+import { checkModelDeployment, checkProviderConfig, kindOf } from '../objects.ts';
+import { action, type CommandRegistration } from '../program.ts';
+
+interface ValidateOptions {
+  filename: string[];
+  output: 'text' | 'json';
+}
+
+export interface DocumentReport {
+  source: string;
+  object: string;
+  valid: boolean;
+  errors: ValidationResult['errors'];
+  warnings: ValidationResult['warnings'];
+}
+
+export const validateCommand: CommandRegistration = (program: Command, { io }) => {
+  program
+    .command('validate')
+    .description('Check ModelDeployment manifests offline, as the admission webhook would.')
+    .requiredOption('-f, --filename <path...>', 'manifest file, directory, or - for stdin (repeatable)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(action((options: ValidateOptions) => runValidate(io, options)));
+};
+
+export async function runValidate(io: CliIO, options: ValidateOptions): Promise<number> {
+  const docs = await readManifests(io, options.filename);
+  if (docs.length === 0) throw new CliError(`No objects found in ${options.filename.join(', ')}.`);
+  const reports = docs.map(validateDocument);
+
+  if (options.output === 'json') io.stdout(formatJson(reports));
+  else for (const report of reports) io.stdout(textReport(report));
+  return reports.every((r) => r.valid) ? 0 : 1;
+}
+
+function validateDocument(doc: ManifestDocument): DocumentReport {
+  const result = resultOf(doc);
+  return { source: doc.source, object: describeObject(doc), valid: result.errors.length === 0, ...result };
+}
+
+function resultOf(doc: ManifestDocument): ValidationResult {
+  const kind = kindOf(doc);
+  if (kind === MODEL_DEPLOYMENT_KIND) {
+    const provider = findProvider(explicitProvider(doc.object.spec) ?? '');
+    return checkModelDeployment(doc, provider ? { overrideSchema: provider.overrideSchema } : {}).result;
+  }
+  if (kind === PROVIDER_CONFIG_KIND) return checkProviderConfig(doc);
+  return {
+    errors: [{ field: 'kind', message: `kind must be ${MODEL_DEPLOYMENT_KIND} or ${PROVIDER_CONFIG_KIND}, got ${JSON.stringify(kind ?? null)}` }],
+    warnings: [],
+  };
+}
+
+function textReport(report: DocumentReport): string {
+  const verdict = report.valid ? 'valid' : 'invalid';
+  const counts = report.errors.length + report.warnings.length > 0 ? ` (${countIssues(report)})` : '';
+  return `${report.source}: ${report.object} is ${verdict}${counts}\n${issueLines(report)}`;
+}

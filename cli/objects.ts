@@ -1,0 +1,73 @@
+// Turns manifest documents into typed objects, with the checks the API server would make on top of the
+// spec (apiVersion, kind, metadata.name) so the offline commands reject what `kubectl apply` would.
+
+import { API_VERSION, MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIG_KIND } from '../api/constants.ts';
+import { isPlainObject } from '../api/overrides.ts';
+import type { InferenceProviderConfig, Issue, ModelDeployment, ValidationResult } from '../api/types.ts';
+import { validate, type ValidationContext } from '../api/validate.ts';
+import { validateProviderConfigSpec } from '../api/validate-provider-config.ts';
+import { describeObject, type ManifestDocument } from './documents.ts';
+import { CliError } from './errors.ts';
+
+/** DNS-1123 subdomain, the rule for object names. */
+const OBJECT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export function kindOf(doc: ManifestDocument): string | undefined {
+  return typeof doc.object.kind === 'string' ? doc.object.kind : undefined;
+}
+
+/** Issues of the object envelope: apiVersion, kind, metadata.name. */
+function envelopeIssues(object: Record<string, unknown>, kind: string): Issue[] {
+  const issues: Issue[] = [];
+  if (object.apiVersion !== API_VERSION) {
+    issues.push({ field: 'apiVersion', message: `apiVersion must be ${API_VERSION}, got ${JSON.stringify(object.apiVersion ?? null)}` });
+  }
+  if (object.kind !== kind) issues.push({ field: 'kind', message: `kind must be ${kind}, got ${JSON.stringify(object.kind ?? null)}` });
+  const meta = object.metadata;
+  const name = isPlainObject(meta) ? meta.name : undefined;
+  if (typeof name !== 'string' || name === '') {
+    issues.push({ field: 'metadata.name', message: 'metadata.name is required' });
+  } else if (name.length > 253 || !OBJECT_NAME.test(name)) {
+    issues.push({ field: 'metadata.name', message: `metadata.name must be a lower-case DNS name such as "llama-8b", got ${JSON.stringify(name)}` });
+  }
+  return issues;
+}
+
+export interface CheckedModelDeployment {
+  doc: ManifestDocument;
+  md: ModelDeployment;
+  result: ValidationResult;
+}
+
+export function checkModelDeployment(doc: ManifestDocument, context: ValidationContext = {}): CheckedModelDeployment {
+  const object = doc.object;
+  const envelope = envelopeIssues(object, MODEL_DEPLOYMENT_KIND);
+  const spec = validate(object.spec, context);
+  const metadata = isPlainObject(object.metadata) ? object.metadata : {};
+  const md = {
+    ...object,
+    metadata: { ...metadata, namespace: typeof metadata.namespace === 'string' && metadata.namespace ? metadata.namespace : 'default' },
+  } as unknown as ModelDeployment;
+  return { doc, md, result: { errors: [...envelope, ...spec.errors], warnings: spec.warnings } };
+}
+
+/** Reads InferenceProviderConfigs; any problem is a CliError, since a broken config makes every answer wrong. */
+export function toProviderConfigs(docs: readonly ManifestDocument[]): InferenceProviderConfig[] {
+  return docs.map((doc) => {
+    if (kindOf(doc) !== PROVIDER_CONFIG_KIND) {
+      throw new CliError(`${doc.source} is a ${describeObject(doc)}, not an ${PROVIDER_CONFIG_KIND}.`);
+    }
+    const issues = checkProviderConfig(doc).errors;
+    const first = issues[0];
+    if (first) {
+      const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+      throw new CliError(`${doc.source}: ${first.message}${more}.`);
+    }
+    return doc.object as unknown as InferenceProviderConfig;
+  });
+}
+
+export function checkProviderConfig(doc: ManifestDocument): ValidationResult {
+  const spec = validateProviderConfigSpec(doc.object.spec);
+  return { errors: [...envelopeIssues(doc.object, PROVIDER_CONFIG_KIND), ...spec.errors], warnings: spec.warnings };
+}
