@@ -55,7 +55,7 @@ export function checkModelDeployment(doc: ManifestDocument, context: ValidationC
 export function toProviderConfigs(docs: readonly ManifestDocument[]): InferenceProviderConfig[] {
   return docs.map((doc) => {
     if (kindOf(doc) !== PROVIDER_CONFIG_KIND) {
-      throw new CliError(`${doc.source} is a ${describeObject(doc)}, not an ${PROVIDER_CONFIG_KIND}.`);
+      throw new CliError(`${doc.source} holds ${describeObject(doc)}, not an ${PROVIDER_CONFIG_KIND}.`);
     }
     const issues = checkProviderConfig(doc).errors;
     const first = issues[0];

@@ -51,7 +51,7 @@ export async function runExplain(io: CliIO, options: ExplainOptions): Promise<nu
   if (docs.length === 0) throw new CliError(`No objects found in ${options.filename.join(', ')}.`);
   const wrongKind = docs.find((d) => kindOf(d) !== MODEL_DEPLOYMENT_KIND);
   if (wrongKind) {
-    throw new CliError(`${wrongKind.source} is a ${describeObject(wrongKind)}; explain takes ModelDeployments (pass provider configs with --provider-config).`);
+    throw new CliError(`${wrongKind.source} holds ${describeObject(wrongKind)}; explain takes ModelDeployments (pass provider configs with --provider-config).`);
   }
 
   const explanations = docs.map((doc) => explain(planDeployment(doc, catalog), catalog));

@@ -37,7 +37,7 @@ export async function runRender(io: CliIO, options: RenderOptions): Promise<numb
   if (docs.length === 0) throw new CliError(`No objects found in ${options.filename.join(', ')}.`);
   const wrongKind = docs.find((d) => kindOf(d) !== MODEL_DEPLOYMENT_KIND);
   if (wrongKind) {
-    throw new CliError(`${wrongKind.source} is a ${describeObject(wrongKind)}; render takes ModelDeployments (pass provider configs with --provider-config).`);
+    throw new CliError(`${wrongKind.source} holds ${describeObject(wrongKind)}; render takes ModelDeployments (pass provider configs with --provider-config).`);
   }
 
   const objects: unknown[] = [];

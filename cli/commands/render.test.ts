@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { manifest, providerConfig, run } from '../testing/run.ts';
+
+type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace: string }; [k: string]: unknown };
+
+function objects(yaml: string): Obj[] {
+  return parseAllDocuments(yaml).map((d) => d.toJS() as Obj);
+}
+
+const GPU = { model: { id: 'org/model' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
+
+describe('kubeairunway render: the seed examples', () => {
+  it('Example 1 renders a DynamoGraphDeployment', async () => {
+    const result = await run(['render', '-f', 'examples/gpu-vllm-dynamo.yaml']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [dgd] = objects(result.stdout);
+    expect(dgd).toMatchObject({ apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', metadata: { name: 'llama-8b', namespace: 'default' } });
+    expect(dgd?.metadata).toMatchObject({
+      labels: { 'kubeairunway.ai/managed-by': 'kubeairunway' },
+      ownerReferences: [{ apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'llama-8b', controller: true }],
+    });
+  });
+
+  it('Example 2 renders a KAITO Workspace', async () => {
+    const result = await run(['render', '-f', 'examples/cpu-gguf-kaito.yaml']);
+    expect(result.code).toBe(0);
+    expect(objects(result.stdout)[0]).toMatchObject({ apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', metadata: { name: 'gemma-cpu' } });
+  });
+
+  it('Example 3 renders prefill and decode workers', async () => {
+    const result = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml']);
+    expect(result.code).toBe(0);
+    const [dgd] = objects(result.stdout);
+    expect(dgd?.kind).toBe('DynamoGraphDeployment');
+    expect(JSON.stringify(dgd)).toContain('"subComponentType":"prefill"');
+    expect(JSON.stringify(dgd)).toContain('"subComponentType":"decode"');
+  });
+
+  it('the minimal CPU llama.cpp example goes to KAITO', async () => {
+    const result = await run(['render', '-f', 'examples/cpu-llamacpp-minimal.yaml']);
+    expect(result.code).toBe(0);
+    expect(objects(result.stdout)[0]?.kind).toBe('Workspace');
+  });
+
+  it('is deterministic', async () => {
+    const first = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml']);
+    const second = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml']);
+    expect(second.stdout).toBe(first.stdout);
+  });
+
+  it('-o json prints one object, or a List for several', async () => {
+    const one = await run(['render', '-f', 'examples/gpu-vllm-dynamo.yaml', '-o', 'json']);
+    expect(JSON.parse(one.stdout).kind).toBe('DynamoGraphDeployment');
+    const several = await run(['render', '-f', 'examples/gpu-vllm-dynamo.yaml', '-f', 'examples/disaggregated-dynamo.yaml', '-o', 'json']);
+    const list = JSON.parse(several.stdout);
+    expect(list.kind).toBe('List');
+    expect(list.items.map((o: Obj) => o.metadata.name)).toContain('llama-70b-pd');
+  });
+
+  it('a YAML stream separates objects with ---', async () => {
+    const result = await run(['render', '-f', 'examples/gpu-vllm-dynamo.yaml', '-f', 'examples/cpu-gguf-kaito.yaml']);
+    expect(objects(result.stdout).map((o) => o.kind)).toEqual(expect.arrayContaining(['DynamoGraphDeployment', 'Workspace']));
+    expect(result.stdout).toContain('\n---\n');
+  });
+});
+
+describe('kubeairunway render: provider compatibility table (seed 001 §8, seed 000)', () => {
+  const gpu = (engine: string) => ({ ...GPU, engine: { type: engine } });
+  const cpu = (engine: string) => ({ ...GPU, engine: { type: engine }, resources: { gpu: { count: 0 } } });
+  const disaggregated = {
+    model: { id: 'org/model' },
+    engine: { type: 'vllm' },
+    serving: { mode: 'disaggregated' },
+    scaling: { prefill: { gpu: { count: 1 } }, decode: { gpu: { count: 1 } } },
+  };
+
+  it.each([
+    ['kaito', gpu('sglang'), 'KAITO does not support sglang engine'],
+    ['kaito', gpu('trtllm'), 'KAITO does not support trtllm engine'],
+    ['dynamo', cpu('llamacpp'), 'Dynamo does not support llamacpp engine'],
+    ['kuberay', cpu('llamacpp'), 'KubeRay does not support llamacpp engine'],
+    ['kuberay', gpu('sglang'), 'KubeRay does not support sglang engine'],
+    ['kuberay', gpu('trtllm'), 'KubeRay does not support trtllm engine'],
+    ['dynamo', cpu('llamacpp'), 'Dynamo requires GPU (set resources.gpu.count > 0)'],
+    ['kuberay', cpu('llamacpp'), 'KubeRay requires GPU (set resources.gpu.count > 0)'],
+    ['kaito', disaggregated, 'KAITO does not support disaggregated mode'],
+  ])('%s: %s', async (provider, spec, message) => {
+    const result = await run(['render', '-f', 'md.yaml', '--provider', provider], { 'md.yaml': manifest('md', spec) });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')).toContain(`  ${message}`);
+  });
+});
+
+describe('kubeairunway render: failures', () => {
+  it('prints nothing on stdout when any deployment fails', async () => {
+    const result = await run(['render', '-f', 'examples/gpu-vllm-dynamo.yaml', '-f', 'bad.yaml'], { 'bad.yaml': manifest('bad', { model: { id: 'a/b' } }) });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('bad.yaml: ModelDeployment default/bad cannot be rendered:\n  engine.type is required\n  No compatible provider found for engine=(unset), gpu=false, mode=aggregated\n');
+  });
+
+  it('shows warnings on stderr', async () => {
+    const spec = { ...GPU, provider: { name: 'kaito', overrides: { foo: 1 } } };
+    const result = await run(['render', '-f', 'md.yaml'], { 'md.yaml': manifest('md', spec) });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("warning: md.yaml: ModelDeployment default/md: spec.provider.overrides.foo: Unknown override key 'spec.provider.overrides.foo' is ignored");
+  });
+
+  it('an override of the wrong type fails', async () => {
+    const spec = { ...GPU, provider: { name: 'dynamo', overrides: { frontend: { replicas: 'two' } } } };
+    const result = await run(['render', '-f', 'md.yaml'], { 'md.yaml': manifest('md', spec) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('spec.provider.overrides.frontend.replicas must be an integer, got string');
+  });
+
+  it('no healthy provider', async () => {
+    const down = (name: string) => providerConfig(name, {}, { ready: false });
+    const files = { 'md.yaml': manifest('md', GPU), 'a.yaml': down('dynamo'), 'b.yaml': down('kaito'), 'c.yaml': down('kuberay') };
+    const result = await run(['render', '-f', 'md.yaml', '--provider-config', 'a.yaml', 'b.yaml', 'c.yaml'], files);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('  No healthy providers available\n');
+  });
+
+  it('a third-party provider cannot be rendered offline', async () => {
+    const config = providerConfig('acme', { capabilities: { engines: ['vllm'], servingModes: ['aggregated'], gpuSupport: true }, selectionRules: [{ condition: "spec.model.id.startsWith('org/')", priority: 1000 }] });
+    const result = await run(['render', '-f', 'md.yaml', '--provider-config', 'acme.yaml'], { 'md.yaml': manifest('md', GPU), 'acme.yaml': config });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Provider 'acme' has no built-in implementation, so it cannot be rendered offline (built-in providers: dynamo, kaito, kuberay)");
+  });
+
+  it('an unknown explicit provider', async () => {
+    const result = await run(['render', '-f', 'md.yaml', '--provider', 'nope'], { 'md.yaml': manifest('md', GPU) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Provider 'nope' is unknown");
+  });
+
+  it('only ModelDeployments in -f', async () => {
+    const result = await run(['render', '-f', 'c.yaml'], { 'c.yaml': providerConfig('x', {}) });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: c.yaml holds InferenceProviderConfig x; render takes ModelDeployments (pass provider configs with --provider-config).\n' });
+  });
+
+  it('a broken provider config is one sentence', async () => {
+    const result = await run(['render', '-f', 'examples/gpu-vllm-dynamo.yaml', '--provider-config', 'p.yaml'], { 'p.yaml': providerConfig('p', { selectionRules: 'all' }) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('error: p.yaml: spec.selectionRules must be a list, got string.\n');
+  });
+
+  it('rejects an unknown output format', async () => {
+    const result = await run(['render', '-f', 'examples/gpu-vllm-dynamo.yaml', '-o', 'xml']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("argument 'xml' is invalid");
+  });
+});
+
+it('the rendered YAML parses back to the JSON rendering', async () => {
+  const yaml = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml']);
+  const json = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml', '-o', 'json']);
+  expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+});

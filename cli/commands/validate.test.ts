@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { manifest, providerConfig, run } from '../testing/run.ts';
+
+const EXAMPLES = ['examples/gpu-vllm-dynamo.yaml', 'examples/cpu-gguf-kaito.yaml', 'examples/disaggregated-dynamo.yaml', 'examples/cpu-llamacpp-minimal.yaml'];
+
+describe('kubeairunway validate', () => {
+  it.each(EXAMPLES)('%s is valid', async (file) => {
+    const result = await run(['validate', '-f', file]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(new RegExp(`^${file}: ModelDeployment default/[a-z0-9-]+ is valid\\n$`));
+  });
+
+  it('reports the seed messages and exits 1', async () => {
+    const result = await run(['validate', '-f', 'bad.yaml'], {
+      'bad.yaml': manifest('bad', { model: { source: 'custom', servedName: 'x' }, serving: { mode: 'disaggregated' } }),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        'bad.yaml: ModelDeployment default/bad is invalid (2 errors, 1 warning)',
+        '  error   spec.scaling: Disaggregated mode requires scaling.prefill and scaling.decode',
+        '  error   spec.engine.type: engine.type is required',
+        '  warning spec.model.servedName: servedName is ignored for custom source',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('warnings alone do not fail', async () => {
+    const result = await run(['validate', '-f', 'w.yaml'], {
+      'w.yaml': manifest('w', { model: { source: 'custom', servedName: 'x' }, engine: { type: 'llamacpp' } }),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('is valid (0 errors, 1 warning)');
+  });
+
+  it('checks overrides against the explicit provider', async () => {
+    const spec = {
+      model: { id: 'org/m' },
+      engine: { type: 'vllm' },
+      resources: { gpu: { count: 1 } },
+      provider: { name: 'dynamo', overrides: { routerMode: 'kv', frontend: { replicsa: 2 } } },
+    };
+    const result = await run(['validate', '-f', 'o.yaml'], { 'o.yaml': manifest('o', spec) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      "warning spec.provider.overrides.frontend.replicsa: Unknown override key 'spec.provider.overrides.frontend.replicsa' is ignored",
+    );
+  });
+
+  it('reads several documents from stdin and skips empty ones', async () => {
+    const stdin = `${manifest('a', { model: { id: 'x/y' }, engine: { type: 'llamacpp' } })}\n---\n${manifest('b', {})}\n---\n`;
+    const result = await run(['validate', '-f', '-'], {}, stdin);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('stdin#1: ModelDeployment default/a is valid');
+    expect(result.stdout).toContain('stdin#2: ModelDeployment default/b is invalid');
+  });
+
+  it('reads every manifest of a directory', async () => {
+    const files = { 'dir/a.yaml': manifest('a', { model: { id: 'x/y' }, engine: { type: 'llamacpp' } }), 'dir/b.yaml': manifest('b', { model: { id: 'x/y' }, engine: { type: 'llamacpp' } }) };
+    const result = await run(['validate', '-f', 'dir'], files);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').filter(Boolean)).toHaveLength(2);
+  });
+
+  it('checks the envelope like the API server', async () => {
+    const result = await run(['validate', '-f', 'e.yaml'], {
+      'e.yaml': JSON.stringify({ apiVersion: 'kubeairunway.ai/v1', kind: 'ModelDeployment', metadata: { name: 'Not_Valid' }, spec: { model: { id: 'a/b' }, engine: { type: 'llamacpp' } } }),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('error   apiVersion: apiVersion must be kubeairunway.ai/v1alpha1, got "kubeairunway.ai/v1"');
+    expect(result.stdout).toContain('error   metadata.name: metadata.name must be a lower-case DNS name such as "llama-8b", got "Not_Valid"');
+  });
+
+  it('validates InferenceProviderConfigs too', async () => {
+    const good = providerConfig('mine', { capabilities: { engines: ['vllm'], servingModes: ['aggregated'], gpuSupport: true }, selectionRules: [{ condition: 'true', priority: 5 }] });
+    const bad = providerConfig('bad', { capabilities: { servingModes: ['sideways'] }, selectionRules: [{ priority: 'high' }] });
+    const result = await run(['validate', '-f', 'good.yaml', '-f', 'bad.yaml'], { 'good.yaml': good, 'bad.yaml': bad });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('good.yaml: InferenceProviderConfig mine is valid');
+    expect(result.stdout).toContain('error   spec.capabilities.servingModes[0]: spec.capabilities.servingModes[0] must be one of aggregated, disaggregated, got "sideways"');
+    expect(result.stdout).toContain('error   spec.selectionRules[0].condition: spec.selectionRules[0].condition is required');
+    expect(result.stdout).toContain('error   spec.selectionRules[0].priority: spec.selectionRules[0].priority must be an integer, got string');
+  });
+
+  it('rejects other kinds', async () => {
+    const result = await run(['validate', '-f', 'cm.yaml'], { 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('error   kind: kind must be ModelDeployment or InferenceProviderConfig, got "ConfigMap"');
+  });
+
+  it('json output', async () => {
+    const result = await run(['validate', '-f', 'examples/gpu-vllm-dynamo.yaml', '-o', 'json']);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { source: 'examples/gpu-vllm-dynamo.yaml', object: 'ModelDeployment default/llama-8b', valid: true, errors: [], warnings: [] },
+    ]);
+  });
+
+  describe('input errors are one sentence and exit 1', () => {
+    it.each([
+      [['validate', '-f', 'missing.yaml'], 'error: Cannot read missing.yaml: no such file.\n'],
+      [['validate', '-f', 'broken.yaml'], /^error: broken\.yaml is not valid YAML \(line 1\): .+\.\n$/],
+      [['validate', '-f', 'list.yaml'], 'error: list.yaml is not a Kubernetes object (expected a mapping with apiVersion and kind).\n'],
+      [['validate', '-f', 'empty.yaml'], 'error: No objects found in empty.yaml.\n'],
+    ])('%j', async (argv, message) => {
+      const files = { 'broken.yaml': 'kind: [unclosed', 'list.yaml': '- a\n- b\n', 'empty.yaml': '# nothing\n' };
+      const result = await run(argv, files);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      if (typeof message === 'string') expect(result.stderr).toBe(message);
+      else expect(result.stderr).toMatch(message);
+    });
+
+    it('missing -f', async () => {
+      const result = await run(['validate']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe("error: required option '-f, --filename <path...>' not specified\n");
+    });
+  });
+});
