@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { gpuVllmSpec } from '../../api/testing/fixtures.ts';
 import type { ModelDeploymentSpec } from '../../api/types.ts';
 import { example1, example3, goldenText, modelDeployment, withEverything } from '../testing/fixtures.ts';
+import type { Json } from '../testing/fixtures.ts';
 import { dynamoProvider } from './index.ts';
 
 const context = { apiVersion: 'nvidia.com/v1alpha1' };
 const render = (md: Parameters<typeof dynamoProvider.render>[0]) => dynamoProvider.render(md, context);
-const services = (spec: ModelDeploymentSpec, name = 'm'): Record<string, any> =>
-  (render(modelDeployment(name, spec)).objects[0] as any).spec.services;
+const services = (spec: ModelDeploymentSpec, name = 'm'): Record<string, Json> =>
+  (render(modelDeployment(name, spec)).objects[0] as Json).spec.services;
 
 const ownerRef = (name: string) => ({
   apiVersion: 'kubeairunway.ai/v1alpha1',
@@ -20,7 +21,7 @@ const ownerRef = (name: string) => ({
 
 describe('Dynamo render: seed 001 Example 1 (llama-8b, aggregated)', () => {
   const result = render(example1());
-  const graph = result.objects[0] as Record<string, any>;
+  const graph = result.objects[0] as Record<string, Json>;
 
   it('renders one DynamoGraphDeployment without warnings', () => {
     expect(result.objects).toHaveLength(1);
@@ -79,7 +80,7 @@ describe('Dynamo render: seed 001 Example 1 (llama-8b, aggregated)', () => {
 
 describe('Dynamo render: seed 001 Example 3 (llama-70b-pd, disaggregated)', () => {
   const result = render(example3());
-  const graph = result.objects[0] as Record<string, any>;
+  const graph = result.objects[0] as Record<string, Json>;
   const s = graph.spec.services;
 
   it('matches the pinned values field for field', () => {
@@ -137,7 +138,7 @@ describe('Dynamo render: variants', () => {
   it('SGLang: its runtime image, --model-path and --context-length', async () => {
     const spec: ModelDeploymentSpec = { ...gpuVllmSpec(), engine: { type: 'sglang', contextLength: 4096, trustRemoteCode: true } };
     const result = render(modelDeployment('sg', spec));
-    const s = (result.objects[0] as any).spec;
+    const s = (result.objects[0] as Json).spec;
     expect(s.backendFramework).toBe('sglang');
     expect(s.services.SglangWorker.extraPodSpec.mainContainer).toMatchObject({
       image: 'nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.7.1',
@@ -150,7 +151,7 @@ describe('Dynamo render: variants', () => {
   it('TensorRT-LLM: context length and trust-remote-code are ignored with warnings (seed §15)', async () => {
     const spec: ModelDeploymentSpec = { ...gpuVllmSpec(), engine: { type: 'trtllm', contextLength: 8192, trustRemoteCode: true } };
     const result = render(modelDeployment('trt', spec));
-    const worker = (result.objects[0] as any).spec.services.TrtllmWorker;
+    const worker = (result.objects[0] as Json).spec.services.TrtllmWorker;
     expect(worker.extraPodSpec.mainContainer.image).toBe('nvcr.io/nvidia/ai-dynamo/trtllm-runtime:0.7.1');
     expect(worker.extraPodSpec.mainContainer.args).toEqual(['python3 -m dynamo.trtllm --model-path meta-llama/Llama-3.1-8B-Instruct']);
     expect(result.warnings).toEqual([
@@ -174,7 +175,7 @@ describe('Dynamo render: variants', () => {
   it('everything set: image, env, pod metadata, scheduling, served name and sorted engine args on every service', async () => {
     const spec = { ...withEverything(gpuVllmSpec()), image: 'registry.example.com/vllm-runtime:custom' };
     const result = render(modelDeployment('full', spec));
-    const s = (result.objects[0] as any).spec.services;
+    const s = (result.objects[0] as Json).spec.services;
     for (const service of [s.Frontend, s.VllmWorker]) {
       expect(service.extraPodSpec.mainContainer.image).toBe('registry.example.com/vllm-runtime:custom');
       expect(service.extraPodSpec.mainContainer.env).toEqual([
@@ -205,7 +206,7 @@ describe('Dynamo render: variants', () => {
       engine: { type: 'vllm', contextLength: 8192, args: { model: 'other', 'max-model-len': '4096', 'bad key': 'x' } },
     };
     const result = render(modelDeployment('m', spec));
-    expect((result.objects[0] as any).spec.services.VllmWorker.extraPodSpec.mainContainer.args).toEqual([
+    expect((result.objects[0] as Json).spec.services.VllmWorker.extraPodSpec.mainContainer.args).toEqual([
       'python3 -m dynamo.vllm --model meta-llama/Llama-3.1-8B-Instruct --max-model-len 4096',
     ]);
     expect(result.warnings).toEqual([

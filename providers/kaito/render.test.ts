@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cpuLlamacppSpec, gpuVllmSpec } from '../../api/testing/fixtures.ts';
 import { UnsupportedApiVersionError } from '../shared/api-version.ts';
 import { example2, goldenText, modelDeployment, withEverything } from '../testing/fixtures.ts';
+import type { Json } from '../testing/fixtures.ts';
 import { kaitoProvider } from './index.ts';
 import { inferenceConfigYaml } from './render.ts';
 
@@ -10,7 +11,7 @@ const render = (md: Parameters<typeof kaitoProvider.render>[0]) => kaitoProvider
 
 describe('KAITO render: seed 001 Example 2 (gemma-cpu)', () => {
   const { objects, warnings } = render(example2());
-  const workspace = objects[0] as Record<string, any>;
+  const workspace = objects[0] as Record<string, Json>;
 
   it('renders exactly one Workspace and no warnings', () => {
     expect(objects).toHaveLength(1);
@@ -73,7 +74,7 @@ describe('KAITO render: seed 001 Example 2 (gemma-cpu)', () => {
 describe('KAITO render: variants', () => {
   it('vLLM on GPU uses the preset named by the model id and references the token secret by name', async () => {
     const result = render(modelDeployment('llama', gpuVllmSpec()));
-    const [workspace, configMap] = result.objects as Array<Record<string, any>>;
+    const [workspace, configMap] = result.objects as Array<Record<string, Json>>;
     expect(workspace?.inference.preset).toEqual({ name: 'meta-llama/Llama-3.1-8B-Instruct', presetOptions: { modelAccessSecret: 'hf-token' } });
     expect(workspace?.inference).not.toHaveProperty('template');
     expect(workspace?.resource.labelSelector.matchLabels).toEqual({ 'kubernetes.io/os': 'linux', 'nvidia.com/gpu.present': 'true' });
@@ -106,7 +107,7 @@ describe('KAITO render: variants', () => {
       'spec.podTemplate.metadata is not applied to KAITO presets',
       'spec.tolerations are not applied to KAITO presets',
     ]);
-    expect((result.objects[0] as any).resource.labelSelector.matchLabels).toEqual({
+    expect((result.objects[0] as Json).resource.labelSelector.matchLabels).toEqual({
       'kubernetes.io/arch': 'amd64',
       'kubernetes.io/os': 'linux',
       'nvidia.com/gpu.present': 'true',
@@ -118,7 +119,7 @@ describe('KAITO render: variants', () => {
   it('llama.cpp with every option: pod metadata, env, token, tolerations and llama.cpp flags', async () => {
     const spec = withEverything({ ...cpuLlamacppSpec(), engine: { type: 'llamacpp', contextLength: 4096 } });
     const result = render(modelDeployment('gemma', spec));
-    const template = (result.objects[0] as any).inference.template;
+    const template = (result.objects[0] as Json).inference.template;
     expect(template.metadata).toEqual({ labels: { app: 'chat', team: 'ml' }, annotations: { 'prometheus.io/scrape': 'true' } });
     const container = template.spec.containers[0];
     expect(container.args).toEqual([
@@ -147,28 +148,28 @@ describe('KAITO render: variants', () => {
   it('llama.cpp on GPU asks for the GPU resource in limits', () => {
     const spec = cpuLlamacppSpec();
     spec.resources = { gpu: { count: 2, type: 'amd.com/gpu' }, memory: '16Gi' };
-    const container = (render(modelDeployment('g', spec)).objects[0] as any).inference.template.spec.containers[0];
+    const container = (render(modelDeployment('g', spec)).objects[0] as Json).inference.template.spec.containers[0];
     expect(container.resources).toEqual({ limits: { 'amd.com/gpu': '2' }, requests: { memory: '16Gi' } });
   });
 
   it('llama.cpp with a model pre-loaded in the image passes no model argument', () => {
     const spec = cpuLlamacppSpec();
     spec.model = { source: 'custom' };
-    const container = (render(modelDeployment('c', spec)).objects[0] as any).inference.template.spec.containers[0];
+    const container = (render(modelDeployment('c', spec)).objects[0] as Json).inference.template.spec.containers[0];
     expect(container.args).toEqual(['--address=:5000']);
   });
 
   it('scale to zero keeps count 0 (seed allows replicas 0)', () => {
     const spec = cpuLlamacppSpec();
     spec.scaling = { replicas: 0 };
-    expect((render(modelDeployment('z', spec)).objects[0] as any).resource.count).toBe(0);
+    expect((render(modelDeployment('z', spec)).objects[0] as Json).resource.count).toBe(0);
   });
 
   it('propagates only kubeairunway.ai/ labels and never lets them replace controller labels', () => {
     const md = modelDeployment('labelled', cpuLlamacppSpec(), {
       labels: { 'kubeairunway.ai/team': 'a', 'kubeairunway.ai/managed-by': 'someone', app: 'x', 'example.com/kubeairunway.ai/x': 'y' },
     });
-    expect((render(md).objects[0] as any).metadata.labels).toEqual({
+    expect((render(md).objects[0] as Json).metadata.labels).toEqual({
       'kubeairunway.ai/engine-type': 'llamacpp',
       'kubeairunway.ai/managed-by': 'kubeairunway',
       'kubeairunway.ai/model-deployment': 'labelled',

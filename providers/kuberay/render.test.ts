@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { disaggregatedSpec, gpuVllmSpec } from '../../api/testing/fixtures.ts';
 import type { ModelDeploymentSpec } from '../../api/types.ts';
 import { goldenText, modelDeployment, withEverything } from '../testing/fixtures.ts';
+import type { Json } from '../testing/fixtures.ts';
 import { kuberayProvider } from './index.ts';
 
 const context = { apiVersion: 'ray.io/v1' };
 const render = (spec: ModelDeploymentSpec, name = 'llama-ray') => kuberayProvider.render(modelDeployment(name, spec), context);
-const rayService = (spec: ModelDeploymentSpec): Record<string, any> => render(spec).objects[0] as Record<string, any>;
-const serveApp = (spec: ModelDeploymentSpec): Record<string, any> => JSON.parse(rayService(spec).spec.serveConfigV2).applications[0];
+const rayService = (spec: ModelDeploymentSpec): Record<string, Json> => render(spec).objects[0] as Record<string, Json>;
+const serveApp = (spec: ModelDeploymentSpec): Record<string, Json> => JSON.parse(rayService(spec).spec.serveConfigV2).applications[0];
 
 const kuberaySpec = (): ModelDeploymentSpec => ({ ...gpuVllmSpec(), provider: { name: 'kuberay' } });
 
@@ -106,7 +107,7 @@ describe('KubeRay render: overrides and variants', () => {
   it('everything set: env, pod metadata, scheduling, served name and typed engine kwargs', async () => {
     const spec = { ...withEverything(kuberaySpec()), image: 'rayproject/ray-llm:2.46.0-py311-cu124' };
     const result = render(spec, 'full');
-    const ray = result.objects[0] as any;
+    const ray = result.objects[0] as Json;
     for (const template of [ray.spec.rayClusterConfig.headGroupSpec.template, ray.spec.rayClusterConfig.workerGroupSpecs[0].template]) {
       expect(template.metadata).toEqual({ labels: { app: 'chat', team: 'ml' }, annotations: { 'prometheus.io/scrape': 'true' } });
       expect(template.spec.nodeSelector).toEqual({ 'kubernetes.io/arch': 'amd64', pool: 'gpu' });
@@ -132,9 +133,9 @@ describe('KubeRay render: overrides and variants', () => {
   it('disaggregated: prefill and decode worker groups and the prefill/decode Serve app', async () => {
     const spec: ModelDeploymentSpec = { ...disaggregatedSpec(), provider: { name: 'kuberay' } };
     const result = render(spec, 'llama-70b-pd');
-    const ray = result.objects[0] as any;
+    const ray = result.objects[0] as Json;
     const groups = ray.spec.rayClusterConfig.workerGroupSpecs;
-    expect(groups.map((g: any) => [g.groupName, g.replicas, g.template.spec.containers[0].resources.limits])).toEqual([
+    expect(groups.map((g: Json) => [g.groupName, g.replicas, g.template.spec.containers[0].resources.limits])).toEqual([
       ['prefill-workers', 2, { memory: '128Gi', 'nvidia.com/gpu': '4' }],
       ['decode-workers', 4, { memory: '64Gi', 'nvidia.com/gpu': '2' }],
     ]);

@@ -4,10 +4,15 @@
 
 import { DEFAULT_GPU_TYPE } from '../../api/constants.ts';
 import type {
+  EngineSpec,
   EngineType,
   EnvVar,
   ModelDeployment,
+  ModelDeploymentSpec,
   ModelSource,
+  ModelSpec,
+  ObjectMeta,
+  ResourcesSpec,
   ServingMode,
   Toleration,
 } from '../../api/types.ts';
@@ -58,11 +63,11 @@ export interface ResolvedSpec {
 }
 
 export function resolveSpec(md: ModelDeployment): ResolvedSpec {
-  const spec = isPlainObject(md.spec) ? md.spec : {};
-  const meta = isPlainObject(md.metadata) ? md.metadata : {};
-  const model = spec.model ?? {};
-  const engine = spec.engine ?? {};
-  const resources = spec.resources ?? {};
+  const spec: ModelDeploymentSpec = isPlainObject(md.spec) ? md.spec : {};
+  const meta: ObjectMeta = isPlainObject(md.metadata) ? md.metadata : {};
+  const model: ModelSpec = isPlainObject(spec.model) ? spec.model : {};
+  const engine: EngineSpec = isPlainObject(spec.engine) ? spec.engine : {};
+  const resources: ResourcesSpec = isPlainObject(spec.resources) ? spec.resources : {};
   const source: ModelSource = model.source === 'custom' ? 'custom' : 'huggingface';
   const modelId = nonEmpty(model.id);
   const mode: ServingMode = spec.serving?.mode === 'disaggregated' ? 'disaggregated' : 'aggregated';

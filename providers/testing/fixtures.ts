@@ -7,6 +7,10 @@ import { cpuLlamacppSpec, disaggregatedSpec, gpuVllmSpec } from '../../api/testi
 import type { ModelDeployment, ModelDeploymentSpec, ObjectMeta } from '../../api/types.ts';
 import { canonicalize } from '../shared/canonical.ts';
 
+/** Rendered objects as tests read them: free-form JSON. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests navigate rendered JSON by known paths
+export type Json = any;
+
 export function modelDeployment(name: string, spec: ModelDeploymentSpec, metadata: Partial<ObjectMeta> = {}): ModelDeployment {
   return {
     apiVersion: API_VERSION,
