@@ -10,13 +10,16 @@ import type { JSONSchemaProps } from './schema-types.ts';
 export const QUANTITY_PATTERN =
   '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
-/** DNS-1123 label, or empty (an empty provider name means "select one for me"). */
-export const PROVIDER_NAME_PATTERN = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$';
+/**
+ * The name of an InferenceProviderConfig (a DNS-1123 subdomain), or empty: an empty provider name means
+ * "select one for me".
+ */
+export const PROVIDER_NAME_PATTERN = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$';
 
 /** Words for the offline check's messages; the API server only says "should match '<pattern>'". */
 export const PATTERN_DESCRIPTIONS: Readonly<Record<string, string>> = {
   [QUANTITY_PATTERN]: 'a Kubernetes quantity such as "32Gi" or "4"',
-  [PROVIDER_NAME_PATTERN]: 'a lower-case DNS label such as "kaito"',
+  [PROVIDER_NAME_PATTERN]: 'the name of an InferenceProviderConfig, such as "kaito"',
 };
 
 const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
@@ -104,7 +107,7 @@ export const modelDeploymentSpecSchema: JSONSchemaProps = {
       description: 'Provider choice; auto-selected when name is omitted.',
       properties: {
         name: str('Provider name (dynamo, kaito, kuberay or a third-party provider).', {
-          maxLength: 63,
+          maxLength: 253,
           pattern: PROVIDER_NAME_PATTERN,
         }),
         overrides: {
