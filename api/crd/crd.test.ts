@@ -89,9 +89,13 @@ describe('generated CRDs', () => {
       }
     });
 
-    it('every default satisfies its own schema', () => {
+    it('every default satisfies its own schema, CEL rules included (the API server rejects the CRD otherwise)', () => {
       for (const [path, s] of nodes) {
-        if (s.default !== undefined) expect(checkStructure(s.default, s, path).errors, path).toEqual([]);
+        if (s.default === undefined) continue;
+        expect(checkStructure(s.default, s, path).errors, path).toEqual([]);
+        for (const rule of s['x-kubernetes-validations'] ?? []) {
+          expect(evaluate(rule.rule, { self: schemaDefaults(s.default, s) }), `${path}: ${rule.rule}`).toBe(true);
+        }
       }
     });
 

@@ -19,6 +19,9 @@ function rootSchema(description: string, spec: JSONSchemaProps, status: JSONSche
   return {
     type: 'object',
     description,
+    // Required rather than defaulted to {}: the API server checks a default against the CEL rules of its
+    // own schema, and an empty spec breaks the seed's rules (engine.type, model.id).
+    required: ['spec'],
     properties: {
       apiVersion: { type: 'string' },
       kind: { type: 'string' },

@@ -81,7 +81,6 @@ const tolerationSchema: JSONSchemaProps = {
 export const modelDeploymentSpecSchema: JSONSchemaProps = {
   type: 'object',
   description: 'Desired state of a model deployment.',
-  default: {},
   'x-kubernetes-validations': [...specCelRules],
   properties: {
     model: {
