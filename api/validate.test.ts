@@ -185,6 +185,10 @@ describe('validate: engine parameter warnings (seed 001 §15)', () => {
 });
 
 describe('validate: wrong types are errors, never exceptions', () => {
+  it('a missing spec is required', () => {
+    expect(validate(undefined).errors).toEqual([{ field: 'spec', message: 'spec is required' }]);
+  });
+
   it.each([null, undefined, 42, 'spec', [], [1, 2], true])('spec = %j', (spec) => {
     const result = validate(spec);
     expect(result.errors).toHaveLength(1);

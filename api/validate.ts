@@ -27,7 +27,8 @@ export function validate(spec: unknown, context: ValidationContext = {}): Valida
   const result: ValidationResult = { errors: [], warnings: [] };
   try {
     if (!isPlainObject(spec)) {
-      result.errors.push({ field: 'spec', message: `spec must be an object, got ${jsonTypeName(spec)}` });
+      const message = spec == null ? 'spec is required' : `spec must be an object, got ${jsonTypeName(spec)}`;
+      result.errors.push({ field: 'spec', message });
       return result;
     }
     const structural = checkStructure(spec, modelDeploymentSpecSchema, 'spec');
