@@ -1,0 +1,97 @@
+// What the webhook answers, as pure functions of the AdmissionRequest and the cluster facts read for
+// it. Validation and defaulting are the very functions the reconcile path runs (api/validate.ts,
+// api/defaults.ts), so admission and status always agree.
+
+import { GROUP, MODEL_DEPLOYMENT_KIND } from '../api/constants.ts';
+import { applyDefaults } from '../api/defaults.ts';
+import { jsonEqual } from '../api/json-equal.ts';
+import { isPlainObject } from '../api/overrides.ts';
+import { classifyUpdate } from '../api/update-classification.ts';
+import type { InferenceProviderConfig, ModelDeploymentSpec } from '../api/types.ts';
+import { validate, type ValidationContext } from '../api/validate.ts';
+import { installedProviderCrds } from '../activities/core/provider-configs.ts';
+import { allow, allowWithPatch, deny, type AdmissionRequest, type AdmissionResponse } from './admission.ts';
+import { capabilityWarnings } from './capabilities.ts';
+import { diff } from './json-patch.ts';
+
+export interface ClusterFacts {
+  /** The InferenceProviderConfigs, or undefined when they could not be read: the checks that need them are skipped. */
+  providerConfigs?: readonly InferenceProviderConfig[];
+}
+
+export interface MutateOptions {
+  /**
+   * Also persist model.servedName derived from model.id. Off by default: a stored servedName would
+   * outlive a later change of model.id made with `kubectl apply`, which never removes fields it did not set.
+   */
+  persistDerivedFields?: boolean;
+}
+
+/** Joins several errors the way the reconcile path writes them into status.message. */
+export const ERROR_SEPARATOR = '; ';
+
+export function identityChangeWarning(fields: readonly string[]): string {
+  return `Changing ${fields.join(', ')} deletes and recreates the provider resource: expect brief downtime, in-flight requests will fail`;
+}
+
+/**
+ * Only creates and spec-changing updates of the main resource are reviewed. The webhook configuration
+ * already filters the rest; this is the second line, so a misconfigured rule can still never block a
+ * delete, a finalizer removal or a status write.
+ */
+function reviewed(req: AdmissionRequest): boolean {
+  if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return false;
+  if (req.subResource) return false;
+  if (req.kind && (req.kind.group !== GROUP || req.kind.kind !== MODEL_DEPLOYMENT_KIND)) return false;
+  return isPlainObject(req.object);
+}
+
+function specOf(obj: unknown): unknown {
+  return isPlainObject(obj) ? obj.spec : undefined;
+}
+
+function stringAt(obj: unknown, ...path: string[]): string | undefined {
+  let v: unknown = obj;
+  for (const key of path) v = isPlainObject(v) ? v[key] : undefined;
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+export function validateRequest(req: AdmissionRequest, facts: ClusterFacts = {}): AdmissionResponse {
+  if (!reviewed(req)) return allow(req.uid);
+  const spec = specOf(req.object);
+  if (req.operation === 'UPDATE' && isPlainObject(req.oldObject) && jsonEqual(spec, specOf(req.oldObject))) {
+    // Metadata-only update that slipped past matchConditions (an older API server): not ours to judge.
+    return allow(req.uid);
+  }
+
+  // Selection writes status.provider.name once; on an update the stored status tells which provider runs it.
+  const selected = stringAt(req.object, 'status', 'provider', 'name') ?? stringAt(req.oldObject, 'status', 'provider', 'name');
+  const explicit = stringAt(spec, 'provider', 'name');
+  const provider = explicit ?? selected;
+  const context: ValidationContext = { ...(selected ? { selectedProvider: selected } : {}) };
+  if (provider && facts.providerConfigs) context.installedProviderCRDs = installedProviderCrds(facts.providerConfigs);
+
+  const result = validate(spec, context);
+  const warnings = result.warnings.map((w) => w.message);
+  if (result.errors.length === 0 && facts.providerConfigs) warnings.push(...capabilityWarnings(spec, provider, facts.providerConfigs));
+  if (req.operation === 'UPDATE' && result.errors.length === 0 && isPlainObject(spec) && isPlainObject(specOf(req.oldObject))) {
+    const { identity } = classifyUpdate(specOf(req.oldObject) as ModelDeploymentSpec, spec as ModelDeploymentSpec);
+    if (identity.length > 0) warnings.push(identityChangeWarning(identity));
+  }
+
+  if (result.errors.length > 0) return deny(req.uid, dedupe(result.errors.map((e) => e.message)).join(ERROR_SEPARATOR), dedupe(warnings));
+  return allow(req.uid, dedupe(warnings));
+}
+
+export function mutateRequest(req: AdmissionRequest, options: MutateOptions = {}): AdmissionResponse {
+  if (!reviewed(req)) return allow(req.uid);
+  const spec = specOf(req.object);
+  // A spec that is not an object is left for validation to reject; defaults cannot repair it.
+  if (!isPlainObject(spec)) return allow(req.uid);
+  const defaulted = applyDefaults(spec as ModelDeploymentSpec, { derivedFields: options.persistDerivedFields ?? false });
+  return allowWithPatch(req.uid, diff(spec, defaulted, '/spec'));
+}
+
+function dedupe(items: readonly string[]): string[] {
+  return [...new Set(items)];
+}
