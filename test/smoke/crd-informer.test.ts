@@ -1,5 +1,6 @@
 // Bottom layer: custom resources and informers work against the real API server.
-import { makeInformer, type KubernetesObject, CustomObjectsApi } from '@kubernetes/client-node';
+import { type KubernetesObject, CustomObjectsApi } from '@kubernetes/client-node';
+import { resilientInformer } from '../../kube/informer.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCrds } from '../../devstack/crds.ts';
 import { eventually, testKube, uniqueName, type TestKube } from '../support/env.ts';
@@ -38,12 +39,17 @@ describe('CRD and informer', () => {
     ]);
     const custom = kube.kc.makeApiClient(CustomObjectsApi);
     const path = `/apis/${group}/v1/namespaces/${kube.namespace}/${plural}`;
-    const informer = makeInformer<KubernetesObject>(kube.kc, path, () =>
-      custom.listNamespacedCustomObject({ group, version: 'v1', namespace: kube.namespace, plural }),
+    // A just-established CRD answers 429 while its storage initializes: the informer must restart by itself.
+    const errors: unknown[] = [];
+    const { informer, start, stop } = resilientInformer<KubernetesObject>(
+      kube.kc,
+      path,
+      () => custom.listNamespacedCustomObject({ group, version: 'v1', namespace: kube.namespace, plural }),
+      { initialBackoffMs: 200, onError: (err) => errors.push(err) },
     );
     const seen: string[] = [];
     informer.on('add', (obj) => seen.push(obj.metadata!.name!));
-    await informer.start();
+    await start();
     try {
       await custom.createNamespacedCustomObject({
         group,
@@ -56,7 +62,7 @@ describe('CRD and informer', () => {
       const cached = informer.get('first', kube.namespace) as (KubernetesObject & { spec?: { size?: number } }) | undefined;
       expect(cached?.spec?.size).toBe(3);
     } finally {
-      await informer.stop();
+      await stop();
     }
   });
 });

@@ -1,0 +1,131 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { API_VERSION, CONTROLLER_FIELD_MANAGER, FINALIZER, MODEL_DEPLOYMENT_KIND, PAUSE_ANNOTATION } from '../../api/constants.ts';
+import { events } from '../../api/messages.ts';
+import type { InferenceProviderConfig, ModelDeployment } from '../../api/types.ts';
+import { validate } from '../../api/validate.ts';
+import { CustomObjects } from '../../kube/custom-objects.ts';
+import { kubeCall } from '../../kube/errors.ts';
+import { EventRecorder } from '../../kube/events.ts';
+import { secretExists } from '../../kube/secret-exists.ts';
+import { selectProvider } from '../../providers/selection.ts';
+import type { DeploymentRef } from '../../workflows/ids.ts';
+import { involved, modelDeploymentResource, PROVIDER_CONFIGS, readLiveDeployment } from '../deployment-ref.ts';
+import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
+import type { CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from './types.ts';
+import { installedProviderCrds, withStaleProvidersNotReady } from './provider-configs.ts';
+
+export interface CoreActivityDeps {
+  kc: KubeConfig;
+  /** A provider whose heartbeat is older than this counts as not ready (it may have crashed without saying so). */
+  providerStaleAfterMs?: number;
+}
+
+/** The core controller's side effects. The core knows no provider: it reads InferenceProviderConfigs only. */
+export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
+  const objects = new CustomObjects(deps.kc);
+  const recorder = new EventRecorder(deps.kc, CONTROLLER_FIELD_MANAGER);
+  const staleAfter = deps.providerStaleAfterMs ?? 3 * 60_000;
+
+  const live = async (ref: DeploymentRef, action: string): Promise<ModelDeployment | undefined> => kubeCall(action, () => readLiveDeployment(objects, ref));
+
+  const listProviderConfigs = async (): Promise<InferenceProviderConfig[]> =>
+    kubeCall('list InferenceProviderConfigs', async () => (await objects.list(PROVIDER_CONFIGS)) as unknown as InferenceProviderConfig[]);
+
+  /** Finalizer edits use a JSON patch guarded by resourceVersion, so a concurrent edit is retried, never lost. */
+  const patchFinalizers = async (ref: DeploymentRef, edit: (finalizers: string[]) => string[] | undefined, action: string) => {
+    const md = await live(ref, action);
+    if (!md) return;
+    const current = md.metadata.finalizers ?? [];
+    const next = edit(current);
+    if (!next) return;
+    await kubeCall(action, () =>
+      objects.jsonPatch(modelDeploymentResource(ref), [
+        { op: 'test', path: '/metadata/resourceVersion', value: md.metadata.resourceVersion },
+        { op: md.metadata.finalizers ? 'replace' : 'add', path: '/metadata/finalizers', value: next },
+      ]),
+    );
+  };
+
+  return {
+    async readDeployment(ref): Promise<DeploymentSnapshot | null> {
+      const md = await live(ref, 'read ModelDeployment');
+      if (!md) return null;
+      return {
+        uid: md.metadata.uid ?? '',
+        generation: md.metadata.generation ?? 0,
+        deletionTimestamp: md.metadata.deletionTimestamp,
+        hasFinalizer: (md.metadata.finalizers ?? []).includes(FINALIZER),
+        paused: md.metadata.annotations?.[PAUSE_ANNOTATION] === 'true',
+        explicitProvider: md.spec?.provider?.name || undefined,
+        selectedProvider: md.status?.provider?.name || undefined,
+        selectedReason: md.status?.provider?.selectedReason || undefined,
+      };
+    },
+
+    async addFinalizer(ref) {
+      await patchFinalizers(ref, (f) => (f.includes(FINALIZER) ? undefined : [...f, FINALIZER]), 'add finalizer');
+    },
+
+    async removeFinalizer(ref) {
+      await patchFinalizers(ref, (f) => (f.includes(FINALIZER) ? f.filter((x) => x !== FINALIZER) : undefined), 'remove finalizer');
+    },
+
+    async validateDeployment(ref): Promise<ValidationOutcome> {
+      const md = await live(ref, 'read ModelDeployment');
+      if (!md) return { valid: true, message: undefined, warnings: [] };
+      const provider = md.spec?.provider?.name || md.status?.provider?.name || undefined;
+      const configs = provider ? await listProviderConfigs() : [];
+      const result = validate(md.spec, {
+        selectedProvider: md.status?.provider?.name,
+        ...(provider ? { installedProviderCRDs: installedProviderCrds(configs) } : {}),
+      });
+      const secret = md.spec?.secrets?.huggingFaceToken;
+      if (secret && !(await kubeCall('check Secret', () => secretExists(deps.kc, ref.namespace, secret)))) {
+        await kubeCall('record event', () => recorder.record(involved(ref), events.secretNotFound(secret, ref.namespace)));
+      }
+      return {
+        valid: result.errors.length === 0,
+        message: result.errors.length > 0 ? result.errors.map((e) => e.message).join('; ') : undefined,
+        warnings: result.warnings.map((w) => w.message),
+      };
+    },
+
+    async selectProvider(ref, input): Promise<SelectionOutcome> {
+      const md = await live(ref, 'read ModelDeployment');
+      if (!md) return { provider: undefined, reason: 'NotFound', message: 'ModelDeployment no longer exists', rejected: [] };
+      const configs = withStaleProvidersNotReady(await listProviderConfigs(), Date.now(), staleAfter);
+      const result = selectProvider(md, configs, { selectorEnabled: input.selectorEnabled });
+      if (!result.selected) {
+        const reason = input.selectorEnabled ? 'NoHealthyProvider' : 'NoProvider';
+        return { provider: undefined, reason, message: result.error, rejected: result.rejected };
+      }
+      await kubeCall('record event', () => recorder.record(involved(ref), events.providerSelected(result.selected!.name, result.selected!.reason)));
+      return { provider: result.selected.name, reason: result.selected.reason, message: undefined, rejected: result.rejected };
+    },
+
+    async writeCoreStatus(ref, status: CoreStatus) {
+      const md = await live(ref, 'read ModelDeployment');
+      if (!md) return;
+      const desired: DesiredCondition[] = [];
+      if (status.validated) desired.push({ type: 'Validated', ...status.validated });
+      if (status.providerSelected) desired.push({ type: 'ProviderSelected', ...status.providerSelected });
+      if (status.paused) desired.push({ type: 'ReconcilePaused', ...status.paused });
+      const body = {
+        apiVersion: API_VERSION,
+        kind: MODEL_DEPLOYMENT_KIND,
+        metadata: { name: ref.name, namespace: ref.namespace },
+        status: {
+          observedGeneration: status.observedGeneration,
+          ...(status.provider ? { provider: { name: status.provider.name, selectedReason: status.provider.selectedReason } } : {}),
+          ...(status.phase ? { phase: status.phase.phase, message: status.phase.message } : {}),
+          conditions: withTransitionTimes(md.status?.conditions, desired, kubeNow(), status.observedGeneration),
+        },
+      };
+      await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body, CONTROLLER_FIELD_MANAGER));
+    },
+
+    async recordEvent(ref, event: EventInput) {
+      await kubeCall('record event', () => recorder.record(involved(ref), event));
+    },
+  };
+}

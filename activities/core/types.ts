@@ -1,0 +1,68 @@
+import type { ConditionStatus, Phase } from '../../api/types.ts';
+import type { DeploymentRef } from '../../workflows/ids.ts';
+
+/** The little a workflow needs to decide its next step; the spec itself never enters workflow history. */
+export interface DeploymentSnapshot {
+  uid: string;
+  generation: number;
+  deletionTimestamp: string | undefined;
+  hasFinalizer: boolean;
+  paused: boolean;
+  /** spec.provider.name */
+  explicitProvider: string | undefined;
+  /** status.provider.name */
+  selectedProvider: string | undefined;
+  /** status.provider.selectedReason */
+  selectedReason: string | undefined;
+}
+
+export interface ConditionInput {
+  status: ConditionStatus;
+  reason: string;
+  message: string;
+}
+
+/**
+ * Everything the core controller owns in status (seed 000 "Status Ownership"), written whole each time
+ * with server-side apply: a field left out of an apply would be released (and removed) by SSA.
+ */
+export interface CoreStatus {
+  observedGeneration: number;
+  provider?: { name: string; selectedReason: string };
+  validated?: ConditionInput;
+  providerSelected?: ConditionInput;
+  paused?: ConditionInput;
+  /** Set only while the core itself explains why nothing is deployed (invalid spec, no provider, provider unavailable). */
+  phase?: { phase: Phase; message: string };
+}
+
+export interface ValidationOutcome {
+  valid: boolean;
+  /** The seed's messages, joined. */
+  message: string | undefined;
+  warnings: string[];
+}
+
+export interface SelectionOutcome {
+  provider: string | undefined;
+  reason: string;
+  /** Why nothing was selected, when nothing was. */
+  message: string | undefined;
+  rejected: { name: string; reason: string }[];
+}
+
+export interface EventInput {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+export interface CoreActivities {
+  readDeployment(ref: DeploymentRef): Promise<DeploymentSnapshot | null>;
+  addFinalizer(ref: DeploymentRef): Promise<void>;
+  removeFinalizer(ref: DeploymentRef): Promise<void>;
+  validateDeployment(ref: DeploymentRef): Promise<ValidationOutcome>;
+  selectProvider(ref: DeploymentRef, input: { selectorEnabled: boolean }): Promise<SelectionOutcome>;
+  writeCoreStatus(ref: DeploymentRef, status: CoreStatus): Promise<void>;
+  recordEvent(ref: DeploymentRef, event: EventInput): Promise<void>;
+}

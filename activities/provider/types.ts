@@ -1,0 +1,59 @@
+import type { Phase } from '../../api/types.ts';
+import type { DeploymentRef } from '../../workflows/ids.ts';
+
+export interface CompatibilityOutcome {
+  compatible: boolean;
+  errors: string[];
+  warnings: string[];
+}
+
+export type ApplyResult =
+  /** The provider resource did not exist and now does. */
+  | 'created'
+  /** The spec changed a config field; the resource was updated in place. */
+  | 'updated'
+  /** Nothing to change. */
+  | 'unchanged'
+  /** Someone edited the resource directly; our fields were restored. */
+  | 'drift-restored'
+  /** An identity field changed: the old resource is being deleted; apply again once it is gone. */
+  | 'recreating'
+  /** A previous deletion has not finished yet. */
+  | 'waiting-for-deletion'
+  /** The provider's CRD is not installed. */
+  | 'crd-missing';
+
+export interface ResourceId {
+  apiVersion: string;
+  kind: string;
+  name: string;
+}
+
+export interface ApplyOutcome {
+  result: ApplyResult;
+  resource: ResourceId | undefined;
+  /** Changed identity fields, for `recreating`. */
+  identityChanges: string[];
+  warnings: string[];
+}
+
+export interface ObservedStatus {
+  phase: Phase;
+  message: string | undefined;
+  ready: boolean;
+}
+
+export interface CleanupOutcome {
+  gone: boolean;
+  /** `Kind namespace/name` of what still exists. */
+  remaining: string[];
+}
+
+/** The activities every provider worker serves on its own task queue. */
+export interface ProviderActivities {
+  checkCompatibility(ref: DeploymentRef): Promise<CompatibilityOutcome>;
+  applyResource(ref: DeploymentRef): Promise<ApplyOutcome>;
+  /** Reads the provider resource, maps its status, and writes every provider-owned status field. */
+  observeResource(ref: DeploymentRef): Promise<ObservedStatus>;
+  cleanupResources(ref: DeploymentRef): Promise<CleanupOutcome>;
+}

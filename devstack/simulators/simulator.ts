@@ -1,0 +1,103 @@
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
+import { resilientInformer } from '../../kube/informer.ts';
+import { GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts';
+
+/**
+ * Simulated upstream operators. The real KAITO, Dynamo and KubeRay operators need GPUs and images;
+ * these play their part on the local stack: for each provider resource they write the upstream status
+ * the real operator would (progressing, then ready, or failed), so every status-mapping row can be
+ * driven end to end.
+ *
+ * The owning ModelDeployment's annotation `simulator.kubeairunway.ai/outcome` chooses the ending:
+ * `ready` (default), `hold` (stay progressing), or `fail: <message>`.
+ */
+export const OUTCOME_ANNOTATION = 'simulator.kubeairunway.ai/outcome';
+
+export interface UpstreamScript {
+  group: string;
+  version: string;
+  plural: string;
+  /** The status while the operator is still working. */
+  progressing(obj: AnyObject): Record<string, unknown>;
+  ready(obj: AnyObject): Record<string, unknown>;
+  failed(obj: AnyObject, message: string): Record<string, unknown>;
+}
+
+export type Outcome = { kind: 'ready' } | { kind: 'hold' } | { kind: 'fail'; message: string };
+
+export function parseOutcome(value: string | undefined): Outcome {
+  const v = (value ?? '').trim();
+  if (v === 'hold') return { kind: 'hold' };
+  if (v.startsWith('fail')) return { kind: 'fail', message: v.replace(/^fail:?\s*/, '') || 'simulated failure' };
+  return { kind: 'ready' };
+}
+
+export interface SimulatorOptions {
+  /** How long the simulated operator "works" before reporting ready or failed. */
+  readyAfterMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface Simulator {
+  stop(): Promise<void>;
+}
+
+export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opts: SimulatorOptions = {}): Promise<Simulator> {
+  const objects = new CustomObjects(kc);
+  const readyAfter = opts.readyAfterMs ?? 2_000;
+  // Generation each object was last simulated for: status writes do not bump it, so no feedback loop.
+  const handled = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  const path = `/apis/${script.group}/${script.version}/${script.plural}`;
+  const ref = (obj: AnyObject) => ({ group: script.group, version: script.version, plural: script.plural, namespace: obj.metadata!.namespace!, name: obj.metadata!.name! });
+
+  const outcomeFor = async (obj: AnyObject): Promise<Outcome> => {
+    const owner = obj.metadata?.ownerReferences?.find((o) => o.kind === MODEL_DEPLOYMENT_KIND);
+    if (!owner) return { kind: 'ready' };
+    const md = await objects.get({ group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace: obj.metadata!.namespace!, name: owner.name });
+    return parseOutcome(md?.metadata?.annotations?.[OUTCOME_ANNOTATION]);
+  };
+
+  const writeStatus = async (obj: AnyObject, status: Record<string, unknown>) => {
+    try {
+      await objects.mergePatchStatus(ref(obj), { status });
+    } catch (err) {
+      opts.log?.(`simulator: status of ${obj.metadata?.namespace}/${obj.metadata?.name} not written: ${(err as Error).message.split('\n')[0]}`);
+    }
+  };
+
+  const simulate = async (obj: AnyObject) => {
+    const uid = obj.metadata?.uid;
+    const generation = obj.metadata?.generation ?? 0;
+    if (!uid || obj.metadata?.deletionTimestamp || handled.get(uid) === generation) return;
+    handled.set(uid, generation);
+    await writeStatus(obj, script.progressing(obj));
+    const outcome = await outcomeFor(obj);
+    if (outcome.kind === 'hold') return;
+    const timer = setTimeout(async () => {
+      timers.delete(timer);
+      const live = await objects.get(ref(obj)).catch(() => undefined);
+      if (!live || live.metadata?.generation !== generation) return;
+      await writeStatus(live, outcome.kind === 'fail' ? script.failed(live, outcome.message) : script.ready(live));
+    }, readyAfter);
+    timers.add(timer);
+  };
+
+  const { informer, start, stop } = resilientInformer<KubernetesObject>(
+    kc,
+    path,
+    async () => (await objects.listRaw({ group: script.group, version: script.version, plural: script.plural })) as never,
+    { onError: (err, delay) => opts.log?.(`simulator ${script.plural}: watch failed (${(err as Error).message?.split('\n')[0]}); retrying in ${delay}ms`) },
+  );
+  informer.on('add', (o) => void simulate(o as AnyObject));
+  informer.on('update', (o) => void simulate(o as AnyObject));
+  informer.on('delete', (o) => handled.delete(o.metadata?.uid ?? ''));
+  await start();
+  return {
+    async stop() {
+      for (const t of timers) clearTimeout(t);
+      await stop();
+    },
+  };
+}

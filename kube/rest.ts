@@ -1,0 +1,61 @@
+import { request } from 'node:https';
+import { request as plainRequest, type RequestOptions } from 'node:http';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+/** A failed request, shaped like client-node's ApiException so `classifyKubeError` reads both alike. */
+export class KubeHttpError extends Error {
+  constructor(
+    readonly code: number,
+    readonly body: unknown,
+  ) {
+    const message = typeof body === 'object' && body && 'message' in body ? String((body as { message: unknown }).message) : `HTTP ${code}`;
+    super(message);
+    this.name = 'KubeHttpError';
+  }
+}
+
+/**
+ * A minimal REST client over the kubeconfig's credentials: any path, any content type. Used where the
+ * generated clients fall short (one code path for core and custom kinds, metadata-only reads).
+ */
+export class KubeRest {
+  constructor(private readonly kc: KubeConfig) {}
+
+  async request<T = unknown>(method: string, path: string, opts: { body?: unknown; contentType?: string; accept?: string; query?: Record<string, string | undefined> } = {}): Promise<T> {
+    const cluster = this.kc.getCurrentCluster();
+    if (!cluster) throw new Error('kubeconfig has no current cluster');
+    const url = new URL(path, cluster.server);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+    const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const reqOpts: RequestOptions & { rejectUnauthorized?: boolean } = {
+      method,
+      headers: {
+        accept: opts.accept ?? 'application/json',
+        ...(payload !== undefined ? { 'content-type': opts.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+      },
+      timeout: 30_000,
+    };
+    await this.kc.applyToHTTPSOptions(reqOpts);
+    const send = url.protocol === 'http:' ? plainRequest : request;
+    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = send(url, reqOpts, (res) => {
+        let data = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (data += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: data }));
+      });
+      req.on('timeout', () => req.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })));
+      req.on('error', reject);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON (e.g. "404 page not found"): keep the text
+    }
+    if (status < 200 || status >= 300) throw new KubeHttpError(status, parsed);
+    return parsed as T;
+  }
+}

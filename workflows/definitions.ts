@@ -1,0 +1,15 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { DeploymentView, RetryResult } from './view.ts';
+
+/** "Look again": carries why, never the spec (activities always read the live object). */
+export interface ReconcileRequest {
+  reason: string;
+  generation?: number;
+}
+
+export const reconcileSignal = defineSignal<[ReconcileRequest]>('reconcile');
+/** Re-run the failed (or waiting) step now instead of after its backoff. */
+export const retrySignal = defineSignal<[]>('retry');
+/** Like the signal, but answers with what was retried and how the new attempt ended. */
+export const retryUpdate = defineUpdate<RetryResult, []>('retry');
+export const viewQuery = defineQuery<DeploymentView>('view');
