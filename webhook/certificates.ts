@@ -16,7 +16,7 @@ x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoPro
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
 /** The API server and the webhook may disagree on the time by a little; a certificate valid from "now" would then be rejected. */
-const BACKDATE_MS = 5 * 60_000;
+export const BACKDATE_MS = 5 * 60_000;
 
 export interface PemPair {
   certPem: string;
@@ -90,6 +90,14 @@ export async function generateCertificates(opts: GenerateOptions): Promise<Certi
 export interface Validity {
   notBefore: number;
   notAfter: number;
+}
+
+/**
+ * When the certificate was made: notBefore without the backdating. Its lifetime is counted from here,
+ * or a short-lived certificate (tests) would look a third spent the moment it is born.
+ */
+export function issuedAt(validity: Validity): number {
+  return Math.min(validity.notBefore + BACKDATE_MS, validity.notAfter);
 }
 
 /** Validity of the first certificate in `pem`, or undefined when it is not a certificate. */

@@ -296,3 +296,18 @@ describe('CertificateManager: recovery', () => {
     expect(publisher.current).toBe(joinBundle([rec.value!.current.caPem]));
   });
 });
+
+describe('CertificateManager: short lifetimes', () => {
+  it('counts the lifetime from issuance, not from the backdated notBefore', async () => {
+    const store = new MemoryCertificateStore();
+    const clock = new FakeClock();
+    const a = replica(store, clock, new FakePublisher(), { validityMs: 60_000, checkIntervalMs: 3600_000 });
+    const outcome = await a.manager.tick();
+    // 60 s lifetime, rotate with a third left: 40 s from now (whole seconds in X.509).
+    expect(outcome.rotating).toBe(false);
+    expect(outcome.nextCheckMs).toBeGreaterThan(38_000);
+    expect(outcome.nextCheckMs).toBeLessThanOrEqual(40_000);
+    clock.t += 41_000;
+    expect((await a.manager.tick()).rotating).toBe(true);
+  });
+});

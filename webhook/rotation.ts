@@ -14,6 +14,7 @@
 import {
   coversHosts,
   generateCertificates,
+  issuedAt,
   issuedBy,
   joinBundle,
   keyMatches,
@@ -23,6 +24,7 @@ import {
   type CertificateSet,
   type Hosts,
   type PemPair,
+  type Validity,
 } from './certificates.ts';
 import type { CertificateStore, StoredCertificates } from './store.ts';
 
@@ -228,7 +230,7 @@ export class CertificateManager {
       return { rotating: true, nextCheckMs: Math.max(0, ready - now) };
     }
     const validity = validityOf(pair.certPem);
-    const rotateAt = validity ? this.rotateAt(validity.notBefore, validity.notAfter) : now;
+    const rotateAt = validity ? this.rotateAt(validity) : now;
     return { rotating: false, nextCheckMs: Math.max(0, Math.min(this.policy.checkIntervalMs, rotateAt - now)) };
   }
 
@@ -286,13 +288,13 @@ export class CertificateManager {
     );
   }
 
-  private rotateAt(notBefore: number, notAfter: number): number {
-    return notAfter - (notAfter - notBefore) * this.policy.rotateWhenRemaining;
+  private rotateAt(validity: Validity): number {
+    return validity.notAfter - (validity.notAfter - issuedAt(validity)) * this.policy.rotateWhenRemaining;
   }
 
   private due(set: CertificateSet, now: number): boolean {
     const validity = validityOf(set.serving.certPem);
-    return !validity || now >= this.rotateAt(validity.notBefore, validity.notAfter);
+    return !validity || now >= this.rotateAt(validity);
   }
 
   private event(type: RotationEventType, set: CertificateSet): void {

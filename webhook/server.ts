@@ -21,7 +21,8 @@ export interface ReviewRecord {
   name: string | undefined;
   allowed: boolean;
   warnings: number;
-  patched: boolean;
+  /** JSON pointers the mutating answer patched. */
+  patched: string[];
   durationMs: number;
 }
 
@@ -73,6 +74,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
+function patchedPaths(patch: string | undefined): string[] {
+  if (patch === undefined) return [];
+  const ops = JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) as { path: string }[];
+  return ops.map((op) => op.path);
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json', 'content-length': Buffer.byteLength(text) });
@@ -116,7 +123,7 @@ export async function listenAdmission(opts: AdmissionServerOptions): Promise<Adm
         name: request.name,
         allowed: response.allowed,
         warnings: response.warnings?.length ?? 0,
-        patched: response.patch !== undefined,
+        patched: patchedPaths(response.patch),
         durationMs: performance.now() - started,
       });
     } catch (err) {

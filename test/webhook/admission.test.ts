@@ -1,0 +1,204 @@
+// The admission webhook on the real API server: what `kubectl apply` prints for the seed's invalid
+// examples and warnings, defaults as a JSON patch, provider checks from InferenceProviderConfigs, and
+// that deletes, finalizer removals and status writes never depend on the webhook.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CustomObjects } from '../../kube/custom-objects.ts';
+import { MUTATE_PATH, VALIDATE_PATH } from '../../webhook/registration.ts';
+import { identityChangeWarning } from '../../webhook/review.ts';
+import { providerNotInstalled, SERVED_NAME_WARNING, seedCases, servedNameWithCustomSource, validSpec } from '../../webhook/testing/seed-cases.ts';
+import { eventually, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import {
+  DENIED_BY,
+  dryRunCreate,
+  kubectl,
+  kubectlApply,
+  manifest,
+  mdRef,
+  removeFinalizers,
+  startTestWebhook,
+  untilEffective,
+  type TestWebhook,
+} from './support.ts';
+
+const HOLD = 'test.kubeairunway.ai/hold';
+
+describe('admission webhook, up', () => {
+  let kube: TestKube;
+  let webhook: TestWebhook;
+  let objects: CustomObjects;
+  const ipcName = uniqueName('wh-provider');
+
+  beforeAll(async () => {
+    kube = await testKube('webhook');
+    objects = new CustomObjects(kube.kc);
+    webhook = await startTestWebhook(kube.kc, kube.namespace, { persistDerivedFields: true });
+    await untilEffective(kube.kc, kube.namespace);
+  });
+
+  afterAll(async () => {
+    await webhook?.cleanup();
+    await objects?.delete({ group: 'kubeairunway.ai', version: 'v1alpha1', plural: 'inferenceproviderconfigs', name: ipcName }).catch(() => undefined);
+    await kube?.cleanup();
+  });
+
+  it.each(seedCases().map((c) => [c.rule, c] as const))('kubectl apply of "%s" fails with the seed message', async (_rule, c) => {
+    const res = await kubectlApply(manifest(kube.namespace, uniqueName('bad'), c.spec));
+    expect(res.code).not.toBe(0);
+    // Whoever says no first, the last words are the seed's: the webhook ("admission webhook ... denied
+    // the request: <message>"), or the CRD's CEL rules, which carry the same texts and run before
+    // validating webhooks ("The ModelDeployment ... is invalid: <field>: Invalid value: ...: <message>").
+    expect(res.stderr.trim().endsWith(c.message)).toBe(true);
+  });
+
+  it('the validating webhook denies with exactly the seed message (provider CRD not installed)', async () => {
+    const provider = uniqueName('absent');
+    const { spec, message } = providerNotInstalled(provider);
+    const res = await kubectlApply(manifest(kube.namespace, uniqueName('bad'), spec));
+    expect(res.code).not.toBe(0);
+    expect(res.stderr.trim()).toMatch(new RegExp(`${escape(DENIED_BY + message)}$`));
+  });
+
+  it('servedName with a custom source is admitted with the seed warning', async () => {
+    const res = await kubectlApply(manifest(kube.namespace, uniqueName('custom'), servedNameWithCustomSource()));
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain(`Warning: ${SERVED_NAME_WARNING}`);
+  });
+
+  it('applies the defaults as a JSON patch (servedName derived from model.id)', async () => {
+    const name = uniqueName('defaults');
+    const res = await kubectlApply(manifest(kube.namespace, name, { model: { id: 'org/Tiny-Model-1B' }, engine: { type: 'llamacpp' } }));
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    const live = await objects.get(mdRef(kube.namespace, name));
+    expect(live?.spec).toMatchObject({
+      model: { id: 'org/Tiny-Model-1B', source: 'huggingface', servedName: 'Tiny-Model-1B' },
+      serving: { mode: 'aggregated' },
+      scaling: { replicas: 1 },
+    });
+    // The CRD's own defaults may have been applied before the webhook saw the object; the derived
+    // servedName is the webhook's alone.
+    expect(webhook.reviews.find((r) => r.name === name && r.patched.length > 0)?.patched).toContain('/spec/model/servedName');
+  });
+
+  it('warns about an identity change on update', async () => {
+    const name = uniqueName('identity');
+    expect((await kubectlApply(manifest(kube.namespace, name, validSpec()))).code).toBe(0);
+    const res = await kubectlApply(manifest(kube.namespace, name, { ...validSpec(), model: { id: 'org/Other-Model' } }));
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain(`Warning: ${identityChangeWarning(['model.id'])}`);
+  });
+
+  it('reports provider capabilities from the InferenceProviderConfig as warnings', async () => {
+    const ipcRef = { group: 'kubeairunway.ai', version: 'v1alpha1', plural: 'inferenceproviderconfigs', name: ipcName };
+    const ipc = {
+      apiVersion: 'kubeairunway.ai/v1alpha1',
+      kind: 'InferenceProviderConfig',
+      metadata: { name: ipcName },
+      spec: { capabilities: { engines: ['vllm'], servingModes: ['aggregated'], cpuSupport: false, gpuSupport: true } },
+    };
+    await objects.apply(ipcRef, ipc, 'webhook-test');
+    await objects.applyStatus(ipcRef, { apiVersion: ipc.apiVersion, kind: ipc.kind, metadata: ipc.metadata, status: { upstreamCRDVersion: 'v1' } }, 'webhook-test');
+    const spec = { ...validSpec(), provider: { name: ipcName } };
+    const res = await eventually('the webhook to see the new InferenceProviderConfig', async () => {
+      const r = await kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(manifest(kube.namespace, uniqueName('compat'), spec)));
+      return r.code === 0 ? r : undefined;
+    }, 20_000);
+    expect(res.stderr).toContain(`Warning: Provider '${ipcName}' does not support llamacpp engine`);
+    expect(res.stderr).toContain(`Warning: Provider '${ipcName}' requires GPU (set resources.gpu.count > 0)`);
+  });
+
+  it('status writes, metadata edits, delete and finalizer removal never reach the webhook', async () => {
+    const name = uniqueName('held');
+    const ref = mdRef(kube.namespace, name);
+    expect((await kubectlApply(manifest(kube.namespace, name, validSpec(), { finalizers: [HOLD] }))).code).toBe(0);
+    const before = webhook.reviews.length;
+
+    await objects.mergePatchStatus(ref, { status: { phase: 'Pending', message: 'waiting' } });
+    await objects.mergePatch(ref, { metadata: { labels: { edited: 'yes' } } });
+    const del = await kubectl(['delete', 'modeldeployment', name, '-n', kube.namespace, '--wait=false']);
+    expect(del.code).toBe(0);
+    const deleting = await objects.get(ref);
+    expect(deleting?.metadata?.deletionTimestamp).toBeTruthy();
+    await removeFinalizers(kube.kc, ref);
+    await eventually('the ModelDeployment to be gone', async () => (await objects.get(ref)) === undefined);
+
+    // None of these went to the webhook: the rules and the match condition keep them away.
+    expect(webhook.reviews.slice(before).filter((r) => r.name === name)).toEqual([]);
+  });
+});
+
+describe('admission webhook, down (failurePolicy Ignore)', () => {
+  let kube: TestKube;
+  let webhook: TestWebhook;
+  let objects: CustomObjects;
+
+  beforeAll(async () => {
+    kube = await testKube('webhook-down');
+    objects = new CustomObjects(kube.kc);
+    webhook = await startTestWebhook(kube.kc, kube.namespace);
+    await untilEffective(kube.kc, kube.namespace);
+  });
+
+  afterAll(async () => {
+    await webhook?.cleanup();
+    await kube?.cleanup();
+  });
+
+  it('an object the webhook denies is admitted while it is down, and deleting it works either way', async () => {
+    const provider = uniqueName('absent');
+    const { spec, message } = providerNotInstalled(provider);
+    const name = uniqueName('admitted');
+    const ref = mdRef(kube.namespace, name);
+    const obj = manifest(kube.namespace, name, spec, { finalizers: [HOLD] });
+
+    expect(await dryRunCreate(kube.kc, obj)).toBe(DENIED_BY + message);
+
+    await webhook.stop();
+    const res = await kubectlApply(obj);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect((await objects.get(ref))?.spec).toMatchObject({ provider: { name: provider } });
+
+    // Down: status write, metadata edit, delete and finalizer removal all go through.
+    await objects.mergePatchStatus(ref, { status: { phase: 'Pending', message } });
+    expect((await kubectl(['delete', 'modeldeployment', name, '-n', kube.namespace, '--wait=false'])).code).toBe(0);
+    await removeFinalizers(kube.kc, ref);
+    await eventually('the ModelDeployment to be gone', async () => (await objects.get(ref)) === undefined);
+  });
+
+  it('with the webhook back up, an invalid object stored meanwhile can still be deleted and unfinalized', async () => {
+    const provider = uniqueName('absent');
+    const { spec } = providerNotInstalled(provider);
+    const name = uniqueName('stored-invalid');
+    const ref = mdRef(kube.namespace, name);
+    await webhook.stop();
+    expect((await kubectlApply(manifest(kube.namespace, name, spec, { finalizers: [HOLD] }))).code).toBe(0);
+
+    const again = await startTestWebhook(kube.kc, kube.namespace, { secretName: webhook.secretName });
+    try {
+      await untilEffective(kube.kc, kube.namespace);
+      // A spec change of the invalid object is now denied...
+      const edit = await kubectlApply(manifest(kube.namespace, name, { ...spec, image: 'registry.example/x:2' }, { finalizers: [HOLD] }));
+      expect(edit.code).not.toBe(0);
+      expect(edit.stderr).toContain(DENIED_BY);
+      // ...but status, labels, delete and finalizer removal are not the webhook's business.
+      await objects.mergePatchStatus(ref, { status: { phase: 'Pending', message: 'still invalid' } });
+      await objects.mergePatch(ref, { metadata: { labels: { touched: 'yes' } } });
+      expect((await kubectl(['delete', 'modeldeployment', name, '-n', kube.namespace, '--wait=false'])).code).toBe(0);
+      await removeFinalizers(kube.kc, ref);
+      await eventually('the ModelDeployment to be gone', async () => (await objects.get(ref)) === undefined);
+      // The one spec edit is all the webhook saw of this object.
+      expect(again.reviews.filter((r) => r.name === name).map((r) => [r.path, r.operation, r.allowed])).toEqual([
+        [MUTATE_PATH, 'UPDATE', true],
+        [VALIDATE_PATH, 'UPDATE', false],
+      ]);
+    } finally {
+      await again.cleanup();
+    }
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
