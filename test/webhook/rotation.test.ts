@@ -124,4 +124,14 @@ describe('certificate rotation', () => {
       expect(splitBundle(bundle)[0]).toBe(stored?.value?.current.caPem);
     }
   });
+
+  it('replicas starting together share one Secret: one creates it, the others adopt the winner', async () => {
+    const secretName = uniqueName('webhook-tls');
+    const replicas = await Promise.all([0, 1, 2].map(() => startTestWebhook(kube.kc, kube.namespace, { secretName })));
+    webhooks.push(...replicas);
+    const served = new Set(replicas.map((r) => r.server.servingCertPem()));
+    expect(served.size).toBe(1);
+    const stored = await new SecretCertificateStore(kube.kc, kube.namespace, secretName).read();
+    expect(served.has(stored?.value?.current.serving.certPem)).toBe(true);
+  });
 });
