@@ -13,3 +13,14 @@ describe('certificateHosts', () => {
     });
   });
 });
+
+describe('lineLogger', () => {
+  it('writes one readable line per entry', async () => {
+    const { lineLogger } = await import('./index.ts');
+    const lines: string[] = [];
+    const log = lineLogger((l) => lines.push(l));
+    log.info({ url: 'https://127.0.0.1:1' }, 'admission webhook serving');
+    log.error({ err: 'boom', skipped: undefined }, 'failed');
+    expect(lines).toEqual(['webhook admission webhook serving (url=https://127.0.0.1:1)', 'webhook error: failed (err=boom)']);
+  });
+});

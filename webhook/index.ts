@@ -98,6 +98,18 @@ export interface WebhookServer {
 
 const silent: WebhookLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** Adapts a plain line writer (the embedded run's `log`) to WebhookLogger. */
+export function lineLogger(write: (line: string) => void): WebhookLogger {
+  const line = (level: string) => (fields: object, msg: string) => {
+    const detail = Object.entries(fields)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(' ');
+    write(`webhook ${level === 'info' ? '' : `${level}: `}${msg}${detail ? ` (${detail})` : ''}`);
+  };
+  return { info: line('info'), warn: line('warn'), error: line('error') };
+}
+
 /** Every name the API server may use to reach this server, for the certificate's subjectAltName. */
 export function certificateHosts(host: string, endpoint: WebhookEndpoint | undefined, extra: readonly string[] = []): Hosts {
   const names: string[] = [...extra];

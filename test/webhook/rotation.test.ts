@@ -134,4 +134,16 @@ describe('certificate rotation', () => {
     const stored = await new SecretCertificateStore(kube.kc, kube.namespace, secretName).read();
     expect(served.has(stored?.value?.current.serving.certPem)).toBe(true);
   });
+
+  it('creates the controller namespace when it is missing (a fresh local stack)', async () => {
+    const namespace = uniqueName('webhook-home');
+    const replica = await startTestWebhook(kube.kc, kube.namespace, { namespace });
+    webhooks.push(replica);
+    try {
+      const stored = await new SecretCertificateStore(kube.kc, namespace, replica.secretName).read();
+      expect(stored?.value?.current.serving.certPem).toBe(replica.server.servingCertPem());
+    } finally {
+      await kube.core.deleteNamespace({ name: namespace }).catch(() => undefined);
+    }
+  });
 });
