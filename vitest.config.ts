@@ -21,9 +21,10 @@ export default defineConfig({
           globalSetup: ['test/setup/global-stack.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
-          // Integration files share one stack; running them two at a time keeps a 2-core machine responsive.
-          maxWorkers: 2,
-          fileParallelism: true,
+          // Files run one after another: they share one cluster, and the built-in providers' cluster-scoped
+          // InferenceProviderConfigs belong to whichever controller a file starts. Tests inside a file
+          // may run concurrently, each in its own namespace.
+          fileParallelism: false,
         },
       },
     ],

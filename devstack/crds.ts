@@ -1,30 +1,35 @@
 import { readFileSync } from 'node:fs';
-import { ApiextensionsV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
+import { CustomObjects, type AnyObject } from '../kube/custom-objects.ts';
 
 const FIELD_MANAGER = 'kubeairunway-devstack';
+const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' } as const;
 
-export function readCrdFiles(files: readonly string[]): V1CustomResourceDefinition[] {
+export function readCrdFiles(files: readonly string[]): AnyObject[] {
   return files.flatMap((file) =>
     parseAllDocuments(readFileSync(file, 'utf8'))
-      .map((doc) => doc.toJS() as V1CustomResourceDefinition | null)
-      .filter((crd): crd is V1CustomResourceDefinition => crd?.kind === 'CustomResourceDefinition'),
+      .map((doc) => doc.toJS() as AnyObject | null)
+      .filter((crd): crd is AnyObject => crd?.kind === 'CustomResourceDefinition'),
   );
 }
 
-/** Applies CRDs (server-side apply, so re-running on a reused cluster updates them) and waits until each is Established. */
-export async function installCrds(kc: KubeConfig, crds: readonly V1CustomResourceDefinition[], timeoutMs = 60_000): Promise<void> {
-  const objects = KubernetesObjectApi.makeApiClient(kc);
+/**
+ * Applies CRDs (server-side apply, so re-running on a reused cluster updates them) and waits until
+ * each is Established. The YAML goes to the server as written: client-node's typed models would drop
+ * the `x-kubernetes-*` keys (list types, CEL rules, preserve-unknown-fields) they spell differently.
+ */
+export async function installCrds(kc: KubeConfig, crds: readonly AnyObject[], timeoutMs = 60_000): Promise<void> {
+  const objects = new CustomObjects(kc);
   for (const crd of crds) {
-    await objects.patch(crd, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+    await objects.apply({ ...CRDS, name: crd.metadata!.name! }, crd, FIELD_MANAGER);
   }
-  const api = kc.makeApiClient(ApiextensionsV1Api);
   const deadline = Date.now() + timeoutMs;
   for (const crd of crds) {
     const name = crd.metadata!.name!;
     for (;;) {
-      const live = await api.readCustomResourceDefinition({ name });
-      if (live.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
+      const live = (await objects.get({ ...CRDS, name })) as { status?: { conditions?: { type: string; status: string }[] } } | undefined;
+      if (live?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
       if (Date.now() > deadline) throw new Error(`CRD ${name} not Established after ${timeoutMs / 1000}s`);
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -1,4 +1,9 @@
+import { KubeConfig } from '@kubernetes/client-node';
 import { stackCrdFiles } from '../../devstack/crd-files.ts';
+import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
+import { startSimulator } from '../../devstack/simulators/simulator.ts';
+import { builtinProviders } from '../../providers/index.ts';
+import { startController } from '../../worker/controller.ts';
 import { preferredPort } from '../../devstack/ports.ts';
 import { startStack } from '../../devstack/stack.ts';
 import { killAllNow } from '../../devstack/process.ts';
@@ -20,21 +25,39 @@ export async function runDev(opts: DevOptions): Promise<void> {
     temporalUiPort: await preferredPort(8233),
     log,
   });
+  const kc = new KubeConfig();
+  kc.loadFromFile(stack.kubeconfigPath);
+  const controller = await startController({
+    kc,
+    temporalAddress: stack.temporalAddress,
+    temporalNamespace: stack.temporalNamespace,
+    core: true,
+    watcher: true,
+    providers: builtinProviders,
+    log,
+  });
+  // No GPUs or upstream operators here: simulated ones write the upstream status instead.
+  const simulators = await Promise.all(UPSTREAM_SCRIPTS.map((script) => startSimulator(kc, script, { readyAfterMs: 5_000, log })));
   process.stdout.write(
     [
       '',
-      'kubeairunway local stack is up.',
+      'kubeairunway is running on a local stack.',
       `  kubeconfig:   ${stack.kubeconfigPath}`,
       `  try:          kubectl --kubeconfig ${stack.kubeconfigPath} get namespaces`,
       `  Temporal UI:  ${stack.temporalUiUrl}`,
       `  Temporal:     ${stack.temporalAddress} (namespace ${stack.temporalNamespace})`,
       `  logs:         ${stack.stateDir}/*.log`,
+      `  deploy:       kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/gpu-vllm-dynamo.yaml`,
+      `  watch:        kubectl --kubeconfig ${stack.kubeconfigPath} get md -w`,
+      `  history:      ${stack.temporalUiUrl}/namespaces/${stack.temporalNamespace}/workflows?query=${encodeURIComponent('MdName="llama-8b"')}`,
       'Press Ctrl-C to stop everything.',
       '',
     ].join('\n'),
   );
   await untilInterrupted(() => log('still stopping; press Ctrl-C twice more to kill everything at once'));
   log('stopping ...');
+  await Promise.all(simulators.map((s) => s.stop()));
+  await controller.stop();
   await stack.stop();
   log('stopped');
 }

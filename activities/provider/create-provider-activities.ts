@@ -1,0 +1,204 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ApplicationFailure } from '@temporalio/common';
+import { API_VERSION, MODEL_DEPLOYMENT_KIND, providerFieldManager } from '../../api/constants.ts';
+import { conditionMessages, events } from '../../api/messages.ts';
+import type { ModelDeployment } from '../../api/types.ts';
+import type { KubernetesObject, ProviderDefinition } from '../../providers/contract.ts';
+import { ownedObjectSelector } from '../../providers/shared/metadata.ts';
+import { CustomObjects, splitApiVersion, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
+import { classifyKubeError, kubeCall } from '../../kube/errors.ts';
+import { EventRecorder } from '../../kube/events.ts';
+import type { DeploymentRef } from '../../workflows/ids.ts';
+import { involved, modelDeploymentResource, readLiveDeployment } from '../deployment-ref.ts';
+import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
+import { APPLIED_STATE_ANNOTATION, RENDER_HASH_ANNOTATION, renderHash, stateHash } from './applied-state.ts';
+import { changedIdentityFields, IDENTITY_ANNOTATION, identityOf } from './identity.ts';
+import { detectInstalledVersion } from './crd-version.ts';
+import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities } from './types.ts';
+
+export interface ProviderActivityDeps {
+  kc: KubeConfig;
+}
+
+/**
+ * The activities a provider worker serves on its own task queue. Everything provider-specific comes
+ * from the pure ProviderDefinition; this factory adds the Kubernetes I/O around it.
+ */
+export function createProviderActivities(provider: ProviderDefinition, deps: ProviderActivityDeps): ProviderActivities {
+  const objects = new CustomObjects(deps.kc);
+  const fieldManager = providerFieldManager(provider.name);
+  const recorder = new EventRecorder(deps.kc, fieldManager);
+  const plurals = new Map(provider.ownedKinds.map((k) => [k.kind, k.plural]));
+
+  const live = (ref: DeploymentRef) => kubeCall('read ModelDeployment', () => readLiveDeployment(objects, ref));
+  const record = (ref: DeploymentRef, event: { type: 'Normal' | 'Warning'; reason: string; message: string }) =>
+    kubeCall('record event', () => recorder.record(involved(ref), event));
+
+  const refOf = (obj: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }): ResourceRef => {
+    const plural = plurals.get(obj.kind);
+    if (!plural) throw ApplicationFailure.nonRetryable(`provider ${provider.name} rendered a ${obj.kind}, which is not among its owned kinds`, 'ProviderBug');
+    return { ...splitApiVersion(obj.apiVersion), plural, namespace: obj.metadata.namespace, name: obj.metadata.name };
+  };
+
+  /** Renders for the installed CRD version; undefined when the provider's CRD is not installed. */
+  const renderFor = async (md: ModelDeployment): Promise<KubernetesObject[] | undefined> => {
+    const version = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(deps.kc, provider.resource));
+    if (version === undefined) return undefined;
+    if ('error' in version) throw ApplicationFailure.nonRetryable(version.error, 'UnsupportedCrdVersion');
+    return provider.render(md, { apiVersion: version.apiVersion }).objects.map(withRecordedIdentity(md));
+  };
+
+  return {
+    async checkCompatibility(ref): Promise<CompatibilityOutcome> {
+      const md = await live(ref);
+      if (!md) return { compatible: true, errors: [], warnings: [] };
+      return provider.compatibility(md);
+    },
+
+    async applyResource(ref): Promise<ApplyOutcome> {
+      const md = await live(ref);
+      if (!md) return { result: 'unchanged', resource: undefined, identityChanges: [], warnings: [] };
+      const rendered = await renderFor(md);
+      if (!rendered) return { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] };
+      const [primary, ...others] = rendered;
+      if (!primary) throw ApplicationFailure.nonRetryable(`provider ${provider.name} rendered nothing`, 'ProviderBug');
+      const primaryRef = refOf(primary);
+      const resource = { apiVersion: primary.apiVersion, kind: primary.kind, name: primary.metadata.name };
+      const current = await kubeCall(`read ${primary.kind}`, () => objects.get(primaryRef));
+
+      if (current?.metadata?.deletionTimestamp) return { result: 'waiting-for-deletion', resource, identityChanges: [], warnings: [] };
+      const identityChanges = changedIdentityFields(current?.metadata?.annotations?.[IDENTITY_ANNOTATION], md.spec);
+      if (current && identityChanges.length > 0) {
+        await record(ref, {
+          type: 'Warning',
+          reason: 'RecreatingResource',
+          message: `Identity fields changed (${identityChanges.join(', ')}): deleting and recreating ${primary.kind} '${primary.metadata.name}'; the model is unavailable until it is recreated`,
+        });
+        await deleteOwned(ref, md);
+        return { result: 'recreating', resource, identityChanges, warnings: [] };
+      }
+
+      const hash = renderHash(primary);
+      const stamped = { ...primary, metadata: { ...primary.metadata, annotations: { ...primary.metadata.annotations, [RENDER_HASH_ANNOTATION]: hash } } };
+      const annotations = current?.metadata?.annotations ?? {};
+      let result: ApplyOutcome['result'];
+      if (!current) result = 'created';
+      else if (annotations[RENDER_HASH_ANNOTATION] !== hash) result = 'updated';
+      else if (annotations[APPLIED_STATE_ANNOTATION] !== stateHash(current)) result = 'drift-restored';
+      else result = 'unchanged';
+
+      if (result !== 'unchanged') {
+        const stored = await kubeCall(`apply ${primary.kind}`, () => objects.apply(primaryRef, stamped as AnyObject, fieldManager));
+        // Metadata-only write: it does not bump the generation, and annotations are outside the hash.
+        await kubeCall(`record ${primary.kind} state`, () =>
+          objects.mergePatch(primaryRef, { metadata: { annotations: { [APPLIED_STATE_ANNOTATION]: stateHash(stored) } } }),
+        );
+      }
+      for (const obj of others) {
+        await kubeCall(`apply ${obj.kind}`, () => objects.apply(refOf(obj), obj as AnyObject, fieldManager));
+      }
+      if (result === 'created') await record(ref, events.resourceCreated(primary.kind, primary.metadata.name));
+      if (result === 'drift-restored') await record(ref, events.driftDetected());
+      return { result, resource, identityChanges: [], warnings: [] };
+    },
+
+    async observeResource(ref): Promise<ObservedStatus> {
+      const md = await live(ref);
+      if (!md) return { phase: 'Terminating', message: undefined, ready: false };
+      const compatibility = provider.compatibility(md);
+      const conditions: DesiredCondition[] = [];
+      let phase: ObservedStatus['phase'];
+      let message: string | undefined;
+      let extra: Record<string, unknown> = {};
+
+      if (!compatibility.compatible) {
+        phase = 'Failed';
+        message = compatibility.errors.join('; ');
+        conditions.push({ type: 'ProviderCompatible', status: 'False', reason: 'IncompatibleConfiguration', message });
+      } else {
+        conditions.push({ type: 'ProviderCompatible', status: 'True', reason: 'CompatibilityVerified', message: conditionMessages.compatibilityVerified(provider.displayName) });
+        const rendered = await renderFor(md);
+        const primary = rendered?.[0];
+        const upstream = primary ? await kubeCall(`read ${primary.kind}`, () => objects.get(refOf(primary))) : undefined;
+        if (!primary) {
+          phase = 'Pending';
+          message = `Provider '${provider.name}' CRD not installed in cluster`;
+          conditions.push({ type: 'ResourceCreated', status: 'False', reason: 'CRDNotInstalled', message });
+        } else if (!upstream) {
+          phase = 'Pending';
+          message = `${primary.kind} '${primary.metadata.name}' not created yet`;
+          conditions.push({ type: 'ResourceCreated', status: 'False', reason: 'ResourceNotCreated', message });
+        } else {
+          const mapped = provider.mapStatus(upstream);
+          phase = mapped.phase;
+          message = mapped.message;
+          conditions.push({ type: 'ResourceCreated', status: 'True', reason: 'ResourceCreated', message: conditionMessages.resourceCreated(primary.kind) });
+          conditions.push(...mapped.conditions);
+          extra = {
+            provider: { resourceName: primary.metadata.name, resourceKind: primary.kind },
+            replicas: mapped.replicas,
+            ...(mapped.endpoint ? { endpoint: mapped.endpoint } : {}),
+          };
+        }
+      }
+      const now = kubeNow();
+      const generation = md.metadata.generation ?? 0;
+      const body = {
+        apiVersion: API_VERSION,
+        kind: MODEL_DEPLOYMENT_KIND,
+        metadata: { name: ref.name, namespace: ref.namespace },
+        status: {
+          phase,
+          ...(message ? { message } : {}),
+          ...extra,
+          conditions: withTransitionTimes(md.status?.conditions, conditions, now, generation),
+        },
+      };
+      await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body as AnyObject, fieldManager));
+      if (phase === 'Failed' && md.status?.phase !== 'Failed') await record(ref, events.providerError(message ?? 'unknown error'));
+      return { phase, message, ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True') };
+    },
+
+    async cleanupResources(ref): Promise<CleanupOutcome> {
+      const md = await live(ref);
+      const remaining = await deleteOwned(ref, md);
+      return { gone: remaining.length === 0, remaining };
+    },
+  };
+
+  /** Deletes every object of this deployment the provider owns; returns what still exists (deleting or not). */
+  async function deleteOwned(ref: DeploymentRef, md: ModelDeployment | undefined): Promise<string[]> {
+    const version = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(deps.kc, provider.resource));
+    const selector = Object.entries(ownedObjectSelector(md?.metadata.name ?? ref.name))
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    const remaining: string[] = [];
+    for (const kind of provider.ownedKinds) {
+      const { group } = splitApiVersion(kind.apiVersion);
+      const isPrimary = group === provider.resource.group && kind.kind === provider.resource.kind;
+      // A missing CRD means nothing of that kind can exist: it counts as gone.
+      if (isPrimary && (version === undefined || 'error' in version)) continue;
+      const apiVersion = isPrimary && version && !('error' in version) ? version.apiVersion : kind.apiVersion;
+      const collection = { ...splitApiVersion(apiVersion), plural: kind.plural, namespace: ref.namespace };
+      let items: AnyObject[];
+      try {
+        items = await objects.list({ ...collection, labelSelector: selector });
+      } catch (err) {
+        if (classifyKubeError(err).type === 'NoKindMatch') continue;
+        throw err;
+      }
+      // The owner reference is the authoritative link; the label only narrows the list.
+      for (const item of items.filter((i) => i.metadata?.ownerReferences?.some((o) => o.uid === ref.uid))) {
+        const name = item.metadata!.name!;
+        const existed = item.metadata?.deletionTimestamp ? true : await kubeCall(`delete ${kind.kind}`, () => objects.delete({ ...collection, name }));
+        if (existed) remaining.push(`${kind.kind} ${ref.namespace}/${name}`);
+      }
+    }
+    return remaining;
+  }
+}
+
+function withRecordedIdentity(md: ModelDeployment) {
+  return (obj: KubernetesObject, index: number): KubernetesObject =>
+    index === 0 ? { ...obj, metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, [IDENTITY_ANNOTATION]: identityOf(md.spec) } } } : obj;
+}

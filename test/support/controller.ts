@@ -1,0 +1,69 @@
+import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { builtinProviders } from '../../providers/index.ts';
+import type { ProviderDefinition } from '../../providers/contract.ts';
+import { startController, type Controller } from '../../worker/controller.ts';
+import { WORKFLOWS_PATH } from '../../worker/core-worker.ts';
+import type { ReconcileSettings } from '../../workflows/settings.ts';
+import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
+import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
+import { kubeConfig, stackInfo, uniqueName } from './env.ts';
+
+let bundle: Promise<WorkflowBundle> | undefined;
+/** Bundling the workflow code takes seconds; a test file does it once. */
+export function workflowBundle(): Promise<WorkflowBundle> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+  return bundle;
+}
+
+/** Durations short enough for tests; everything else as in production. */
+export const TEST_SETTINGS: Partial<ReconcileSettings> = {
+  cleanupTimeout: '20s',
+  resyncPeriod: '1m',
+  retryDelay: '1s',
+  maxRetryDelay: '5s',
+  providerScheduleToStart: '5s',
+  pollInterval: '1s',
+};
+
+export interface TestController {
+  controller: Controller;
+  taskQueuePrefix: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestController(opts: {
+  namespaces: string[];
+  settings?: Partial<ReconcileSettings>;
+  providers?: readonly ProviderDefinition[];
+  core?: boolean;
+  watcher?: boolean;
+  simulators?: boolean;
+  taskQueuePrefix?: string;
+}): Promise<TestController> {
+  const kc = kubeConfig();
+  const taskQueuePrefix = opts.taskQueuePrefix ?? uniqueName('kar');
+  const controller = await startController({
+    kc,
+    temporalAddress: stackInfo().temporalAddress,
+    temporalNamespace: stackInfo().temporalNamespace,
+    core: opts.core ?? true,
+    watcher: opts.watcher ?? true,
+    providers: opts.providers ?? builtinProviders,
+    settings: { ...TEST_SETTINGS, ...opts.settings, taskQueuePrefix },
+    namespaces: opts.namespaces,
+    workflowBundle: await workflowBundle(),
+    heartbeatMs: 2_000,
+  });
+  const simulators: Simulator[] = [];
+  if (opts.simulators ?? true) {
+    for (const script of UPSTREAM_SCRIPTS) simulators.push(await startSimulator(kc, script, { readyAfterMs: 1_000 }));
+  }
+  return {
+    controller,
+    taskQueuePrefix,
+    async stop() {
+      await Promise.all(simulators.map((s) => s.stop()));
+      await controller.stop();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { Client } from '@temporalio/client';
+import { GROUP, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG_PLURAL, VERSION } from '../api/constants.ts';
+import type { ModelDeployment } from '../api/types.ts';
+import { collectionPath, CustomObjects, type AnyObject, type CollectionRef } from '../kube/custom-objects.ts';
+import { resilientInformer } from '../kube/informer.ts';
+import type { DeploymentRef } from '../workflows/ids.ts';
+import type { ReconcileSettings } from '../workflows/settings.ts';
+import { Coalescer } from './coalescer.ts';
+import { deploymentFingerprint } from './fingerprint.ts';
+import { createSignaler, type Delivery } from './signaler.ts';
+
+export interface WatcherOptions {
+  kc: KubeConfig;
+  client: Client;
+  /** Settings handed to workflows this watcher starts; the task-queue prefix also picks the core queue. */
+  settings: Partial<ReconcileSettings> & Pick<ReconcileSettings, 'taskQueuePrefix'>;
+  /** Namespaces to watch; all when omitted. */
+  namespaces?: readonly string[];
+  log?: (line: string) => void;
+}
+
+export interface Watcher {
+  stop(): Promise<void>;
+}
+
+type Stoppable = { start(): Promise<void>; stop(): Promise<void> };
+
+const MD: Omit<CollectionRef, 'namespace'> = { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL };
+
+/**
+ * Turns watch events into "look again" signals: ModelDeployment changes start or wake their workflow;
+ * InferenceProviderConfig changes wake deployments still waiting for a provider; CRD changes wake
+ * deployments waiting for one. Every signal goes through one coalescer.
+ */
+export async function startWatcher(opts: WatcherOptions): Promise<Watcher> {
+  const log = opts.log ?? (() => {});
+  const objects = new CustomObjects(opts.kc);
+  const deliver = createSignaler(opts.client, opts.settings);
+  const coalescer = new Coalescer<Delivery>((_key, delivery) => deliver(delivery), {
+    onError: (key, err, delay) => log(`signal to ${key} failed (${(err as Error).message}); retrying in ${delay}ms`),
+  });
+  const seen = new Map<string, string>();
+  const deployments = new Map<string, ModelDeployment>();
+  const refOf = (md: AnyObject): DeploymentRef => ({ namespace: md.metadata!.namespace!, name: md.metadata!.name!, uid: md.metadata!.uid! });
+  const send = (ref: DeploymentRef, reason: string, start: boolean, generation?: number) =>
+    coalescer.trigger(ref.uid, { ref, request: { reason, ...(generation !== undefined ? { generation } : {}) }, start });
+
+  const stoppables: Stoppable[] = [];
+  const watch = (what: string, ref: CollectionRef, handlers: { upsert?: (o: AnyObject) => void; remove?: (o: AnyObject) => void }) => {
+    const w = resilientInformer<KubernetesObject>(opts.kc, collectionPath(ref), async () => (await objects.listRaw(ref)) as never, {
+      onError: (err, delay) => log(`${what} watch failed (${(err as Error).message?.split('\n')[0]}); restarting in ${delay}ms`),
+    });
+    if (handlers.upsert) {
+      w.informer.on('add', (o) => handlers.upsert!(o as unknown as AnyObject));
+      w.informer.on('update', (o) => handlers.upsert!(o as unknown as AnyObject));
+    }
+    if (handlers.remove) w.informer.on('delete', (o) => handlers.remove!(o as unknown as AnyObject));
+    stoppables.push(w);
+  };
+
+  for (const namespace of opts.namespaces ?? [undefined]) {
+    watch('ModelDeployment', { ...MD, namespace }, {
+      upsert: (md) => {
+        const uid = md.metadata?.uid;
+        if (!uid) return;
+        deployments.set(uid, md as unknown as ModelDeployment);
+        const fingerprint = deploymentFingerprint(md);
+        if (seen.get(uid) === fingerprint) return;
+        seen.set(uid, fingerprint);
+        send(refOf(md), md.metadata?.deletionTimestamp ? 'deleting' : 'changed', true, md.metadata?.generation);
+      },
+      remove: (md) => {
+        const uid = md.metadata?.uid ?? '';
+        seen.delete(uid);
+        deployments.delete(uid);
+      },
+    });
+  }
+
+  const wakeWhere = (reason: string, match: (md: ModelDeployment) => boolean) => {
+    for (const md of deployments.values()) if (match(md)) send(refOf(md as unknown as AnyObject), reason, false);
+  };
+  watch('InferenceProviderConfig', { group: GROUP, version: VERSION, plural: PROVIDER_CONFIG_PLURAL }, {
+    upsert: (config) =>
+      wakeWhere(`provider config ${config.metadata?.name} changed`, (md) => !md.status?.provider?.name || md.status.provider.name === config.metadata?.name),
+  });
+  watch('CustomResourceDefinition', { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' }, {
+    upsert: (crd) => wakeWhere(`CRD ${crd.metadata?.name} changed`, (md) => md.status?.phase === 'Pending' || md.status?.phase === undefined),
+  });
+
+  await Promise.all(stoppables.map((s) => s.start()));
+  log(`watching ModelDeployments in ${opts.namespaces?.join(', ') ?? 'all namespaces'}`);
+
+  return {
+    async stop() {
+      coalescer.stop();
+      await Promise.all(stoppables.map((s) => s.stop()));
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker, type WorkflowBundle } from '@temporalio/worker';
+import type { ProviderDefinition } from '../providers/contract.ts';
+import type { AnyObject } from '../kube/custom-objects.ts';
+import { Coalescer } from '../watcher/coalescer.ts';
+import { watchProviderResources } from '../watcher/provider-resource-watch.ts';
+import { createSignaler, type Delivery } from '../watcher/signaler.ts';
+import { startWatcher, type Watcher } from '../watcher/watcher.ts';
+import { DEFAULT_SETTINGS, type ReconcileSettings } from '../workflows/settings.ts';
+import { MODEL_DEPLOYMENT_KIND } from '../api/constants.ts';
+import { registerProvider, type Registration } from './registration.ts';
+import { createCoreWorker } from './core-worker.ts';
+import { createProviderWorker } from './provider-worker.ts';
+
+export interface ControllerOptions {
+  kc: KubeConfig;
+  temporalAddress: string;
+  temporalNamespace: string;
+  /** Which parts run in this process (a provider can be deployed alone). */
+  core: boolean;
+  watcher: boolean;
+  providers: readonly ProviderDefinition[];
+  settings?: Partial<ReconcileSettings>;
+  /** Namespaces the watcher watches; all when omitted. */
+  namespaces?: readonly string[];
+  workflowBundle?: WorkflowBundle;
+  heartbeatMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface Controller {
+  settings: ReconcileSettings;
+  client: Client;
+  /** Stops everything; providers mark themselves not ready first. */
+  stop(): Promise<void>;
+}
+
+/** One process of the product: any subset of the core worker, the provider workers and the watcher. */
+export async function startController(opts: ControllerOptions): Promise<Controller> {
+  const log = opts.log ?? (() => {});
+  const settings: ReconcileSettings = { ...DEFAULT_SETTINGS, ...opts.settings };
+  const nativeConnection = await NativeConnection.connect({ address: opts.temporalAddress });
+  const connection = await Connection.connect({ address: opts.temporalAddress });
+  const client = new Client({ connection, namespace: opts.temporalNamespace });
+  const workers: Worker[] = [];
+  const stops: (() => Promise<void>)[] = [];
+
+  if (opts.core) {
+    workers.push(
+      await createCoreWorker({ connection: nativeConnection, namespace: opts.temporalNamespace, kc: opts.kc, taskQueuePrefix: settings.taskQueuePrefix, workflowBundle: opts.workflowBundle }),
+    );
+  }
+
+  // Provider resource changes wake the owning deployment's workflow (signal only, never start).
+  const deliver = createSignaler(client, { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix });
+  const ownerSignals = new Coalescer<Delivery>((_k, d) => deliver(d), { onError: (key, err) => log(`signal to ${key} failed: ${(err as Error).message}`) });
+  const notifyOwner = (obj: AnyObject, reason: string) => {
+    const owner = obj.metadata?.ownerReferences?.find((o) => o.kind === MODEL_DEPLOYMENT_KIND && o.controller);
+    if (!owner || !obj.metadata?.namespace) return;
+    ownerSignals.trigger(owner.uid, { ref: { namespace: obj.metadata.namespace, name: owner.name, uid: owner.uid }, request: { reason }, start: false });
+  };
+
+  const registrations: Registration[] = [];
+  for (const provider of opts.providers) {
+    workers.push(await createProviderWorker({ connection: nativeConnection, namespace: opts.temporalNamespace, kc: opts.kc, provider, taskQueuePrefix: settings.taskQueuePrefix }));
+    const watch = watchProviderResources({ kc: opts.kc, resource: provider.resource, onChange: notifyOwner, log });
+    stops.push(() => watch.stop());
+    registrations.push(await registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, log }));
+  }
+
+  let watcher: Watcher | undefined;
+  if (opts.watcher) {
+    watcher = await startWatcher({ kc: opts.kc, client, settings: { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix }, namespaces: opts.namespaces, log });
+  }
+
+  const runs = workers.map((w) =>
+    w.run().catch((err: Error) => {
+      log(`worker on ${w.options.taskQueue} stopped with an error: ${err.message}`);
+    }),
+  );
+  log(`controller running: ${[opts.core && 'core', opts.watcher && 'watcher', ...opts.providers.map((p) => `provider ${p.name}`)].filter(Boolean).join(', ')}`);
+
+  return {
+    settings,
+    client,
+    async stop() {
+      await Promise.all(registrations.map((r) => r.stop()));
+      await watcher?.stop();
+      ownerSignals.stop();
+      await Promise.all(stops.map((s) => s()));
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await Promise.all(runs);
+      await nativeConnection.close();
+      await connection.close();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import { createCoreActivities } from '../activities/core/create-core-activities.ts';
+import { coreTaskQueue } from '../workflows/settings.ts';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+export interface CoreWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  kc: KubeConfig;
+  taskQueuePrefix: string;
+  /** A prebuilt bundle (tests share one); bundled from WORKFLOWS_PATH when omitted. */
+  workflowBundle?: WorkflowBundle;
+}
+
+/** The core worker: runs the ModelDeployment workflows and the core's activities. */
+export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace,
+    taskQueue: coreTaskQueue({ taskQueuePrefix: opts.taskQueuePrefix }),
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createCoreActivities({ kc: opts.kc }),
+    // Sized for small machines: reconciliation is I/O-bound and each workflow task is short.
+    maxConcurrentWorkflowTaskExecutions: 20,
+    maxConcurrentActivityTaskExecutions: 40,
+  });
+}
