@@ -1,0 +1,99 @@
+// Keeping a running deployment in line with its spec: drift restored, pause honoured, config changes
+// applied in place, identity changes recreating the provider resource (seed 001 §4.6, §4.11).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAUSE_ANNOTATION } from '../../api/constants.ts';
+import { CustomObjects } from '../../kube/custom-objects.ts';
+import { condition, createDeployment, deleteDeployment, eventsFor, example, getObject, patchDeployment, phaseIs, UPSTREAM, waitForDeployment, waitGone } from '../support/deployments.ts';
+import { eventually, kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { startTestController, type TestController } from '../support/controller.ts';
+
+const dgd = (namespace: string, name: string) => ({ ...UPSTREAM.dgd, namespace, name });
+type Dgd = { metadata?: { uid?: string }; spec?: { services?: Record<string, { replicas?: number; extraPodSpec?: { mainContainer?: { args?: string[] } } }> } };
+
+describe.concurrent('updates, drift and pause', () => {
+  let kube: TestKube;
+  let ctl: TestController;
+  beforeAll(async () => {
+    kube = await testKube('e2e-upd');
+    ctl = await startTestController({ namespaces: [kube.namespace] });
+  });
+  afterAll(async () => {
+    await ctl?.stop();
+    await kube?.cleanup();
+  });
+
+  const running = async (prefix: string) => {
+    const name = uniqueName(prefix);
+    await createDeployment(example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => (m.metadata.name = name)));
+    await waitForDeployment(kube.namespace, name, 'Running', phaseIs('Running'));
+    return name;
+  };
+  const workerReplicas = (obj: Dgd | undefined) =>
+    Object.entries(obj?.spec?.services ?? {}).find(([k]) => k !== 'Frontend')?.[1]?.replicas;
+
+  it('restores a provider resource edited directly and records DriftDetected', async () => {
+    const name = await running('drift');
+    const before = (await getObject(dgd(kube.namespace, name))) as Dgd;
+    const worker = Object.keys(before.spec!.services!).find((k) => k !== 'Frontend')!;
+    const original = before.spec!.services![worker]!.replicas;
+    await new CustomObjects(kubeConfig()).mergePatch(dgd(kube.namespace, name), { spec: { services: { [worker]: { replicas: 7 } } } });
+    await eventually('the edit to be reverted', async () => workerReplicas((await getObject(dgd(kube.namespace, name))) as Dgd) === original);
+    const drift = await eventually('DriftDetected event', async () => (await eventsFor(kube.namespace, name)).find((e) => e.reason === 'DriftDetected'));
+    expect(drift).toMatchObject({ type: 'Warning', message: 'Provider resource was modified directly, reconciling' });
+  });
+
+  it('applies a config-field change in place (same provider resource)', async () => {
+    const name = await running('config');
+    const before = (await getObject(dgd(kube.namespace, name))) as Dgd;
+    await patchDeployment(kube.namespace, name, { spec: { scaling: { replicas: 3 } } });
+    await eventually('replicas to reach the provider resource', async () => workerReplicas((await getObject(dgd(kube.namespace, name))) as Dgd) === 3);
+    const after = (await getObject(dgd(kube.namespace, name))) as Dgd;
+    expect(after.metadata?.uid).toBe(before.metadata?.uid);
+    const md = await waitForDeployment(kube.namespace, name, 'generation 2 observed', (m) => m.status?.observedGeneration === 2 && m.status?.phase === 'Running');
+    expect(md.status?.replicas?.desired).toBe(3);
+    expect((await eventsFor(kube.namespace, name)).map((e) => e.reason)).not.toContain('RecreatingResource');
+  });
+
+  it('deletes and recreates the provider resource when an identity field changes, with a warning', async () => {
+    const name = await running('identity');
+    const before = (await getObject(dgd(kube.namespace, name))) as Dgd;
+    await patchDeployment(kube.namespace, name, { spec: { model: { id: 'meta-llama/Llama-3.2-3B-Instruct' } } });
+    const recreated = await eventually('a new provider resource', async () => {
+      const obj = (await getObject(dgd(kube.namespace, name))) as Dgd | undefined;
+      return obj && obj.metadata?.uid !== before.metadata?.uid ? obj : undefined;
+    });
+    expect(JSON.stringify(recreated.spec)).toContain('meta-llama/Llama-3.2-3B-Instruct');
+    await waitForDeployment(kube.namespace, name, 'Running again', (m) => m.status?.phase === 'Running' && m.status?.observedGeneration === 2);
+    const warning = (await eventsFor(kube.namespace, name)).find((e) => e.reason === 'RecreatingResource');
+    expect(warning?.type).toBe('Warning');
+    expect(warning?.message).toContain('model.id');
+  });
+
+  it('changes nothing while paused, says so in a condition, and catches up on resume', async () => {
+    const name = await running('pause');
+    await patchDeployment(kube.namespace, name, { metadata: { annotations: { [PAUSE_ANNOTATION]: 'true' } } });
+    const paused = await waitForDeployment(kube.namespace, name, 'paused condition', (m) => condition(m, 'ReconcilePaused')?.status === 'True');
+    expect(condition(paused, 'ReconcilePaused')?.message).toContain(PAUSE_ANNOTATION);
+    const before = (await getObject(dgd(kube.namespace, name))) as Dgd;
+
+    await patchDeployment(kube.namespace, name, { spec: { scaling: { replicas: 4 } } });
+    await new CustomObjects(kubeConfig()).mergePatch(dgd(kube.namespace, name), { spec: { services: { Frontend: { replicas: 5 } } } });
+    await new Promise((r) => setTimeout(r, 3_000));
+    const during = (await getObject(dgd(kube.namespace, name))) as Dgd;
+    expect(workerReplicas(during)).toBe(workerReplicas(before));
+    expect(during.spec?.services?.Frontend?.replicas).toBe(5);
+
+    await patchDeployment(kube.namespace, name, { metadata: { annotations: { [PAUSE_ANNOTATION]: null } } });
+    await eventually('the spec change after resume', async () => workerReplicas((await getObject(dgd(kube.namespace, name))) as Dgd) === 4);
+    await waitForDeployment(kube.namespace, name, 'pause condition cleared', (m) => condition(m, 'ReconcilePaused') === undefined);
+  });
+
+  it('still deletes a paused deployment', async () => {
+    const name = await running('paused-delete');
+    await patchDeployment(kube.namespace, name, { metadata: { annotations: { [PAUSE_ANNOTATION]: 'true' } } });
+    await waitForDeployment(kube.namespace, name, 'paused condition', (m) => condition(m, 'ReconcilePaused')?.status === 'True');
+    await deleteDeployment(kube.namespace, name);
+    await waitGone(kube.namespace, name);
+    await eventually('provider resource gone', async () => (await getObject(dgd(kube.namespace, name))) === undefined);
+  });
+});
