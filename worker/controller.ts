@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker, type WorkflowBundle } from '@temporalio/worker';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { ProviderDefinition } from '../providers/contract.ts';
 import type { AnyObject } from '../kube/custom-objects.ts';
 import { Coalescer } from '../watcher/coalescer.ts';
@@ -17,6 +17,8 @@ export interface ControllerOptions {
   kc: KubeConfig;
   temporalAddress: string;
   temporalNamespace: string;
+  /** TLS (mTLS client certificate, CA, server name) and API key for the Temporal server; plain gRPC when omitted. */
+  temporalConnection?: { tls?: TLSConfig | boolean; apiKey?: string };
   /** Which parts run in this process (a provider can be deployed alone). */
   core: boolean;
   watcher: boolean;
@@ -27,6 +29,8 @@ export interface ControllerOptions {
   workflowBundle?: WorkflowBundle;
   heartbeatMs?: number;
   log?: (line: string) => void;
+  /** Activity interceptors per worker (metrics, step logs); `provider` is undefined for the core worker. */
+  activityInterceptors?: (provider: string | undefined) => ActivityInterceptorsFactory[];
 }
 
 export interface Controller {
@@ -40,15 +44,15 @@ export interface Controller {
 export async function startController(opts: ControllerOptions): Promise<Controller> {
   const log = opts.log ?? (() => {});
   const settings: ReconcileSettings = { ...DEFAULT_SETTINGS, ...opts.settings };
-  const nativeConnection = await NativeConnection.connect({ address: opts.temporalAddress });
-  const connection = await Connection.connect({ address: opts.temporalAddress });
+  const nativeConnection = await NativeConnection.connect({ address: opts.temporalAddress, ...opts.temporalConnection });
+  const connection = await Connection.connect({ address: opts.temporalAddress, ...opts.temporalConnection });
   const client = new Client({ connection, namespace: opts.temporalNamespace });
   const workers: Worker[] = [];
   const stops: (() => Promise<void>)[] = [];
 
   if (opts.core) {
     workers.push(
-      await createCoreWorker({ connection: nativeConnection, namespace: opts.temporalNamespace, kc: opts.kc, taskQueuePrefix: settings.taskQueuePrefix, workflowBundle: opts.workflowBundle }),
+      await createCoreWorker({ connection: nativeConnection, namespace: opts.temporalNamespace, kc: opts.kc, taskQueuePrefix: settings.taskQueuePrefix, workflowBundle: opts.workflowBundle, activityInterceptors: opts.activityInterceptors?.(undefined) }),
     );
   }
 
@@ -63,7 +67,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
 
   const registrations: Registration[] = [];
   for (const provider of opts.providers) {
-    workers.push(await createProviderWorker({ connection: nativeConnection, namespace: opts.temporalNamespace, kc: opts.kc, provider, taskQueuePrefix: settings.taskQueuePrefix }));
+    workers.push(await createProviderWorker({ connection: nativeConnection, namespace: opts.temporalNamespace, kc: opts.kc, provider, taskQueuePrefix: settings.taskQueuePrefix, activityInterceptors: opts.activityInterceptors?.(provider.name) }));
     const watch = watchProviderResources({ kc: opts.kc, resource: provider.resource, onChange: notifyOwner, log });
     stops.push(() => watch.stop());
     registrations.push(await registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, log }));

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, type ActivityInterceptorsFactory, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import { createCoreActivities } from '../activities/core/create-core-activities.ts';
 import { coreTaskQueue } from '../workflows/settings.ts';
 
@@ -13,6 +13,8 @@ export interface CoreWorkerOptions {
   taskQueuePrefix: string;
   /** A prebuilt bundle (tests share one); bundled from WORKFLOWS_PATH when omitted. */
   workflowBundle?: WorkflowBundle;
+  /** Around every activity (metrics, step logs: observability/). */
+  activityInterceptors?: ActivityInterceptorsFactory[];
 }
 
 /** The core worker: runs the ModelDeployment workflows and the core's activities. */
@@ -23,6 +25,7 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
     taskQueue: coreTaskQueue({ taskQueuePrefix: opts.taskQueuePrefix }),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createCoreActivities({ kc: opts.kc }),
+    interceptors: { activity: opts.activityInterceptors ?? [] },
     // Sized for small machines: reconciliation is I/O-bound and each workflow task is short.
     maxConcurrentWorkflowTaskExecutions: 20,
     maxConcurrentActivityTaskExecutions: 40,

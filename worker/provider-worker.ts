@@ -1,5 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Worker, type NativeConnection } from '@temporalio/worker';
+import { Worker, type ActivityInterceptorsFactory, type NativeConnection } from '@temporalio/worker';
 import { createProviderActivities } from '../activities/provider/create-provider-activities.ts';
 import type { ProviderDefinition } from '../providers/contract.ts';
 import { providerTaskQueue } from '../workflows/settings.ts';
@@ -10,6 +10,8 @@ export interface ProviderWorkerOptions {
   kc: KubeConfig;
   provider: ProviderDefinition;
   taskQueuePrefix: string;
+  /** Around every activity (metrics, step logs: observability/). */
+  activityInterceptors?: ActivityInterceptorsFactory[];
 }
 
 /** One provider's worker: serves the provider activities on the provider's own task queue. */
@@ -19,6 +21,7 @@ export async function createProviderWorker(opts: ProviderWorkerOptions): Promise
     namespace: opts.namespace,
     taskQueue: providerTaskQueue({ taskQueuePrefix: opts.taskQueuePrefix }, opts.provider.name),
     activities: createProviderActivities(opts.provider, { kc: opts.kc }),
+    interceptors: { activity: opts.activityInterceptors ?? [] },
     maxConcurrentActivityTaskExecutions: 20,
   });
 }
