@@ -28,6 +28,8 @@ export interface ControllerOptions {
   namespaces?: readonly string[];
   workflowBundle?: WorkflowBundle;
   heartbeatMs?: number;
+  /** How often a provider looks for its CRD while it is not installed (its resource watch starts then). */
+  providerCrdPollMs?: number;
   log?: (line: string) => void;
   /** Activity interceptors per worker (metrics, step logs); `provider` is undefined for the core worker. */
   activityInterceptors?: (provider: string | undefined) => ActivityInterceptorsFactory[];
@@ -68,7 +70,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   const registrations: Registration[] = [];
   for (const provider of opts.providers) {
     workers.push(await createProviderWorker({ connection: nativeConnection, namespace: opts.temporalNamespace, kc: opts.kc, provider, taskQueuePrefix: settings.taskQueuePrefix, activityInterceptors: opts.activityInterceptors?.(provider.name) }));
-    const watch = watchProviderResources({ kc: opts.kc, resource: provider.resource, onChange: notifyOwner, log });
+    const watch = watchProviderResources({ kc: opts.kc, resource: provider.resource, onChange: notifyOwner, crdPollMs: opts.providerCrdPollMs, log });
     stops.push(() => watch.stop());
     registrations.push(await registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, log }));
   }

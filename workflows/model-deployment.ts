@@ -14,6 +14,7 @@ import {
 import { TimeoutType } from '@temporalio/common';
 import type { CoreActivities, CoreStatus, DeploymentSnapshot } from '../activities/core/types.ts';
 import type { ProviderActivities } from '../activities/provider/types.ts';
+import { events } from '../api/messages.ts';
 import { reconcileSignal, retrySignal, retryUpdate, viewQuery } from './definitions.ts';
 import { backoffMs, toMs } from './durations.ts';
 import type { DeploymentRef } from './ids.ts';
@@ -154,7 +155,7 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
     const deadline = (snap.deletionTimestamp ? Date.parse(snap.deletionTimestamp) : Date.now()) + toMs(settings.cleanupTimeout);
     const provider = snap.selectedProvider;
     let gone = provider === undefined;
-    let remaining: string[] = provider ? [`resources of provider '${provider}'`] : [];
+    let remaining: string[] = provider ? [snap.resource ?? `resources of provider '${provider}'`] : [];
     // At least one attempt, even when the deadline passed while no worker was running.
     let attempts = 0;
     while (!gone && (attempts === 0 || Date.now() < deadline)) {
@@ -177,7 +178,7 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
       await core.recordEvent(ref, {
         type: 'Warning',
         reason: 'FinalizerTimeout',
-        message: `Finalizer removed after timeout, provider resource may be orphaned: ${remaining.join(', ')}`,
+        message: `${events.finalizerTimeout().message}: ${remaining.join(', ')}`,
       });
     }
     at('cleanup', 'finalizer removal');

@@ -59,6 +59,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         explicitProvider: md.spec?.provider?.name || undefined,
         selectedProvider: md.status?.provider?.name || undefined,
         selectedReason: md.status?.provider?.selectedReason || undefined,
+        resource: md.status?.provider?.resourceKind && md.status.provider.resourceName ? `${md.status.provider.resourceKind} ${ref.namespace}/${md.status.provider.resourceName}` : undefined,
       };
     },
 

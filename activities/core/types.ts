@@ -14,6 +14,8 @@ export interface DeploymentSnapshot {
   selectedProvider: string | undefined;
   /** status.provider.selectedReason */
   selectedReason: string | undefined;
+  /** status.provider.resourceKind and resourceName, e.g. `Workspace default/my-llm`: named in cleanup events. */
+  resource: string | undefined;
 }
 
 export interface ConditionInput {

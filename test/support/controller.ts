@@ -53,6 +53,7 @@ export async function startTestController(opts: {
     namespaces: opts.namespaces,
     workflowBundle: await workflowBundle(),
     heartbeatMs: 2_000,
+    providerCrdPollMs: 1_000,
   });
   const simulators: Simulator[] = [];
   if (opts.simulators ?? true) {
