@@ -1,0 +1,108 @@
+import type { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { describe, expect, it } from 'vitest';
+import { failureType, stepObserver } from './activity-interceptor.ts';
+import { createLogger } from './logger.ts';
+import { createMetrics, METRIC_NAMES } from './metrics.ts';
+
+const ref = { namespace: 'team-a', name: 'llama', uid: 'u1' };
+
+function harness(provider?: string) {
+  const metrics = createMetrics();
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ level: 'debug', destination: { write: (s: string) => void lines.push(JSON.parse(s)) } });
+  let clock = 0;
+  const factory = stepObserver({ metrics, logger, provider, now: () => clock });
+  const run = async (activity: string, result: unknown, opts: { workflowId?: string; tookMs?: number; fail?: unknown } = {}) => {
+    const ctx = { info: { activityType: activity, attempt: 1, workflowExecution: { workflowId: opts.workflowId ?? 'modeldeployment/team-a/llama/u1', runId: 'r1' } } } as unknown as Context;
+    const inbound = factory(ctx).inbound!;
+    return inbound.execute!({ args: [ref], headers: {} }, async () => {
+      clock += opts.tookMs ?? 0;
+      if (opts.fail) throw opts.fail;
+      return result;
+    });
+  };
+  const value = async (name: string, labels: Record<string, string>) => {
+    const metric = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === name);
+    const match = metric?.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l));
+    return match?.value;
+  };
+  return { metrics, lines, run, value };
+}
+
+describe('failureType', () => {
+  it('is the ApplicationFailure type, else the error name', () => {
+    expect(failureType(ApplicationFailure.create({ type: 'KubeForbidden', message: 'no' }))).toBe('KubeForbidden');
+    expect(failureType(new TypeError('x'))).toBe('TypeError');
+    expect(failureType('boom')).toBe('Error');
+  });
+});
+
+describe('stepObserver on the core worker', () => {
+  it('counts failures under the provider learned from earlier steps, and rethrows', async () => {
+    const h = harness();
+    await h.run('readDeployment', { uid: 'u1', generation: 1, selectedProvider: 'kaito', paused: false });
+    const failure = ApplicationFailure.create({ type: 'KubeForbidden', message: 'write status: forbidden', nonRetryable: true });
+    await expect(h.run('writeCoreStatus', undefined, { fail: failure })).rejects.toBe(failure);
+    expect(await h.value(METRIC_NAMES.reconciliationErrors, { provider: 'kaito', error_type: 'KubeForbidden' })).toBe(1);
+  });
+
+  it('labels failures of a deployment with no provider yet as none', async () => {
+    const h = harness();
+    await expect(h.run('readDeployment', undefined, { workflowId: 'other', fail: ApplicationFailure.create({ type: 'KubeUnavailable', message: 'down' }) })).rejects.toThrow('down');
+    expect(await h.value(METRIC_NAMES.reconciliationErrors, { provider: 'none', error_type: 'KubeUnavailable' })).toBe(1);
+  });
+
+  it('counts selections and reported problems', async () => {
+    const h = harness();
+    await h.run('selectProvider', { provider: 'dynamo', reason: 'explicit provider selection', message: undefined, rejected: [] });
+    await h.run('validateDeployment', { valid: false, message: 'engine.type is required', warnings: [] });
+    expect(await h.value(METRIC_NAMES.providerSelection, { provider: 'dynamo', reason: 'explicit provider selection' })).toBe(1);
+    expect(await h.value(METRIC_NAMES.reconciliationErrors, { provider: 'dynamo', error_type: 'ValidationFailed' })).toBe(1);
+  });
+
+  it('does not count a cancellation (worker shutdown) as an error', async () => {
+    const h = harness();
+    await expect(h.run('readDeployment', undefined, { fail: new CancelledFailure('shutdown') })).rejects.toThrow('shutdown');
+    const errors = (await h.metrics.registry.getMetricsAsJSON()).find((m) => m.name === METRIC_NAMES.reconciliationErrors);
+    expect(errors?.values).toEqual([]);
+  });
+
+  it('logs JSON lines carrying namespace, name and workflow ID; reads at debug, writes at info, failures at warn', async () => {
+    const h = harness();
+    await h.run('readDeployment', { uid: 'u1', generation: 1, paused: false });
+    await h.run('addFinalizer', undefined);
+    await expect(h.run('recordEvent', undefined, { fail: ApplicationFailure.create({ type: 'KubeInvalid', message: 'bad event' }) })).rejects.toThrow();
+    expect(h.lines.map((l) => [l.level, l.msg])).toEqual([
+      [20, 'readDeployment done'],
+      [30, 'addFinalizer done'],
+      [40, 'recordEvent failed'],
+    ]);
+    for (const line of h.lines) expect(line).toMatchObject({ namespace: 'team-a', name: 'llama', workflowId: 'modeldeployment/team-a/llama/u1', runId: 'r1', component: 'kubeairunway' });
+    expect(h.lines[2]).toMatchObject({ errorType: 'KubeInvalid', err: 'bad event', activity: 'recordEvent', attempt: 1 });
+  });
+});
+
+describe('stepObserver on a provider worker', () => {
+  it('observes one reconciliation from the compatibility check to the end of observe', async () => {
+    const h = harness('kaito');
+    await h.run('checkCompatibility', { compatible: true, errors: [], warnings: [] }, { tookMs: 100 });
+    await h.run('applyResource', { result: 'created', resource: { apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', name: 'llama' }, identityChanges: [], warnings: [] }, { tookMs: 200 });
+    await h.run('observeResource', { phase: 'Deploying', message: undefined, ready: false }, { tookMs: 300 });
+    const histogram = (await h.metrics.registry.getMetricsAsJSON()).find((m) => m.name === METRIC_NAMES.reconciliationDuration);
+    const sum = histogram?.values.find((v) => (v as { metricName?: string }).metricName === `${METRIC_NAMES.reconciliationDuration}_sum`);
+    const count = histogram?.values.find((v) => (v as { metricName?: string }).metricName === `${METRIC_NAMES.reconciliationDuration}_count`);
+    expect(sum).toMatchObject({ labels: { provider: 'kaito' }, value: 0.6 });
+    expect(count?.value).toBe(1);
+    expect(h.lines.find((l) => l.activity === 'applyResource')).toMatchObject({ level: 30, msg: "applyResource: created Workspace 'llama'", provider: 'kaito', result: 'created' });
+  });
+
+  it('labels its failures with its own provider', async () => {
+    const h = harness('dynamo');
+    await expect(h.run('applyResource', undefined, { fail: ApplicationFailure.create({ type: 'KubeForbidden', message: 'no' }) })).rejects.toThrow();
+    await h.run('applyResource', { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] });
+    expect(await h.value(METRIC_NAMES.reconciliationErrors, { provider: 'dynamo', error_type: 'KubeForbidden' })).toBe(1);
+    expect(await h.value(METRIC_NAMES.reconciliationErrors, { provider: 'dynamo', error_type: 'CRDNotInstalled' })).toBe(1);
+    expect(h.lines.at(-1)).toMatchObject({ level: 40, msg: 'applyResource: provider CRD not installed', errorType: 'CRDNotInstalled' });
+  });
+});

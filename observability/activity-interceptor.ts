@@ -1,0 +1,108 @@
+// Metrics and logs of every reconciliation step, recorded around the activities by a Temporal activity
+// interceptor: the workflow stays free of observability code, and every activity, core or provider,
+// is covered the same way. Each activity's first argument is the DeploymentRef, which gives the logs
+// their namespace and name; the activity context gives the workflow ID.
+
+import type { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { ActivityExecuteInput, ActivityInterceptorsFactory, Next, ActivityInboundCallsInterceptor } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import type { ControllerMetrics } from './metrics.ts';
+import { stepOutcome } from './step-outcome.ts';
+
+export interface StepObserverOptions {
+  metrics?: ControllerMetrics;
+  logger?: Logger;
+  /** The provider whose task queue the worker serves; undefined on the core worker. */
+  provider?: string;
+  now?: () => number;
+}
+
+/** Label for a failure whose deployment has no provider yet. */
+export const NO_PROVIDER = 'none';
+const MAX_TRACKED = 10_000;
+
+/** Reads only: logged at debug level, since every resync repeats them. */
+const READS = new Set(['readDeployment', 'validateDeployment', 'checkCompatibility', 'observeResource']);
+
+/** The failure type the workflow will see: the ApplicationFailure type (e.g. `KubeForbidden`), else the error's name. */
+export function failureType(err: unknown): string {
+  if (err instanceof ApplicationFailure) return err.type ?? 'Error';
+  if (err instanceof Error) return err.name || 'Error';
+  return 'Error';
+}
+
+/** A Map that forgets its oldest entries, so deployments deleted long ago do not pile up. */
+class BoundedMap<V> extends Map<string, V> {
+  override set(key: string, value: V): this {
+    this.delete(key);
+    super.set(key, value);
+    if (this.size > MAX_TRACKED) this.delete(this.keys().next().value!);
+    return this;
+  }
+}
+
+export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFactory {
+  const now = opts.now ?? (() => performance.now());
+  // The core worker learns each deployment's provider from readDeployment/selectProvider results, so
+  // its own failures are labelled with the provider too.
+  const providerOf = new BoundedMap<string>();
+  // A provider's pass starts with checkCompatibility and ends with observeResource, in the same workflow.
+  const passStart = new BoundedMap<number>();
+
+  return (ctx: Context) => ({
+    inbound: {
+      async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+        const info = ctx.info;
+        const activity = info.activityType;
+        const workflowId = info.workflowExecution?.workflowId ?? '';
+        const ref = input.args[0] as { namespace?: string; name?: string } | undefined;
+        const provider = () => opts.provider ?? providerOf.get(workflowId) ?? NO_PROVIDER;
+        const log = opts.logger?.child({
+          namespace: ref?.namespace,
+          name: ref?.name,
+          workflowId,
+          runId: info.workflowExecution?.runId,
+          activity,
+          attempt: info.attempt,
+          ...(opts.provider ? { provider: opts.provider } : {}),
+        });
+        const started = now();
+        if (opts.provider && activity === 'checkCompatibility') passStart.set(workflowId, started);
+
+        let result: unknown;
+        try {
+          result = await next(input);
+        } catch (err) {
+          const durationMs = Math.round(now() - started);
+          if (err instanceof CancelledFailure) {
+            log?.info({ durationMs }, `${activity} cancelled`);
+            throw err;
+          }
+          const type = failureType(err);
+          opts.metrics?.reconciliationErrors.inc({ provider: provider(), error_type: type });
+          log?.warn({ durationMs, errorType: type, err: err instanceof Error ? err.message : String(err) }, `${activity} failed`);
+          throw err;
+        }
+
+        const durationMs = now() - started;
+        const outcome = stepOutcome(activity, result);
+        if (outcome.provider) providerOf.set(workflowId, outcome.provider);
+        if (outcome.selected) opts.metrics?.providerSelection.inc({ provider: outcome.selected.provider, reason: outcome.selected.reason });
+        if (outcome.errorType) opts.metrics?.reconciliationErrors.inc({ provider: outcome.provider ?? provider(), error_type: outcome.errorType });
+        if (opts.provider && (activity === 'observeResource' || activity === 'cleanupResources')) {
+          const from = activity === 'observeResource' ? passStart.get(workflowId) : started;
+          passStart.delete(workflowId);
+          if (from !== undefined) opts.metrics?.reconciliationDuration.observe({ provider: opts.provider }, (now() - from) / 1000);
+        }
+        if (log) {
+          const fields = { durationMs: Math.round(durationMs), ...outcome.fields };
+          if (READS.has(activity) && !outcome.errorType) log.debug(fields, `${activity} done`);
+          else if (outcome.errorType) log.warn({ ...fields, errorType: outcome.errorType }, `${activity}: ${outcome.summary}`);
+          else log.info(fields, `${activity}${outcome.summary ? `: ${outcome.summary}` : ' done'}`);
+        }
+        return result;
+      },
+    },
+  });
+}

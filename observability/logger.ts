@@ -1,0 +1,48 @@
+// pino JSON logs for the controller process, and the adapters that route the Temporal SDK's logs and
+// the components' plain line logs into the same stream.
+
+import type { LogLevel, LogMetadata, Logger as TemporalLogger } from '@temporalio/common';
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+export function createLogger(opts: { level?: string; destination?: DestinationStream } = {}): Logger {
+  const options = { level: opts.level ?? 'info', base: { component: 'kubeairunway' }, timestamp: pino.stdTimeFunctions.isoTime };
+  return opts.destination ? pino(options, opts.destination) : pino(options);
+}
+
+/** The Temporal SDK's logger interface over pino (SDK log metadata becomes pino fields). */
+export function temporalLogger(logger: Logger): TemporalLogger {
+  const child = logger.child({ source: 'temporal-sdk' });
+  const write = (level: LogLevel, message: string, meta?: LogMetadata) => {
+    const fields = meta ?? {};
+    switch (level) {
+      case 'TRACE':
+        return child.trace(fields, message);
+      case 'DEBUG':
+        return child.debug(fields, message);
+      case 'INFO':
+        return child.info(fields, message);
+      case 'WARN':
+        return child.warn(fields, message);
+      default:
+        return child.error(fields, message);
+    }
+  };
+  return {
+    log: write,
+    trace: (m, meta) => write('TRACE', m, meta),
+    debug: (m, meta) => write('DEBUG', m, meta),
+    info: (m, meta) => write('INFO', m, meta),
+    warn: (m, meta) => write('WARN', m, meta),
+    error: (m, meta) => write('ERROR', m, meta),
+  };
+}
+
+/** The `log(line)` callback the watcher, workers and registration take, as pino info lines. */
+export function lineLog(logger: Logger, source: string): (line: string) => void {
+  const child = logger.child({ source });
+  return (line) => child.info(line);
+}

@@ -1,0 +1,55 @@
+// The HTTP endpoint Prometheus scrapes (`/metrics`), plus `/healthz` for a liveness probe.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+export interface MetricsServer {
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startMetricsServer(opts: { registry: Registry; port: number; host?: string; onError?: (err: Error) => void }): Promise<MetricsServer> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      return;
+    }
+    if (path !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try /metrics\n');
+      return;
+    }
+    opts.registry.metrics().then(
+      (body) => res.writeHead(200, { 'content-type': opts.registry.contentType }).end(body),
+      (err: Error) => {
+        opts.onError?.(err);
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`${err.message}\n`);
+      },
+    );
+  });
+  const host = opts.host ?? '0.0.0.0';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    port,
+    url: `http://${shown}:${port}/metrics`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { stepOutcome } from './step-outcome.ts';
+
+describe('stepOutcome', () => {
+  it('learns the provider from readDeployment', () => {
+    const o = stepOutcome('readDeployment', { uid: 'u', generation: 3, deletionTimestamp: undefined, hasFinalizer: true, paused: false, explicitProvider: undefined, selectedProvider: 'kaito', selectedReason: 'x' });
+    expect(o.provider).toBe('kaito');
+    expect(o.errorType).toBeUndefined();
+    expect(o.fields).toEqual({ generation: 3, paused: false, deleting: false });
+  });
+
+  it('counts a selection with its provider and reason', () => {
+    const o = stepOutcome('selectProvider', { provider: 'dynamo', reason: 'matched capabilities: engine=vllm, gpu=true, mode=aggregated', message: undefined, rejected: [] });
+    expect(o.selected).toEqual({ provider: 'dynamo', reason: 'matched capabilities: engine=vllm, gpu=true, mode=aggregated' });
+    expect(o.provider).toBe('dynamo');
+    expect(o.summary).toBe("selected 'dynamo' (matched capabilities: engine=vllm, gpu=true, mode=aggregated)");
+  });
+
+  it('turns problems reported by successful steps into error types', () => {
+    expect(stepOutcome('validateDeployment', { valid: false, message: 'engine.type is required', warnings: [] }).errorType).toBe('ValidationFailed');
+    expect(stepOutcome('validateDeployment', { valid: true, message: undefined, warnings: [] }).errorType).toBeUndefined();
+    expect(stepOutcome('selectProvider', { provider: undefined, reason: 'NoHealthyProvider', message: 'No healthy providers available', rejected: [] })).toMatchObject({
+      errorType: 'NoHealthyProvider',
+      summary: 'No healthy providers available',
+    });
+    expect(stepOutcome('checkCompatibility', { compatible: false, errors: ['KAITO does not support sglang engine'], warnings: [] })).toMatchObject({
+      errorType: 'IncompatibleConfiguration',
+      summary: 'KAITO does not support sglang engine',
+    });
+    expect(stepOutcome('applyResource', { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] }).errorType).toBe('CRDNotInstalled');
+    expect(stepOutcome('observeResource', { phase: 'Failed', message: 'insufficient GPUs', ready: false })).toMatchObject({ errorType: 'ProviderError', summary: 'insufficient GPUs' });
+  });
+
+  it('summarizes an apply', () => {
+    const o = stepOutcome('applyResource', { result: 'created', resource: { apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', name: 'w' }, identityChanges: [], warnings: [] });
+    expect(o.summary).toBe("created Workspace 'w'");
+    expect(o.fields).toEqual({ result: 'created', resource: "Workspace 'w'" });
+  });
+
+  it('has nothing to say about void results or unknown activities', () => {
+    expect(stepOutcome('addFinalizer', undefined)).toEqual({ fields: {} });
+    expect(stepOutcome('somethingElse', { a: 1 })).toEqual({ fields: {} });
+  });
+});
