@@ -1,0 +1,105 @@
+// Deployments that cannot proceed say why in status, in the seed's words, and never hang silently:
+// invalid spec at reconcile time (no webhook), selector disabled, no healthy provider, and a provider
+// that has no worker serving its task queue.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
+import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
+import { PROVIDER_CONFIGS } from '../../activities/deployment-ref.ts';
+import { condition, createDeployment, deleteDeployment, example, waitForDeployment, waitGone } from '../support/deployments.ts';
+import { kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { startTestController, type TestController } from '../support/controller.ts';
+
+const objects = () => new CustomObjects(kubeConfig());
+
+async function markAllProvidersNotReady(): Promise<void> {
+  for (const ipc of await objects().list(PROVIDER_CONFIGS)) {
+    await objects().mergePatchStatus({ ...PROVIDER_CONFIGS, name: ipc.metadata!.name! }, { status: { ready: false } });
+  }
+}
+
+describe('waiting with a reason (selector enabled, no provider workers)', () => {
+  let kube: TestKube;
+  let ctl: TestController;
+  const ghost = uniqueName('ghost');
+  beforeAll(async () => {
+    kube = await testKube('e2e-wait');
+    await markAllProvidersNotReady();
+    ctl = await startTestController({ namespaces: [kube.namespace], providers: [] });
+    // A provider that registered (CRD installed, ready) but whose worker is not running.
+    const ref = { ...PROVIDER_CONFIGS, name: ghost };
+    await objects().apply(ref, { apiVersion: API_VERSION, kind: PROVIDER_CONFIG_KIND, metadata: { name: ghost }, spec: { capabilities: { engines: ['vllm'], gpuSupport: true, servingModes: ['aggregated'] }, selectionRules: [] } } as AnyObject, 'e2e-test');
+    await objects().mergePatchStatus(ref, { status: { ready: false, upstreamCRDVersion: 'kaito.sh/v1beta1' } });
+  });
+  afterAll(async () => {
+    await ctl?.stop();
+    await kube?.cleanup();
+    await objects().delete({ ...PROVIDER_CONFIGS, name: ghost });
+  });
+
+  it('reports an invalid spec found at reconcile time as Pending with Validated=False', async () => {
+    const name = uniqueName('invalid');
+    await createDeployment(example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => {
+      m.metadata.name = name;
+      m.spec.provider = { name: 'nonexistent' };
+    }));
+    const md = await waitForDeployment(kube.namespace, name, 'validation failure', (m) => condition(m, 'Validated')?.status === 'False');
+    expect(md.status?.phase).toBe('Pending');
+    expect(md.status?.message).toBe("Provider 'nonexistent' CRD not installed in cluster");
+    expect(condition(md, 'Validated')?.message).toBe("Provider 'nonexistent' CRD not installed in cluster");
+    await deleteDeployment(kube.namespace, name);
+    await waitGone(kube.namespace, name);
+  });
+
+  it('says no healthy provider is available', async () => {
+    const name = uniqueName('nohealthy');
+    await createDeployment(example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => (m.metadata.name = name)));
+    const md = await waitForDeployment(kube.namespace, name, 'no provider', (m) => condition(m, 'ProviderSelected')?.status === 'False');
+    expect(md.status?.phase).toBe('Pending');
+    expect(md.status?.message).toBe('No healthy providers available');
+    expect(condition(md, 'Validated')?.status).toBe('True');
+  });
+
+  it('shows a provider with no worker as unavailable instead of hanging', async () => {
+    const name = uniqueName('noworker');
+    await createDeployment(example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => {
+      m.metadata.name = name;
+      m.spec.provider = { name: ghost };
+    }));
+    const md = await waitForDeployment(kube.namespace, name, 'provider unavailable', (m) => m.status?.message?.includes('not available') ?? false, 60_000);
+    expect(md.status?.phase).toBe('Pending');
+    expect(md.status?.message).toBe(`Provider '${ghost}' is not available: no worker is serving its task queue`);
+    expect(md.status?.provider?.name).toBe(ghost);
+  });
+});
+
+describe('provider selector disabled', () => {
+  let kube: TestKube;
+  let ctl: TestController;
+  beforeAll(async () => {
+    kube = await testKube('e2e-nosel');
+    ctl = await startTestController({ namespaces: [kube.namespace], settings: { providerSelectorEnabled: false } });
+  });
+  afterAll(async () => {
+    await ctl?.stop();
+    await kube?.cleanup();
+  });
+
+  it('leaves a deployment without an explicit provider Pending with the seed message', async () => {
+    const name = uniqueName('nosel');
+    await createDeployment(example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => (m.metadata.name = name)));
+    const md = await waitForDeployment(kube.namespace, name, 'selector disabled', (m) => condition(m, 'ProviderSelected')?.status === 'False');
+    expect(md.status?.message).toBe('No provider specified and provider-selector not installed');
+    expect(md.status?.phase).toBe('Pending');
+  });
+
+  it('still deploys a deployment that names its provider', async () => {
+    const name = uniqueName('explicit');
+    await createDeployment(example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => {
+      m.metadata.name = name;
+      m.spec.provider = { name: 'dynamo' };
+    }));
+    const md = await waitForDeployment(kube.namespace, name, 'Running', (m) => m.status?.phase === 'Running');
+    expect(md.status?.provider?.selectedReason).toBe('explicit provider selection');
+    expect(condition(md, 'ProviderSelected')?.reason).toBe('ExplicitSelection');
+  });
+});
