@@ -1,0 +1,37 @@
+// Every installable kustomization is accepted by the local API server (server-side dry run: admission,
+// schema validation and defaulting run, nothing is stored).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { DEPLOY_DIR } from '../../deploy/render.ts';
+import { kubectl, kubectlOk } from './kubectl.ts';
+import { waitNamespaceGone } from './install-rbac.ts';
+import { SYSTEM_NAMESPACE } from './service-account.ts';
+
+describe('kubectl apply --dry-run=server -k', () => {
+  // A server dry run creates nothing, so objects in a namespace that only the same dry run would create
+  // are rejected (namespace not found). The namespace is created for real first.
+  beforeAll(async () => {
+    await waitNamespaceGone();
+    await kubectlOk(['create', 'namespace', SYSTEM_NAMESPACE]);
+  });
+  afterAll(async () => {
+    await kubectl(['delete', 'namespace', SYSTEM_NAMESPACE, '--wait=false']);
+    await waitNamespaceGone();
+  });
+
+  for (const dir of ['', 'core', 'providers/kaito', 'providers/dynamo', 'providers/kuberay']) {
+    it(`deploy/${dir} applies cleanly`, async () => {
+      const r = await kubectl(['apply', '--dry-run=server', '-k', join(DEPLOY_DIR, dir)]);
+      expect(r.stderr.replace(/^Warning: .*last-applied-configuration.*\n/gm, '')).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/\(server dry run\)/);
+    });
+  }
+
+  it('deploy/install.yaml applies cleanly', async () => {
+    const r = await kubectl(['apply', '--dry-run=server', '-f', join(DEPLOY_DIR, 'install.yaml')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/deployment.apps\/kubeairunway-controller (created|configured|unchanged) \(server dry run\)/);
+  });
+});
