@@ -1,4 +1,4 @@
-import { FINALIZER, PAUSE_ANNOTATION } from '../api/constants.ts';
+import { PAUSE_ANNOTATION } from '../api/constants.ts';
 import type { AnyObject } from '../kube/custom-objects.ts';
 
 /**
@@ -11,7 +11,26 @@ export function deploymentFingerprint(obj: AnyObject): string {
     m.generation ?? 0,
     m.deletionTimestamp ?? '',
     m.annotations?.[PAUSE_ANNOTATION] ?? '',
-    (m.finalizers ?? []).includes(FINALIZER),
     Object.entries(m.labels ?? {}).sort(),
   ]);
+}
+
+/**
+ * What about an InferenceProviderConfig can change a deployment's course: its spec, readiness and the
+ * CRD version it reports. The heartbeat (`lastHeartbeat`) is left out, or every heartbeat would wake
+ * every deployment of that provider.
+ */
+export function providerConfigFingerprint(obj: AnyObject): string {
+  const status = (obj.status ?? {}) as { ready?: boolean; upstreamCRDVersion?: string };
+  return JSON.stringify([obj.metadata?.generation ?? 0, status.ready ?? null, status.upstreamCRDVersion ?? null]);
+}
+
+/**
+ * What about a provider resource the owning workflow must see: spec edits (generation), labels,
+ * deletion and the upstream operator's status. Our own bookkeeping annotations are left out, so the
+ * apply that records them does not wake the workflow again.
+ */
+export function providerResourceFingerprint(obj: AnyObject): string {
+  const m = obj.metadata ?? {};
+  return JSON.stringify([m.generation ?? 0, m.deletionTimestamp ?? '', Object.entries(m.labels ?? {}).sort(), obj.status ?? null]);
 }

@@ -7,7 +7,7 @@ import { resilientInformer } from '../kube/informer.ts';
 import type { DeploymentRef } from '../workflows/ids.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
 import { Coalescer } from './coalescer.ts';
-import { deploymentFingerprint } from './fingerprint.ts';
+import { deploymentFingerprint, providerConfigFingerprint } from './fingerprint.ts';
 import { createSignaler, type Delivery } from './signaler.ts';
 
 export interface WatcherOptions {
@@ -81,9 +81,16 @@ export async function startWatcher(opts: WatcherOptions): Promise<Watcher> {
   const wakeWhere = (reason: string, match: (md: ModelDeployment) => boolean) => {
     for (const md of deployments.values()) if (match(md)) send(refOf(md as unknown as AnyObject), reason, false);
   };
+  const configs = new Map<string, string>();
   watch('InferenceProviderConfig', { group: GROUP, version: VERSION, plural: PROVIDER_CONFIG_PLURAL }, {
-    upsert: (config) =>
-      wakeWhere(`provider config ${config.metadata?.name} changed`, (md) => !md.status?.provider?.name || md.status.provider.name === config.metadata?.name),
+    upsert: (config) => {
+      const name = config.metadata?.name ?? '';
+      const fingerprint = providerConfigFingerprint(config);
+      if (configs.get(name) === fingerprint) return;
+      configs.set(name, fingerprint);
+      wakeWhere(`provider config ${name} changed`, (md) => !md.status?.provider?.name || md.status.provider.name === name);
+    },
+    remove: (config) => configs.delete(config.metadata?.name ?? ''),
   });
   watch('CustomResourceDefinition', { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' }, {
     upsert: (crd) => wakeWhere(`CRD ${crd.metadata?.name} changed`, (md) => md.status?.phase === 'Pending' || md.status?.phase === undefined),

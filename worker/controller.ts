@@ -4,6 +4,7 @@ import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type W
 import type { ProviderDefinition } from '../providers/contract.ts';
 import type { AnyObject } from '../kube/custom-objects.ts';
 import { Coalescer } from '../watcher/coalescer.ts';
+import { providerResourceFingerprint } from '../watcher/fingerprint.ts';
 import { watchProviderResources } from '../watcher/provider-resource-watch.ts';
 import { createSignaler, type Delivery } from '../watcher/signaler.ts';
 import { startWatcher, type Watcher } from '../watcher/watcher.ts';
@@ -61,9 +62,17 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   // Provider resource changes wake the owning deployment's workflow (signal only, never start).
   const deliver = createSignaler(client, { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix });
   const ownerSignals = new Coalescer<Delivery>((_k, d) => deliver(d), { onError: (key, err) => log(`signal to ${key} failed: ${(err as Error).message}`) });
+  const seen = new Map<string, string>();
   const notifyOwner = (obj: AnyObject, reason: string) => {
     const owner = obj.metadata?.ownerReferences?.find((o) => o.kind === MODEL_DEPLOYMENT_KIND && o.controller);
     if (!owner || !obj.metadata?.namespace) return;
+    const key = obj.metadata.uid ?? '';
+    if (reason.endsWith('deleted')) seen.delete(key);
+    else {
+      const fingerprint = providerResourceFingerprint(obj);
+      if (seen.get(key) === fingerprint) return;
+      seen.set(key, fingerprint);
+    }
     ownerSignals.trigger(owner.uid, { ref: { namespace: obj.metadata.namespace, name: owner.name, uid: owner.uid }, request: { reason }, start: false });
   };
 

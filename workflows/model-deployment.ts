@@ -33,7 +33,6 @@ interface CarriedState {
   view: DeploymentView;
   core: CoreStatus | undefined;
   lastCoreWrite: string | undefined;
-  dirty: boolean;
 }
 
 /** How a pass ended: stop (object gone), or wait for a signal or at most `afterMs`. */
@@ -77,7 +76,8 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
   };
   let coreStatus: CoreStatus | undefined = input.carried?.core;
   let lastCoreWrite = input.carried?.lastCoreWrite;
-  let dirty = input.carried?.dirty ?? true;
+  // Set by signals and retries; every run starts with a pass, so a new run begins clean.
+  let dirty = false;
   let inPass = false;
   let memoKey = '';
 
@@ -335,9 +335,9 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
 
     await condition(() => dirty, end.afterMs);
     const info = workflowInfo();
-    if (info.continueAsNewSuggested || info.historyLength > settings.maxHistoryEvents) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof modelDeploymentWorkflow>({ ref, settings: input.settings, carried: { view, core: coreStatus, lastCoreWrite, dirty: true } });
+    // A retry update still waiting for its pass gets that pass first; the next iteration continues as new.
+    if ((info.continueAsNewSuggested || info.historyLength > settings.maxHistoryEvents) && allHandlersFinished()) {
+      await continueAsNew<typeof modelDeploymentWorkflow>({ ref, settings: input.settings, carried: { view, core: coreStatus, lastCoreWrite } });
     }
   }
 }

@@ -1,0 +1,35 @@
+// kubeairunway's processes started on a ServiceAccount's token instead of the admin's: the controller
+// (any subset of core, watcher and providers), as `kubeairunway run` starts it in a pod.
+
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { ProviderDefinition } from '../../providers/contract.ts';
+import { startController, type Controller } from '../../worker/controller.ts';
+import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
+import { stackInfo } from '../support/env.ts';
+
+export interface RunningAs {
+  controller: Controller;
+  /** Every line the process logged: a Forbidden anywhere shows up here. */
+  log: string[];
+}
+
+export async function startControllerAs(
+  kc: KubeConfig,
+  opts: { core: boolean; watcher: boolean; providers: readonly ProviderDefinition[]; taskQueuePrefix: string },
+): Promise<RunningAs> {
+  const log: string[] = [];
+  const controller = await startController({
+    kc,
+    temporalAddress: stackInfo().temporalAddress,
+    temporalNamespace: stackInfo().temporalNamespace,
+    core: opts.core,
+    watcher: opts.watcher,
+    providers: opts.providers,
+    settings: { ...TEST_SETTINGS, taskQueuePrefix: opts.taskQueuePrefix },
+    // All namespaces, as in a cluster: the watcher's list and watch are cluster-wide.
+    workflowBundle: await workflowBundle(),
+    heartbeatMs: 2_000,
+    log: (line) => log.push(line),
+  });
+  return { controller, log };
+}
