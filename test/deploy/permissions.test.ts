@@ -35,13 +35,18 @@ async function deleteProviderConfigs(): Promise<void> {
 }
 
 /** Through a whole lifecycle: Running through the simulated operator, then deleted and released. */
-async function lifecycle(md: ModelDeployment, upstream: { group: string; version: string; plural: string }): Promise<ModelDeployment> {
+async function lifecycle(
+  md: ModelDeployment,
+  upstream: { group: string; version: string; plural: string },
+  whileRunning: () => Promise<void> = async () => {},
+): Promise<ModelDeployment> {
   const { namespace, name } = md.metadata as { namespace: string; name: string };
   await createDeployment(md);
   const running = await waitForDeployment(namespace, name, 'Running', phaseIs('Running'));
   expect(running.metadata.finalizers).toContain('kubeairunway.ai/finalizer');
   const resource = await getObject({ ...upstream, namespace, name: running.status!.provider!.resourceName! });
   expect(resource?.metadata?.ownerReferences?.[0]?.uid).toBe(running.metadata.uid);
+  await whileRunning();
   await deleteDeployment(namespace, name);
   await waitGone(namespace, name);
   await eventually('provider resource to be deleted', async () => (await getObject({ ...upstream, namespace, name: resource!.metadata!.name! })) === undefined);
@@ -91,13 +96,14 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
       m.metadata.name = 'llama-kuberay';
       m.spec.provider = { name: 'kuberay' };
     });
+    // KAITO's second object: the vLLM inference ConfigMap (contextLength), written next to the Workspace.
     const configMap = { group: '', version: 'v1', plural: 'configmaps', namespace: kube.namespace, name: 'llama-kaito-inference-config' };
-    const seenConfigMap = eventually('KAITO inference ConfigMap', async () => getObject(configMap));
+    const kaitoConfigMap = async () => expect((await getObject(configMap))?.metadata?.ownerReferences?.[0]?.name).toBe('llama-kaito');
 
-    const [k, d, r] = await Promise.all([lifecycle(kaito, UPSTREAM.workspace), lifecycle(dynamo, UPSTREAM.dgd), lifecycle(kuberay, UPSTREAM.rayservice)]);
+    const [k, d, r] = await Promise.all([lifecycle(kaito, UPSTREAM.workspace, kaitoConfigMap), lifecycle(dynamo, UPSTREAM.dgd), lifecycle(kuberay, UPSTREAM.rayservice)]);
     expect([k.status?.provider?.name, d.status?.provider?.name, r.status?.provider?.name]).toEqual(['kaito', 'dynamo', 'kuberay']);
     expect(d.status?.provider?.selectedReason).toBeTruthy();
-    expect((await seenConfigMap).metadata?.ownerReferences?.[0]?.name).toBe('llama-kaito');
+    await eventually('KAITO inference ConfigMap to be deleted', async () => (await getObject(configMap)) === undefined);
 
     const reasons = async (name: string) => (await eventsFor(kube.namespace, name)).map((e) => e.reason);
     expect(await reasons('llama-kaito')).toEqual(expect.arrayContaining(['ResourceCreated', 'SecretNotFound']));
