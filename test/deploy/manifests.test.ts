@@ -1,0 +1,169 @@
+// The install manifests, checked without a cluster: the committed install.yaml is current, the CRDs are
+// the generated ones, every role matches what the code declares (provider kinds, names), and every pod
+// meets the restricted Pod Security Standard.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { builtinProviders } from '../../providers/index.ts';
+import { splitApiVersion } from '../../kube/custom-objects.ts';
+import { DEFAULT_CONFIGURATION_NAMES } from '../../webhook/registration.ts';
+import { DEFAULT_SECRET_NAME } from '../../webhook/index.ts';
+import { DEPLOY_DIR, INSTALL_FILE, kubectlAvailable, renderInstall } from '../../deploy/render.ts';
+import { find, parseManifests, rendered, type Manifest } from './manifests.ts';
+import { allows, resourcesOf, rulesOf } from './rbac-rules.ts';
+
+const VERSION = (JSON.parse(readFileSync(join(DEPLOY_DIR, '..', 'package.json'), 'utf8')) as { version: string }).version;
+const IMAGE = `ghcr.io/kubeairunway/kubeairunway:v${VERSION}`;
+const install = parseManifests(readFileSync(INSTALL_FILE, 'utf8'));
+const hasKubectl = kubectlAvailable();
+
+interface Container {
+  name: string;
+  image: string;
+  args?: string[];
+  ports?: { name: string; containerPort: number }[];
+  securityContext?: Record<string, unknown>;
+}
+interface PodSpec {
+  serviceAccountName?: string;
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; seccompProfile?: { type: string } };
+  containers: Container[];
+}
+const podOf = (d: Manifest) => (d.spec as { template: { spec: PodSpec } }).template.spec;
+const deployments = (ms: readonly Manifest[]) => ms.filter((m) => m.kind === 'Deployment');
+
+describe('deploy/install.yaml', () => {
+  it.skipIf(!hasKubectl)('is what `npm run manifests` renders now (run it after changing deploy/)', () => {
+    expect(readFileSync(INSTALL_FILE, 'utf8')).toBe(renderInstall());
+  });
+
+  it('lists every generated CRD file and carries each one unchanged', () => {
+    const kustomization = parse(readFileSync(join(DEPLOY_DIR, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
+    const files = readdirSync(join(DEPLOY_DIR, 'crds')).filter((f) => f.endsWith('.yaml'));
+    expect(kustomization.resources.filter((r) => r.startsWith('crds/')).sort()).toEqual(files.map((f) => `crds/${f}`).sort());
+    for (const file of files) {
+      const generated = parse(readFileSync(join(DEPLOY_DIR, 'crds', file), 'utf8')) as Manifest;
+      const shipped = find(install, 'CustomResourceDefinition', generated.metadata.name);
+      expect(shipped.spec, file).toEqual(generated.spec);
+    }
+  });
+
+  it(`runs one image, ${IMAGE}, the version in package.json`, () => {
+    const all = hasKubectl ? [...install, ...builtinProviders.flatMap((p) => rendered(`providers/${p.name}`))] : install;
+    const images = new Set(deployments(all).flatMap((d) => podOf(d).containers.map((c) => c.image)));
+    expect([...images]).toEqual([IMAGE]);
+  });
+
+  it('every pod meets the restricted Pod Security Standard and runs as a ServiceAccount of the install', () => {
+    expect(find(install, 'Namespace', 'kubeairunway-system').metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    for (const d of deployments(install)) {
+      const pod = podOf(d);
+      expect(pod.securityContext, d.metadata.name).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+      expect(pod.securityContext?.runAsUser).toBeGreaterThan(0);
+      for (const c of pod.containers) {
+        expect(c.securityContext, `${d.metadata.name}/${c.name}`).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      }
+      expect(() => find(install, 'ServiceAccount', pod.serviceAccountName ?? 'default')).not.toThrow();
+    }
+  });
+
+  it('the controller runs core, watcher and the built-in providers, and serves metrics on 9090', () => {
+    const pod = podOf(find(install, 'Deployment', 'kubeairunway-controller'));
+    const args = pod.containers[0]!.args!;
+    expect(args[0]).toBe('run');
+    expect(args).toEqual(expect.arrayContaining(['--core', '--watcher', `--providers=${['kaito', 'dynamo', 'kuberay'].join(',')}`, '--metrics-port=9090']));
+    expect(args).toEqual(expect.arrayContaining(['--temporal-address=$(TEMPORAL_ADDRESS)', '--temporal-namespace=$(TEMPORAL_NAMESPACE)']));
+    expect(pod.containers[0]!.ports).toEqual([expect.objectContaining({ name: 'metrics', containerPort: 9090 })]);
+    const metrics = find(install, 'Service', 'kubeairunway-controller-metrics').spec as { ports: { port: number; targetPort: string }[] };
+    expect(metrics.ports).toEqual([expect.objectContaining({ port: 9090, targetPort: 'metrics' })]);
+    expect(find(install, 'ConfigMap', 'kubeairunway-temporal').data).toEqual({ TEMPORAL_ADDRESS: expect.stringMatching(/:7233$/), TEMPORAL_NAMESPACE: 'default' });
+  });
+
+  it('the webhook listens on 9443 behind the Service on 443 that its registration names', () => {
+    const pod = podOf(find(install, 'Deployment', 'kubeairunway-webhook'));
+    const c = pod.containers[0]!;
+    expect(c.args).toEqual(['run', '--webhook', '--webhook-port=9443', '--webhook-service=kubeairunway-webhook', '--namespace=$(POD_NAMESPACE)']);
+    expect(c.ports).toEqual([expect.objectContaining({ name: 'webhook', containerPort: 9443 })]);
+    const service = find(install, 'Service', 'kubeairunway-webhook').spec as { ports: { port: number; targetPort: string }[]; selector: Record<string, string> };
+    expect(service.ports).toEqual([expect.objectContaining({ port: 443, targetPort: 'webhook' })]);
+    expect(service.selector).toEqual({ 'app.kubernetes.io/name': 'kubeairunway-webhook' });
+  });
+});
+
+describe('install roles match the code', () => {
+  const role = (kind: string, name: string) => rulesOf(find(install, kind, name));
+
+  for (const provider of builtinProviders) {
+    it(`the ${provider.name} provider's role covers its resource and every kind it owns, under its own names`, () => {
+      const rules = role('ClusterRole', `kubeairunway-provider-${provider.name}`);
+      const { group, plural } = provider.resource;
+      for (const verb of ['get', 'list', 'watch', 'create', 'patch', 'delete']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(true);
+      for (const kind of provider.ownedKinds) {
+        // Applied with server-side apply, found by label and deleted at cleanup.
+        for (const verb of ['create', 'patch', 'list', 'delete']) expect(allows(rules, verb, splitApiVersion(kind.apiVersion).group, kind.plural), `${verb} ${kind.plural}`).toBe(true);
+      }
+      expect(allows(rules, 'get', 'apiextensions.k8s.io', 'customresourcedefinitions', `${plural}.${group}`)).toBe(true);
+      expect(allows(rules, 'get', 'apiextensions.k8s.io', 'customresourcedefinitions', 'modeldeployments.kubeairunway.ai')).toBe(false);
+      expect(allows(rules, 'create', 'kubeairunway.ai', 'inferenceproviderconfigs', provider.name)).toBe(true);
+      expect(allows(rules, 'patch', 'kubeairunway.ai', 'inferenceproviderconfigs/status', provider.name)).toBe(true);
+      expect(allows(rules, 'patch', 'kubeairunway.ai', 'inferenceproviderconfigs', 'another-provider')).toBe(false);
+      // Nothing beyond its own kinds, the ModelDeployment, its registration, its CRD and events.
+      const own = new Set([`${plural}.${group}`, ...provider.ownedKinds.map((k) => (splitApiVersion(k.apiVersion).group ? `${k.plural}.${splitApiVersion(k.apiVersion).group}` : k.plural))]);
+      const shared = ['modeldeployments.kubeairunway.ai', 'modeldeployments/status.kubeairunway.ai', 'modeldeployments/finalizers.kubeairunway.ai', 'inferenceproviderconfigs.kubeairunway.ai', 'inferenceproviderconfigs/status.kubeairunway.ai', 'customresourcedefinitions.apiextensions.k8s.io', 'events'];
+      expect([...resourcesOf(rules)].filter((r) => !own.has(r) && !shared.includes(r))).toEqual([]);
+    });
+  }
+
+  it('the whole install binds the three provider roles to the controller, which otherwise holds the core role only', () => {
+    const bound = install
+      .filter((m) => m.kind === 'ClusterRoleBinding')
+      .filter((b) => (b.subjects as { kind: string; name: string }[]).some((s) => s.kind === 'ServiceAccount' && s.name === 'kubeairunway-controller'))
+      .map((b) => (b.roleRef as { name: string }).name)
+      .sort();
+    expect(bound).toEqual(['kubeairunway-controller', ...builtinProviders.map((p) => `kubeairunway-provider-${p.name}`)].sort());
+  });
+
+  it("the webhook's roles name exactly the configurations it registers and the Secret it stores", () => {
+    const cluster = role('ClusterRole', 'kubeairunway-webhook');
+    expect(allows(cluster, 'patch', 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations', DEFAULT_CONFIGURATION_NAMES.mutating)).toBe(true);
+    expect(allows(cluster, 'create', 'admissionregistration.k8s.io', 'validatingwebhookconfigurations', DEFAULT_CONFIGURATION_NAMES.validating)).toBe(true);
+    const ns = role('Role', 'kubeairunway-webhook');
+    expect(allows(ns, 'update', '', 'secrets', DEFAULT_SECRET_NAME)).toBe(true);
+    expect(allows(ns, 'get', '', 'secrets', 'another-secret')).toBe(false);
+    expect(find(install, 'Role', 'kubeairunway-webhook').metadata.namespace).toBe('kubeairunway-system');
+  });
+
+  it('no rule uses a wildcard or a verb that grants other rights (escalate, bind, impersonate)', () => {
+    for (const m of install.filter((x) => x.kind === 'ClusterRole' || x.kind === 'Role')) {
+      for (const r of rulesOf(m)) {
+        const all = [...r.verbs, ...(r.apiGroups ?? []), ...(r.resources ?? [])];
+        expect(all.filter((x) => x.includes('*')), m.metadata.name).toEqual([]);
+        expect(r.verbs.filter((v) => ['escalate', 'bind', 'impersonate'].includes(v)), m.metadata.name).toEqual([]);
+      }
+    }
+  });
+
+  it('Secrets: the controller may only get one by name (metadata-only check); nothing may list or watch them', () => {
+    for (const m of install.filter((x) => x.kind === 'ClusterRole' || x.kind === 'Role')) {
+      const rules = rulesOf(m);
+      expect(allows(rules, 'list', '', 'secrets') || allows(rules, 'watch', '', 'secrets'), m.metadata.name).toBe(false);
+      if (m.kind === 'ClusterRole' && m.metadata.name !== 'kubeairunway-controller') expect(allows(rules, 'get', '', 'secrets', 'x'), m.metadata.name).toBe(false);
+    }
+    expect(rulesOf(find(install, 'ClusterRole', 'kubeairunway-controller')).filter((r) => r.resources?.includes('secrets'))).toEqual([
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
+    ]);
+  });
+
+  it('every binding refers to a role and a ServiceAccount of the install', () => {
+    for (const b of install.filter((m) => m.kind === 'ClusterRoleBinding' || m.kind === 'RoleBinding')) {
+      const ref = b.roleRef as { kind: string; name: string };
+      expect(() => find(install, ref.kind, ref.name)).not.toThrow();
+      for (const s of b.subjects as { kind: string; name: string; namespace?: string }[]) {
+        if (s.kind === 'ServiceAccount') expect(find(install, 'ServiceAccount', s.name).metadata.namespace).toBe(s.namespace);
+        else expect(s).toEqual({ kind: 'Group', name: 'system:authenticated', apiGroup: 'rbac.authorization.k8s.io' });
+      }
+    }
+  });
+});
