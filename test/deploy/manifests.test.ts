@@ -2,15 +2,16 @@
 // the generated ones, every role matches what the code declares (provider kinds, names), and every pod
 // meets the restricted Pod Security Standard.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { builtinProviders } from '../../providers/index.ts';
 import { splitApiVersion } from '../../kube/custom-objects.ts';
 import { DEFAULT_CONFIGURATION_NAMES } from '../../webhook/registration.ts';
 import { DEFAULT_SECRET_NAME } from '../../webhook/index.ts';
-import { DEPLOY_DIR, INSTALL_FILE, kubectlAvailable, renderInstall } from '../../deploy/render.ts';
+import { DEPLOY_DIR, INSTALL_FILE, kubectlAvailable, kustomize, renderInstall } from '../../deploy/render.ts';
 import { find, parseManifests, rendered, type Manifest } from './manifests.ts';
 import { allows, resourcesOf, rulesOf } from './rbac-rules.ts';
 
@@ -84,11 +85,39 @@ describe('deploy/install.yaml', () => {
   it('the webhook listens on 9443 behind the Service on 443 that its registration names', () => {
     const pod = podOf(find(install, 'Deployment', 'kubeairunway-webhook'));
     const c = pod.containers[0]!;
-    expect(c.args).toEqual(['run', '--webhook', '--webhook-port=9443', '--webhook-service=kubeairunway-webhook', '--namespace=$(POD_NAMESPACE)']);
+    // The webhook alone, registered behind the Service; POD_NAMESPACE also names the Secret's namespace.
+    expect(c.args).toEqual(['run', '--webhook', '--no-metrics', '--webhook-port=9443', '--webhook-service=$(POD_NAMESPACE)/kubeairunway-webhook']);
+    expect((c as unknown as { env: unknown[] }).env).toEqual([{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }]);
     expect(c.ports).toEqual([expect.objectContaining({ name: 'webhook', containerPort: 9443 })]);
     const service = find(install, 'Service', 'kubeairunway-webhook').spec as { ports: { port: number; targetPort: string }[]; selector: Record<string, string> };
     expect(service.ports).toEqual([expect.objectContaining({ port: 443, targetPort: 'webhook' })]);
     expect(service.selector).toEqual({ 'app.kubernetes.io/name': 'kubeairunway-webhook' });
+  });
+});
+
+describe.skipIf(!hasKubectl)('components for a Temporal server that needs credentials', () => {
+  /** What a user's overlay produces: `resources` and `components` given relative to deploy/. */
+  function overlay(resources: string[], components: string[]): Manifest[] {
+    const dir = mkdtempSync(join(tmpdir(), 'kubeairunway-overlay-'));
+    try {
+      const rel = (p: string) => relative(dir, join(DEPLOY_DIR, p)) || '.';
+      writeFileSync(join(dir, 'kustomization.yaml'), JSON.stringify({ resources: resources.map(rel), components: components.map(rel) }));
+      return parseManifests(kustomize(dir));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  type Env = { name: string; value?: string; valueFrom?: unknown };
+  const envOf = (d: Manifest) => ((podOf(d).containers[0] as unknown as { env?: Env[] }).env ?? []).map((e) => e.name);
+
+  it('mTLS and API key reach every process that talks to Temporal, and not the webhook', () => {
+    const out = overlay([''], ['components/temporal-mtls', 'components/temporal-api-key']);
+    const controller = find(out, 'Deployment', 'kubeairunway-controller');
+    expect(envOf(controller).sort()).toEqual(['TEMPORAL_API_KEY', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY']);
+    expect(podOf(controller).containers[0]).toMatchObject({ volumeMounts: expect.arrayContaining([expect.objectContaining({ name: 'temporal-tls', readOnly: true })]) });
+    expect(envOf(find(out, 'Deployment', 'kubeairunway-webhook'))).toEqual(['POD_NAMESPACE']);
+    const provider = overlay(['providers/kaito'], ['components/temporal-mtls']);
+    expect(envOf(find(provider, 'Deployment', 'kaito-provider')).sort()).toEqual(['TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY']);
   });
 });
 
