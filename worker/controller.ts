@@ -11,6 +11,7 @@ import { startWatcher, type Watcher } from '../watcher/watcher.ts';
 import { DEFAULT_SETTINGS, type ReconcileSettings } from '../workflows/settings.ts';
 import { MODEL_DEPLOYMENT_KIND } from '../api/constants.ts';
 import { registerProvider, type Registration } from './registration.ts';
+import { installRuntime } from './runtime.ts';
 import { createCoreWorker } from './core-worker.ts';
 import { createProviderWorker } from './provider-worker.ts';
 
@@ -47,6 +48,7 @@ export interface Controller {
 export async function startController(opts: ControllerOptions): Promise<Controller> {
   const log = opts.log ?? (() => {});
   const settings: ReconcileSettings = { ...DEFAULT_SETTINGS, ...opts.settings };
+  installRuntime();
   const nativeConnection = await NativeConnection.connect({ address: opts.temporalAddress, ...opts.temporalConnection });
   const connection = await Connection.connect({ address: opts.temporalAddress, ...opts.temporalConnection });
   const client = new Client({ connection, namespace: opts.temporalNamespace });

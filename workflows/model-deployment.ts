@@ -47,7 +47,7 @@ const ACTIVITY_RETRY = {
 };
 const CORE_ACTIVITY_TIMEOUT = '30s';
 const EXPLICIT_SELECTION = 'explicit provider selection';
-const PROVIDER_ACTIVITY_TIMEOUT = '1m';
+const PROVIDER_ACTIVITY_TIMEOUT = '30s';
 
 const core = proxyActivities<CoreActivities>({ startToCloseTimeout: CORE_ACTIVITY_TIMEOUT, retry: ACTIVITY_RETRY });
 
@@ -199,13 +199,15 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
 
     // What the core already owns stays owned: SSA would remove a field the core leaves out.
     const recorded = snap.selectedProvider ? { name: snap.selectedProvider, selectedReason: snap.selectedReason ?? '' } : undefined;
-    const base: CoreStatus = { observedGeneration: snap.generation, provider: recorded };
+    const base: CoreStatus = { provider: recorded };
+    // Passes that end before the provider runs report the generation they judged.
+    const stopped: CoreStatus = { ...base, observedGeneration: snap.generation };
     if (snap.paused) {
       view.paused = true;
       at('paused', 'the pause annotation to be removed');
       await writeCore({
         ...coreStatus,
-        ...base,
+        ...stopped,
         paused: { status: 'True', reason: 'ReconcilePaused', message: 'Reconciliation is paused by annotation kubeairunway.ai/reconcile-paused' },
       });
       return { done: false, afterMs: toMs(settings.resyncPeriod) };
@@ -225,7 +227,7 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
       view.message = message;
       at('validate', 'a valid spec');
       await writeCore({
-        ...base,
+        ...stopped,
         validated: { status: 'False', reason: 'ValidationFailed', message },
         providerSelected: coreStatus?.providerSelected,
         phase: { phase: 'Pending', message },
@@ -254,7 +256,7 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
         view.message = message;
         at('select-provider', 'a provider');
         await writeCore({
-          ...base,
+          ...stopped,
           provider: undefined,
           validated,
           providerSelected: { status: 'False', reason: outcome.reason, message },
@@ -322,7 +324,7 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
       if (view.lastError.type === 'ProviderUnavailable') {
         view.phase = 'Pending';
         view.message = view.lastError.message;
-        await writeCore({ ...(coreStatus ?? { observedGeneration: view.observedGeneration ?? 0 }), phase: { phase: 'Pending', message: view.lastError.message } }).catch(
+        await writeCore({ ...coreStatus, phase: { phase: 'Pending', message: view.lastError.message } }).catch(
           () => undefined,
         );
       }

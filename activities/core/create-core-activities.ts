@@ -116,10 +116,10 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         kind: MODEL_DEPLOYMENT_KIND,
         metadata: { name: ref.name, namespace: ref.namespace },
         status: {
-          observedGeneration: status.observedGeneration,
+          ...(status.observedGeneration !== undefined ? { observedGeneration: status.observedGeneration } : {}),
           ...(status.provider ? { provider: { name: status.provider.name, selectedReason: status.provider.selectedReason } } : {}),
           ...(status.phase ? { phase: status.phase.phase, message: status.phase.message } : {}),
-          conditions: withTransitionTimes(md.status?.conditions, desired, kubeNow(), status.observedGeneration),
+          conditions: withTransitionTimes(md.status?.conditions, desired, kubeNow(), md.metadata.generation ?? 0),
         },
       };
       await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body, CONTROLLER_FIELD_MANAGER));

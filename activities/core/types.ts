@@ -29,7 +29,11 @@ export interface ConditionInput {
  * with server-side apply: a field left out of an apply would be released (and removed) by SSA.
  */
 export interface CoreStatus {
-  observedGeneration: number;
+  /**
+   * Written by the core only when it stops a pass before the provider (invalid spec, no provider, paused):
+   * otherwise the provider writes it after observing the resource rendered from that generation.
+   */
+  observedGeneration?: number;
   provider?: { name: string; selectedReason: string };
   validated?: ConditionInput;
   providerSelected?: ConditionInput;

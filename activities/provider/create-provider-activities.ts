@@ -148,6 +148,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
         kind: MODEL_DEPLOYMENT_KIND,
         metadata: { name: ref.name, namespace: ref.namespace },
         status: {
+          observedGeneration: generation,
           phase,
           ...(message ? { message } : {}),
           ...extra,

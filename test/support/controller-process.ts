@@ -1,0 +1,43 @@
+// A controller in its own process, so tests can kill it with SIGKILL and start it again.
+// Usage: tsx test/support/controller-process.ts '<json options>'; prints READY when running.
+import { KubeConfig } from '@kubernetes/client-node';
+import { builtinProviders } from '../../providers/index.ts';
+import { startController } from '../../worker/controller.ts';
+import { startSimulator } from '../../devstack/simulators/simulator.ts';
+import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
+import type { ReconcileSettings } from '../../workflows/settings.ts';
+
+interface ProcessOptions {
+  kubeconfigPath: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  namespaces: string[];
+  settings: Partial<ReconcileSettings>;
+  core: boolean;
+  watcher: boolean;
+  providers: boolean;
+  simulators: boolean;
+}
+
+const opts = JSON.parse(process.argv[2] ?? '{}') as ProcessOptions;
+const kc = new KubeConfig();
+kc.loadFromFile(opts.kubeconfigPath);
+const controller = await startController({
+  kc,
+  temporalAddress: opts.temporalAddress,
+  temporalNamespace: opts.temporalNamespace,
+  core: opts.core,
+  watcher: opts.watcher,
+  providers: opts.providers ? builtinProviders : [],
+  settings: opts.settings,
+  namespaces: opts.namespaces,
+  heartbeatMs: 2_000,
+  providerCrdPollMs: 1_000,
+});
+const simulators = opts.simulators ? await Promise.all(UPSTREAM_SCRIPTS.map((s) => startSimulator(kc, s, { readyAfterMs: 1_000 }))) : [];
+process.stdout.write('READY\n');
+process.once('SIGTERM', async () => {
+  await Promise.all(simulators.map((s) => s.stop()));
+  await controller.stop();
+  process.exit(0);
+});
