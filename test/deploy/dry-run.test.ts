@@ -4,20 +4,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { DEPLOY_DIR } from '../../deploy/render.ts';
-import { kubectl, kubectlOk } from './kubectl.ts';
-import { waitNamespaceGone } from './install-rbac.ts';
-import { SYSTEM_NAMESPACE } from './service-account.ts';
+import { kubectl } from './kubectl.ts';
+import { ensureNamespace, removeNamespace } from './install-rbac.ts';
 
 describe('kubectl apply --dry-run=server -k', () => {
   // A server dry run creates nothing, so objects in a namespace that only the same dry run would create
   // are rejected (namespace not found). The namespace is created for real first.
+  let created = false;
   beforeAll(async () => {
-    await waitNamespaceGone();
-    await kubectlOk(['create', 'namespace', SYSTEM_NAMESPACE]);
+    created = await ensureNamespace();
   });
   afterAll(async () => {
-    await kubectl(['delete', 'namespace', SYSTEM_NAMESPACE, '--wait=false']);
-    await waitNamespaceGone();
+    if (created) await removeNamespace();
   });
 
   for (const dir of ['', 'core', 'providers/kaito', 'providers/dynamo', 'providers/kuberay']) {
