@@ -3,7 +3,12 @@
 
 import { devCommand } from './commands/dev.ts';
 import { explainCommand } from './commands/explain.ts';
+import { historyCommand } from './commands/history.ts';
+import { pauseCommand, resumeCommand } from './commands/pause.ts';
 import { renderCommand } from './commands/render.ts';
+import { retryCommand } from './commands/retry.ts';
+import { runCommand } from './commands/run.ts';
+import { statusCommand } from './commands/status.ts';
 import { validateCommand } from './commands/validate.ts';
 import { processIO } from './io.ts';
 import { runCli, type CommandRegistration } from './program.ts';
@@ -13,6 +18,12 @@ const commands: readonly CommandRegistration[] = [
   renderCommand,
   explainCommand,
   devCommand,
+  runCommand,
+  statusCommand,
+  historyCommand,
+  retryCommand,
+  pauseCommand,
+  resumeCommand,
 ];
 
 process.exitCode = await runCli(process.argv.slice(2), processIO(), commands);

@@ -1,0 +1,37 @@
+// `kubeairunway run`: the controller against an existing cluster (kubeconfig or in-cluster) and Temporal
+// server, until SIGTERM/SIGINT. All parts by default; --core, --watcher, --providers pick some.
+
+import { Option, type Command } from 'commander';
+import { withKubeOptions, withTemporalOptions } from '../operator/connection-options.ts';
+import type { RunOptions } from '../operator/run-controller.ts';
+import { action, type CommandRegistration } from '../program.ts';
+
+export const runCommand: CommandRegistration = (program: Command, { io }) => {
+  const command = program
+    .command('run')
+    .description('Run the controller against an existing cluster and Temporal server (all parts unless --core, --watcher or --providers name some).')
+    .option('--core', 'run the core worker (the ModelDeployment workflows and core activities)')
+    .option('--watcher', 'run the watcher (turns ModelDeployment changes into workflow signals)')
+    .option('--providers <names>', 'run these built-in provider workers, comma-separated: kaito,dynamo,kuberay')
+    .option('--namespaces <names>', 'watch only these namespaces, comma-separated (default: all)')
+    .addOption(new Option('--enable-provider-selector [bool]', 'select a provider for deployments that name none (seed: --enable-provider-selector=false turns it off)').default(true))
+    .option('--task-queue-prefix <prefix>', 'prefix of every task queue, to run several installations on one Temporal namespace', 'kubeairunway')
+    .option('--resync-period <duration>', 'safety-net re-check of an idle deployment (default 10m)')
+    .option('--cleanup-timeout <duration>', 'how long deletion waits for a provider to clean up before removing the finalizer (default 5m)')
+    .option('--metrics-port <port>', 'port of the Prometheus /metrics endpoint (0: any free port)', '9090')
+    .option('--metrics-address <host>', 'address the metrics endpoint listens on', '0.0.0.0')
+    .option('--no-metrics', 'serve no metrics endpoint')
+    .option('--webhook', 'also serve the admission webhook (validation and defaults)')
+    .option('--webhook-host <host>', 'address the webhook listens on', '0.0.0.0')
+    .option('--webhook-port <port>', 'port the webhook listens on', '9443')
+    .addOption(new Option('--webhook-namespace <name>', 'namespace of the webhook certificate Secret').env('POD_NAMESPACE').default('kubeairunway-system'))
+    .option('--webhook-service <namespace/name>', 'register the webhook behind this Service (port 443) instead of its own URL; use in a cluster')
+    .option('--no-webhook-register', 'leave the webhook configurations to the install manifests (the caBundle too)')
+    .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error']).env('LOG_LEVEL').default('info'));
+  withTemporalOptions(withKubeOptions(command)).action(
+    action(async (options: RunOptions) => {
+      const { runRun } = await import('../operator/run-controller.ts');
+      return runRun(io, options);
+    }),
+  );
+};

@@ -1,0 +1,49 @@
+// How `kubeairunway history` prints: a header naming the deployment, its workflow and the Temporal UI
+// pages, then one line per timeline entry with a marker where a new run begins.
+
+import { formatDuration } from './durations.ts';
+import { formatTable, type Column } from './table.ts';
+import type { TimelineEntry } from './timeline.ts';
+
+export interface HistoryReport {
+  deployment: { namespace: string; name: string; uid: string | null; exists: boolean };
+  workflowId: string;
+  status: string;
+  runs: { runId: string; events: number }[];
+  olderRunsOmitted: boolean;
+  ui: { run: string; allRuns: string };
+  timeline: TimelineEntry[];
+}
+
+/** `2025-01-02 15:04:05Z`: seconds are enough to read a timeline; the date matters across days. */
+export function shortTime(iso: string): string {
+  return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z` : '';
+}
+
+function outcomeText(e: TimelineEntry): string {
+  if (e.attempts && e.attempts > 1) return `${e.outcome} (attempt ${e.attempts})`;
+  return e.outcome;
+}
+
+const COLUMNS: Column<TimelineEntry>[] = [
+  { header: 'TIME', value: (e) => shortTime(e.time) },
+  { header: 'RUN', value: (e) => e.run },
+  { header: 'STEP', value: (e) => e.step },
+  { header: 'DURATION', value: (e) => (e.durationMs === null ? null : formatDuration(e.durationMs)) },
+  { header: 'OUTCOME', value: outcomeText },
+  { header: 'DETAIL', value: (e) => [e.error, e.detail].filter(Boolean).join(' — ') || null, maxWidth: 120 },
+];
+
+export function historyText(report: HistoryReport): string {
+  const d = report.deployment;
+  const runs = report.runs.length;
+  const lines = [
+    `ModelDeployment ${d.namespace}/${d.name}${d.uid ? ` (uid ${d.uid})` : ''}${d.exists ? '' : ' — deleted'}`,
+    `Workflow ${report.workflowId}: ${report.status.toLowerCase().replace(/_/g, ' ')}, ${runs} run${runs === 1 ? '' : 's'} shown${report.olderRunsOmitted ? ' (older runs omitted: raise --runs)' : ''}`,
+    `Temporal UI: ${report.ui.run}`,
+    `All runs:    ${report.ui.allRuns}`,
+    '',
+  ];
+  if (report.timeline.length === 0) return `${lines.join('\n')}No steps recorded yet.\n`;
+  return `${lines.join('\n')}${formatTable(COLUMNS, report.timeline)}`;
+}
