@@ -20,7 +20,9 @@ export function tailOf(file: string, lines = 25): string {
 
 export function startProcess(name: string, bin: string, args: string[], logFile: string, env: NodeJS.ProcessEnv = {}): ManagedProcess {
   const fd = openSync(logFile, 'a');
-  const child = spawn(bin, args, { stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
+  // Own process group: a terminal's Ctrl-C must not reach the servers directly, or they would die before
+  // the controller using them has stopped. They are stopped here, in order, by process id.
+  const child = spawn(bin, args, { stdio: ['ignore', fd, fd], env: { ...process.env, ...env }, detached: true });
   closeSync(fd);
   if (child.pid === undefined) throw new Error(`${name} failed to start (${bin})`);
   const proc: ManagedProcess = { name, pid: child.pid, logFile, child, exited: undefined };

@@ -4,6 +4,7 @@ import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { startSimulator } from '../../devstack/simulators/simulator.ts';
 import { builtinProviders } from '../../providers/index.ts';
 import { startController } from '../../worker/controller.ts';
+import { lineLogger, startWebhookServer } from '../../webhook/index.ts';
 import { preferredPort } from '../../devstack/ports.ts';
 import { startStack } from '../../devstack/stack.ts';
 import { killAllNow } from '../../devstack/process.ts';
@@ -36,6 +37,8 @@ export async function runDev(opts: DevOptions): Promise<void> {
     providers: builtinProviders,
     log,
   });
+  // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
+  const webhook = await startWebhookServer({ kc, namespace: 'kubeairunway-system', register: {}, log: lineLogger(log) });
   // No GPUs or upstream operators here: simulated ones write the upstream status instead.
   const simulators = await Promise.all(UPSTREAM_SCRIPTS.map((script) => startSimulator(kc, script, { readyAfterMs: 5_000, log })));
   process.stdout.write(
@@ -46,6 +49,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
       `  try:          kubectl --kubeconfig ${stack.kubeconfigPath} get namespaces`,
       `  Temporal UI:  ${stack.temporalUiUrl}`,
       `  Temporal:     ${stack.temporalAddress} (namespace ${stack.temporalNamespace})`,
+      `  webhook:      ${webhook.url}`,
       `  logs:         ${stack.stateDir}/*.log`,
       `  deploy:       kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/gpu-vllm-dynamo.yaml`,
       `  watch:        kubectl --kubeconfig ${stack.kubeconfigPath} get md -w`,
@@ -56,8 +60,10 @@ export async function runDev(opts: DevOptions): Promise<void> {
   );
   await untilInterrupted(() => log('still stopping; press Ctrl-C twice more to kill everything at once'));
   log('stopping ...');
-  await Promise.all(simulators.map((s) => s.stop()));
-  await controller.stop();
+  // Each part gets a bounded time to stop cleanly; the stack's servers are stopped by process id regardless.
+  await bounded('simulators', Promise.all(simulators.map((s) => s.stop())), log);
+  await bounded('webhook', webhook.stop(), log);
+  await bounded('controller', controller.stop(), log);
   await stack.stop();
   log('stopped');
 }
@@ -83,4 +89,12 @@ function untilInterrupted(onRepeat: () => void): Promise<void> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
+}
+
+async function bounded(what: string, stopping: Promise<unknown>, log: (line: string) => void, ms = 15_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  const result = await Promise.race([stopping.then(() => 'done' as const, (err: Error) => (log(`${what}: ${err.message}`), 'done' as const)), timeout]);
+  clearTimeout(timer);
+  if (result === 'timeout') log(`${what} did not stop within ${ms / 1000}s; going on`);
 }

@@ -44,6 +44,7 @@ export function historyText(report: HistoryReport): string {
     `All runs:    ${report.ui.allRuns}`,
     '',
   ];
-  if (report.timeline.length === 0) return `${lines.join('\n')}No steps recorded yet.\n`;
-  return `${lines.join('\n')}${formatTable(COLUMNS, report.timeline)}`;
+  const header = `${lines.join('\n')}\n`;
+  if (report.timeline.length === 0) return `${header}No steps recorded yet.\n`;
+  return header + formatTable(COLUMNS, report.timeline);
 }

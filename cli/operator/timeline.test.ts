@@ -1,0 +1,122 @@
+import { defaultPayloadConverter } from '@temporalio/common';
+import { describe, expect, it } from 'vitest';
+import { buildTimeline, describeFailure, type HistoryEvent } from './timeline.ts';
+
+const T0 = Date.parse('2025-03-01T10:00:00Z') / 1000;
+const payloads = (value: unknown) => ({ payloads: [defaultPayloadConverter.toPayload(value)] });
+
+/** Events of one run, with ids and times (seconds after T0) filled in. */
+function events(...list: [number, Omit<HistoryEvent, 'eventId' | 'eventTime'>][]): HistoryEvent[] {
+  return list.map(([at, e], i) => ({ eventId: i + 1, eventTime: { seconds: T0 + Math.floor(at), nanos: Math.round((at % 1) * 1e9) }, ...e }) as HistoryEvent);
+}
+
+const started = (continued?: string) => ({ workflowExecutionStartedEventAttributes: { taskQueue: { name: 'kubeairunway-core' }, ...(continued ? { continuedExecutionRunId: continued } : {}) } });
+const scheduled = (name: string, activityId: string, queue = 'kubeairunway-core') => ({
+  activityTaskScheduledEventAttributes: { activityType: { name }, activityId, taskQueue: { name: queue } },
+});
+
+describe('buildTimeline', () => {
+  const run1 = events(
+    [0, started()],
+    [0, { workflowExecutionSignaledEventAttributes: { signalName: 'reconcile', input: payloads({ reason: 'changed', generation: 1 }) } }],
+    [0.1, scheduled('readDeployment', '1')],
+    [0.15, { activityTaskStartedEventAttributes: { scheduledEventId: 3, attempt: 1 } }],
+    [0.2, { activityTaskCompletedEventAttributes: { scheduledEventId: 3, result: payloads({ uid: 'u', generation: 1, paused: false }) } }],
+    [0.3, scheduled('selectProvider', '2')],
+    [0.35, { activityTaskStartedEventAttributes: { scheduledEventId: 6, attempt: 1 } }],
+    [0.5, { activityTaskCompletedEventAttributes: { scheduledEventId: 6, result: payloads({ provider: 'acme', reason: 'explicit provider selection', rejected: [] }) } }],
+    [0.6, scheduled('applyResource', '3', 'kubeairunway-provider-acme')],
+    [3.6, {
+      activityTaskStartedEventAttributes: {
+        scheduledEventId: 9,
+        attempt: 3,
+        lastFailure: { message: 'apply AcmeInference: connection refused', applicationFailureInfo: { type: 'KubeUnavailable' } },
+      },
+    }],
+    [3.8, { activityTaskFailedEventAttributes: { scheduledEventId: 9, failure: { message: 'apply AcmeInference: forbidden', applicationFailureInfo: { type: 'KubeForbidden' } } } }],
+    [3.9, { timerStartedEventAttributes: { timerId: '1' } }],
+    [8.9, { timerFiredEventAttributes: { timerId: '1', startedEventId: 12 } }],
+    [9, { workflowExecutionContinuedAsNewEventAttributes: { newExecutionRunId: 'run-2' } }],
+  );
+  const run2 = events(
+    [9, started('run-1')],
+    [10, { workflowExecutionUpdateAcceptedEventAttributes: { protocolInstanceId: 'u1', acceptedRequest: { input: { name: 'retry' } } } }],
+    [10.1, scheduled('applyResource', '1', 'kubeairunway-provider-acme')],
+    [10.2, { activityTaskStartedEventAttributes: { scheduledEventId: 3, attempt: 1 } }],
+    [10.4, { activityTaskCompletedEventAttributes: { scheduledEventId: 3, result: payloads({ result: 'created', resource: { kind: 'AcmeInference', name: 'llama' } }) } }],
+    [10.5, {
+      workflowExecutionUpdateCompletedEventAttributes: {
+        acceptedEventId: 2,
+        outcome: { success: payloads({ retried: 'apply', previousError: { type: 'KubeForbidden' }, outcome: 'succeeded' }) },
+      },
+    }],
+    [11, scheduled('observeResource', '2', 'kubeairunway-provider-acme')],
+  );
+  const pending = new Map([['2', { attempt: 4, lastFailure: { message: 'read: timeout', applicationFailureInfo: { type: 'KubeUnavailable' } } }]]);
+  const timeline = buildTimeline([{ runId: 'run-1', events: run1 }, { runId: 'run-2', events: run2, pending }], Date.parse('2025-03-01T10:00:21Z'));
+  const byStep = (step: string, run = 1) => timeline.find((e) => e.step === step && e.run === run);
+
+  it('lists the steps in order across runs, with what woke each pass', () => {
+    expect(timeline.map((e) => `${e.run} ${e.step}`)).toEqual([
+      '1 workflow started',
+      '1 signal reconcile',
+      '1 readDeployment',
+      '1 selectProvider',
+      '1 applyResource',
+      '1 timer',
+      '1 continued as new',
+      '2 run continued',
+      '2 update retry',
+      '2 applyResource',
+      '2 observeResource',
+    ]);
+    expect(byStep('signal reconcile')?.detail).toBe('changed, generation 1');
+    expect(byStep('timer')).toMatchObject({ outcome: 'fired', durationMs: 5000 });
+    expect(byStep('continued as new')?.detail).toBe('next run run-2');
+  });
+
+  it('gives each step its time, duration, outcome and what it did', () => {
+    expect(byStep('readDeployment')).toMatchObject({ time: '2025-03-01T10:00:00.100Z', durationMs: 100, outcome: 'completed', attempts: 1, error: null, kind: 'step' });
+    expect(byStep('selectProvider')?.detail).toBe("selected 'acme' (explicit provider selection)");
+    expect(byStep('applyResource', 2)).toMatchObject({ outcome: 'completed', detail: "created AcmeInference 'llama'", taskQueue: 'kubeairunway-provider-acme' });
+  });
+
+  it('reports a failed step with its failure type and attempts', () => {
+    expect(byStep('applyResource')).toMatchObject({ outcome: 'failed', attempts: 3, durationMs: 3200, error: 'KubeForbidden: apply AcmeInference: forbidden' });
+  });
+
+  it('summarizes the retry update', () => {
+    expect(byStep('update retry', 2)).toMatchObject({ kind: 'update', outcome: 'completed', durationMs: 500, detail: 'retried apply; succeeded' });
+  });
+
+  it('shows a step still running with its current attempt and last failure', () => {
+    expect(byStep('observeResource', 2)).toMatchObject({ outcome: 'running', durationMs: 10_000, attempts: 4, error: 'KubeUnavailable: read: timeout' });
+  });
+
+  it('counts problems reported by completed steps as errors', () => {
+    const t = buildTimeline([
+      {
+        runId: 'r',
+        events: events(
+          [0, scheduled('validateDeployment', '1')],
+          [0.1, { activityTaskCompletedEventAttributes: { scheduledEventId: 1, result: payloads({ valid: false, message: "Provider 'acme' CRD not installed in cluster" }) } }],
+        ),
+      },
+    ]);
+    expect(t[0]).toMatchObject({ outcome: 'completed', error: "ValidationFailed: Provider 'acme' CRD not installed in cluster" });
+  });
+});
+
+describe('describeFailure', () => {
+  it('explains a schedule-to-start timeout as a provider nobody serves', () => {
+    expect(describeFailure({ message: 'activity timeout', timeoutFailureInfo: { timeoutType: 2 } }, 'kubeairunway-provider-acme')).toBe(
+      'ProviderUnavailable: no worker picked the step up from task queue kubeairunway-provider-acme in time',
+    );
+    expect(describeFailure({ message: 'activity timeout', timeoutFailureInfo: { timeoutType: 1 } })).toBe('Timeout:START_TO_CLOSE: activity timeout');
+  });
+
+  it('looks through a wrapper without a type to its cause', () => {
+    expect(describeFailure({ message: 'Activity task failed', cause: { message: 'nope', applicationFailureInfo: { type: 'KubeInvalid' } } })).toBe('KubeInvalid: nope');
+    expect(describeFailure(undefined)).toBeNull();
+  });
+});
