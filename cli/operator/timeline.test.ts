@@ -6,10 +6,12 @@ const T0 = Date.parse('2025-03-01T10:00:00Z') / 1000;
 const payloads = (value: unknown) => ({ payloads: [defaultPayloadConverter.toPayload(value)] });
 
 /** Events of one run, with ids and times (seconds after T0) filled in. */
-function events(...list: [number, Omit<HistoryEvent, 'eventId' | 'eventTime'>][]): HistoryEvent[] {
-  return list.map(([at, e], i) => ({ eventId: i + 1, eventTime: { seconds: T0 + Math.floor(at), nanos: Math.round((at % 1) * 1e9) }, ...e }) as HistoryEvent);
+// Plain objects stand in for the protobuf messages (Long ids as numbers), as the reader only reads fields.
+function events(...list: [number, Record<string, unknown>][]): HistoryEvent[] {
+  return list.map(([at, e], i) => ({ eventId: i + 1, eventTime: { seconds: T0 + Math.floor(at), nanos: Math.round((at % 1) * 1e9) }, ...e }) as unknown as HistoryEvent);
 }
 
+const failure = (f: Record<string, unknown>) => f as unknown as Parameters<typeof describeFailure>[0];
 const started = (continued?: string) => ({ workflowExecutionStartedEventAttributes: { taskQueue: { name: 'kubeairunway-core' }, ...(continued ? { continuedExecutionRunId: continued } : {}) } });
 const scheduled = (name: string, activityId: string, queue = 'kubeairunway-core') => ({
   activityTaskScheduledEventAttributes: { activityType: { name }, activityId, taskQueue: { name: queue } },
@@ -52,7 +54,7 @@ describe('buildTimeline', () => {
     }],
     [11, scheduled('observeResource', '2', 'kubeairunway-provider-acme')],
   );
-  const pending = new Map([['2', { attempt: 4, lastFailure: { message: 'read: timeout', applicationFailureInfo: { type: 'KubeUnavailable' } } }]]);
+  const pending = new Map([['2', { attempt: 4, lastFailure: failure({ message: 'read: timeout', applicationFailureInfo: { type: 'KubeUnavailable' } }) }]]);
   const timeline = buildTimeline([{ runId: 'run-1', events: run1 }, { runId: 'run-2', events: run2, pending }], Date.parse('2025-03-01T10:00:21Z'));
   const byStep = (step: string, run = 1) => timeline.find((e) => e.step === step && e.run === run);
 
@@ -109,14 +111,14 @@ describe('buildTimeline', () => {
 
 describe('describeFailure', () => {
   it('explains a schedule-to-start timeout as a provider nobody serves', () => {
-    expect(describeFailure({ message: 'activity timeout', timeoutFailureInfo: { timeoutType: 2 } }, 'kubeairunway-provider-acme')).toBe(
+    expect(describeFailure(failure({ message: 'activity timeout', timeoutFailureInfo: { timeoutType: 2 } }), 'kubeairunway-provider-acme')).toBe(
       'ProviderUnavailable: no worker picked the step up from task queue kubeairunway-provider-acme in time',
     );
-    expect(describeFailure({ message: 'activity timeout', timeoutFailureInfo: { timeoutType: 1 } })).toBe('Timeout:START_TO_CLOSE: activity timeout');
+    expect(describeFailure(failure({ message: 'activity timeout', timeoutFailureInfo: { timeoutType: 1 } }))).toBe('Timeout:START_TO_CLOSE: activity timeout');
   });
 
   it('looks through a wrapper without a type to its cause', () => {
-    expect(describeFailure({ message: 'Activity task failed', cause: { message: 'nope', applicationFailureInfo: { type: 'KubeInvalid' } } })).toBe('KubeInvalid: nope');
+    expect(describeFailure(failure({ message: 'Activity task failed', cause: { message: 'nope', applicationFailureInfo: { type: 'KubeInvalid' } } }))).toBe('KubeInvalid: nope');
     expect(describeFailure(undefined)).toBeNull();
   });
 });
