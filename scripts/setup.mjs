@@ -26,8 +26,10 @@ if (major < 20 || (major === 20 && minor < 19)) {
 const installed = join(root, 'node_modules', '.package-lock.json');
 const lock = join(root, 'package-lock.json');
 if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtimeMs) {
-  say('installing npm dependencies (npm ci) ...');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  // `npm install`, not `npm ci`: the lock file cannot list platform packages a registry mirror lacks
+  // (e.g. @swc/core's macOS builds), and `npm ci` refuses such a lock; `npm install` follows it anyway.
+  say('installing npm dependencies (npm install) ...');
+  run('npm', ['install', '--no-audit', '--no-fund']);
 } else {
   say('npm dependencies up to date');
 }
