@@ -22,12 +22,15 @@ describe.concurrent('lifecycle per provider', () => {
     { file: 'cpu-gguf-kaito.yaml', provider: 'kaito', upstream: UPSTREAM.workspace, kind: 'Workspace' },
     { file: 'gpu-vllm-dynamo.yaml', provider: 'dynamo', upstream: UPSTREAM.dgd, kind: 'DynamoGraphDeployment' },
     { file: 'disaggregated-dynamo.yaml', provider: 'dynamo', upstream: UPSTREAM.dgd, kind: 'DynamoGraphDeployment' },
+    // KubeRay is never auto-selected (seed §4.4): named explicitly.
+    { file: 'gpu-vllm-dynamo.yaml', provider: 'kuberay', upstream: UPSTREAM.rayservice, kind: 'RayService', explicit: true },
   ];
 
   for (const c of cases) {
     it(`${c.file} reaches Running on ${c.provider} and cleans up on deletion`, async () => {
       const md = example(c.file, kube.namespace, (m) => {
-        m.metadata.name = `${m.metadata.name}-${c.file.split('-')[0]}`.slice(0, 50);
+        m.metadata.name = `${m.metadata.name}-${c.file.split('-')[0]}-${c.provider}`.slice(0, 50);
+        if (c.explicit) m.spec.provider = { name: c.provider };
       });
       const name = md.metadata.name!;
       await createDeployment(md);

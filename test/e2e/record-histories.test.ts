@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { dynamoProvider } from '../../providers/index.ts';
 import { workflowIdFor } from '../../workflows/ids.ts';
-import { HISTORIES_DIR, replayFailures } from '../../workflows/replay.ts';
+import { HISTORIES_DIR, replayFailures } from '../../worker/replay.ts';
 import { condition, createDeployment, deleteDeployment, example, patchDeployment, phaseIs, waitForDeployment, waitGone } from '../support/deployments.ts';
 import { eventually, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { startTestController, workflowBundle, type TestController } from '../support/controller.ts';

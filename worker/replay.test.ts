@@ -3,7 +3,7 @@
 // with `patched()`); the recordings are refreshed by the record-histories e2e test.
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../worker/core-worker.ts';
+import { WORKFLOWS_PATH } from './core-worker.ts';
 import { recordedHistories, replayFailures } from './replay.ts';
 
 describe('replay of recorded histories', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 
-export const HISTORIES_DIR = new URL('./__histories__/', import.meta.url);
+export const HISTORIES_DIR = new URL('../workflows/__histories__/', import.meta.url);
 
 export interface RecordedHistory {
   workflowId: string;
