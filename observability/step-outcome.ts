@@ -48,7 +48,8 @@ export function stepOutcome(activity: string, result: unknown): StepOutcome {
     case 'observeResource': {
       const o = result as ObservedStatus;
       const fields = { phase: o.phase, ready: o.ready };
-      return o.phase === 'Failed' ? { errorType: 'ProviderError', summary: o.message ?? 'provider resource failed', fields: { ...fields, message: o.message } } : { fields };
+      if (o.phase === 'Failed') return { errorType: 'ProviderError', summary: o.message ?? 'provider resource failed', fields: { ...fields, message: o.message } };
+      return { summary: `phase ${o.phase}${o.ready ? ', ready' : ''}${o.message ? `: ${o.message}` : ''}`, fields };
     }
     default:
       return { fields: {} };

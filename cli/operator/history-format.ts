@@ -29,9 +29,9 @@ const COLUMNS: Column<TimelineEntry>[] = [
   { header: 'TIME', value: (e) => shortTime(e.time) },
   { header: 'RUN', value: (e) => e.run },
   { header: 'STEP', value: (e) => e.step },
-  { header: 'DURATION', value: (e) => (e.durationMs === null ? null : formatDuration(e.durationMs)) },
+  { header: 'DURATION', value: (e) => (e.durationMs === null ? null : formatDuration(e.durationMs)), empty: '-' },
   { header: 'OUTCOME', value: outcomeText },
-  { header: 'DETAIL', value: (e) => [e.error, e.detail].filter(Boolean).join(' — ') || null, maxWidth: 120 },
+  { header: 'DETAIL', value: (e) => [e.error, e.detail].filter(Boolean).join(' — ') || null, maxWidth: 120, empty: '-' },
 ];
 
 export function historyText(report: HistoryReport): string {

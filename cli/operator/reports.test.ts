@@ -118,7 +118,7 @@ describe('history output', () => {
         'All runs:    http://ui/all',
         '',
         'TIME                   RUN   STEP             DURATION   OUTCOME              DETAIL',
-        '2025-03-01 10:00:00Z   1     readDeployment   100ms      completed            <none>',
+        '2025-03-01 10:00:00Z   1     readDeployment   100ms      completed            -',
         '2025-03-01 10:00:01Z   1     applyResource    3.2s       failed (attempt 3)   KubeForbidden: no',
         '',
       ].join('\n'),
@@ -157,7 +157,7 @@ describe('retry output', () => {
   };
 
   it('says what it retried and how the new attempt ended', () => {
-    expect(retryText(base)).toBe("Retried step 'validate' of team-a/llama, which was waiting for a valid spec.\nThe new attempt succeeded in 1.2s: phase Deploying, provider acme, step idle.\n");
+    expect(retryText(base)).toBe("Retried step 'validate' of team-a/llama, which was waiting for a valid spec.\nThe new attempt succeeded in 1.2s: phase Deploying, provider acme.\n");
     const failedAgain = retryText({
       ...base,
       retried: 'apply',

@@ -55,9 +55,8 @@ export async function runRetry(io: CliIO, args: string[], opts: RetryOptions): P
       result = await temporal.client.withAbortSignal(AbortSignal.timeout(timeoutMs), () => temporal.client.workflow.getHandle(workflowId).executeUpdate(retryUpdate));
     } catch (err) {
       if (progress.elapsed() >= timeoutMs) {
-        throw new CliError(
-          `The retry of ${describeTarget(target)} did not end within ${opts.timeout}${before.source === 'memo' ? ' and no core worker answers: is the controller running?' : `; see kubeairunway history ${describeTarget(target)}`}.`,
-        );
+        const hint = before.source === 'memo' ? ' and no core worker answers: is the controller running?' : `; see kubeairunway history ${describeTarget(target)}.`;
+        throw new CliError(`The retry of ${describeTarget(target)} did not end within ${opts.timeout}${hint}`);
       }
       if (err instanceof WorkflowNotFoundError) throw new CliError(`The workflow of ${describeTarget(target)} ended before the retry could run.`);
       throw new CliError(`The retry of ${describeTarget(target)} failed: ${firstLine((err as Error).message)}.`);
@@ -104,7 +103,8 @@ export function retryText(r: RetryReport): string {
   else lines.push(`Retried step '${r.retried}' of ${name}${r.wasWaitingFor ? `, which was waiting for ${r.wasWaitingFor}` : ''}.`);
 
   const took = formatDuration(r.durationMs);
-  const state = [r.now.phase && `phase ${r.now.phase}`, r.now.provider && `provider ${r.now.provider}`, r.now.step && `step ${r.now.step}`].filter(Boolean).join(', ');
+  // The step may have moved on since (a watch event starts the next pass); phase and provider have not.
+  const state = [r.now.phase && `phase ${r.now.phase}`, r.now.provider && `provider ${r.now.provider}`].filter(Boolean).join(', ');
   if (r.outcome === 'failed' && r.error) lines.push(`The new attempt failed at step '${r.error.step}' (${took}): ${r.error.type}: ${r.error.message}`);
   else if (r.outcome === 'waiting') lines.push(`The new attempt ended in ${took} and is waiting${r.now.waitingFor ? ` for ${r.now.waitingFor}` : ''}${state ? ` (${state})` : ''}.`);
   else lines.push(`The new attempt succeeded in ${took}${state ? `: ${state}` : ''}.`);

@@ -1,0 +1,44 @@
+// Runs the kubeairunway operator commands in-process against the shared local stack.
+
+import { historyCommand } from '../../cli/commands/history.ts';
+import { pauseCommand, resumeCommand } from '../../cli/commands/pause.ts';
+import { retryCommand } from '../../cli/commands/retry.ts';
+import { statusCommand } from '../../cli/commands/status.ts';
+import type { CliIO } from '../../cli/io.ts';
+import { runCli } from '../../cli/program.ts';
+import { stackInfo } from '../support/env.ts';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const TEMPORAL_COMMANDS = new Set(['status', 'history', 'retry']);
+
+/** `kubeairunway ARGV` with the stack's kubeconfig and Temporal address. */
+export async function kubeairunway(argv: string[]): Promise<CliResult> {
+  const info = stackInfo();
+  const connection = ['--kubeconfig', info.kubeconfigPath];
+  if (TEMPORAL_COMMANDS.has(argv[0]!)) connection.push('--temporal-address', info.temporalAddress, '--temporal-namespace', info.temporalNamespace);
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    readStdin: async () => '',
+    readFile: async () => Promise.reject(new Error('no files in these tests')),
+    listManifestFiles: async () => undefined,
+  };
+  const code = await runCli([...argv, ...connection], io, [statusCommand, historyCommand, retryCommand, pauseCommand, resumeCommand]);
+  return { code, stdout, stderr };
+}
+
+/** The JSON a command printed with -o json; fails with its stderr when it printed none. */
+export function json<T>(result: CliResult): T {
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new Error(`expected JSON on stdout (exit ${result.code}); stderr: ${result.stderr}; stdout: ${result.stdout}`);
+  }
+}
