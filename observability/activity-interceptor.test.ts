@@ -106,3 +106,21 @@ describe('stepObserver on a provider worker', () => {
     expect(h.lines.at(-1)).toMatchObject({ level: 40, msg: 'applyResource: provider CRD not installed', errorType: 'CRDNotInstalled' });
   });
 });
+
+describe('temporalLogger', () => {
+  it('writes SDK logs as pino lines with their metadata, and the provider workers\' expected warning at debug', async () => {
+    const { temporalLogger } = await import('./logger.ts');
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({ level: 'debug', destination: { write: (s: string) => void lines.push(JSON.parse(s)) } });
+    const sdk = temporalLogger(logger);
+    sdk.warn('Worker state changed', { taskQueue: 'q' });
+    sdk.log('ERROR', 'boom');
+    sdk.warn('No workflows registered, not polling for workflow tasks', { taskQueue: 'kubeairunway-provider-kaito' });
+    expect(lines.map((l) => [l.level, l.msg, l.source])).toEqual([
+      [40, 'Worker state changed', 'temporal-sdk'],
+      [50, 'boom', 'temporal-sdk'],
+      [20, 'No workflows registered, not polling for workflow tasks', 'temporal-sdk'],
+    ]);
+    expect(lines[0]).toMatchObject({ taskQueue: 'q' });
+  });
+});

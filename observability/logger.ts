@@ -13,11 +13,15 @@ export function createLogger(opts: { level?: string; destination?: DestinationSt
   return opts.destination ? pino(options, opts.destination) : pino(options);
 }
 
+const EXPECTED_WARNING = 'No workflows registered, not polling for workflow tasks';
+
 /** The Temporal SDK's logger interface over pino (SDK log metadata becomes pino fields). */
 export function temporalLogger(logger: Logger): TemporalLogger {
   const child = logger.child({ source: 'temporal-sdk' });
   const write = (level: LogLevel, message: string, meta?: LogMetadata) => {
     const fields = meta ?? {};
+    // A provider worker serves activities only, by design; the SDK warns about it at every start.
+    if (message === EXPECTED_WARNING) return child.debug(fields, message);
     switch (level) {
       case 'TRACE':
         return child.trace(fields, message);
