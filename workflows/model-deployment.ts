@@ -4,6 +4,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
   setHandler,
   TimeoutFailure,
@@ -47,6 +48,8 @@ const ACTIVITY_RETRY = {
 };
 const CORE_ACTIVITY_TIMEOUT = '30s';
 const EXPLICIT_SELECTION = 'explicit provider selection';
+/** Patch IDs (see `patched()`): each guards a change in the commands a workflow issues. */
+const CLEANUP_CLEARS_BEFORE_ATTEMPT = 'cleanup-clears-signal-before-attempt';
 const PROVIDER_ACTIVITY_TIMEOUT = '30s';
 
 const core = proxyActivities<CoreActivities>({ startToCloseTimeout: CORE_ACTIVITY_TIMEOUT, retry: ACTIVITY_RETRY });
@@ -161,6 +164,10 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
     while (!gone && (attempts === 0 || Date.now() < deadline)) {
       attempts++;
       const left = Math.max(deadline - Date.now(), 1_000);
+      // Cleared before the attempt, so a deletion reported while it runs still wakes the wait below.
+      // Histories recorded before this change cleared it after the attempt (and started a timer).
+      const clearBefore = patched(CLEANUP_CLEARS_BEFORE_ATTEMPT);
+      if (clearBefore) dirty = false;
       try {
         const result = await providerActs(provider!, left).cleanupResources(ref);
         gone = result.gone;
@@ -171,7 +178,7 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
       }
       publish();
       if (gone) break;
-      dirty = false;
+      if (!clearBefore) dirty = false;
       await condition(() => dirty, Math.min(toMs(settings.pollInterval), Math.max(deadline - Date.now(), 1)));
     }
     if (!gone) {

@@ -1,6 +1,7 @@
 // Produces real histories of the main paths (create → Running → delete; identity update; invalid spec
 // fixed later; pause and resume; finalizer timeout) and checks they replay on the current code. With
-// KUBEAIRUNWAY_RECORD_HISTORIES=1 they are written to workflows/__histories__ for the replay test.
+// KUBEAIRUNWAY_RECORD_HISTORIES=<label> they are written to workflows/__histories__/<label>-<scenario>.json
+// for the replay test; keep older labels: they are what running deployments of older versions hold.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -88,10 +89,11 @@ describe('recorded histories', () => {
     const histories = [];
     for (const r of recorded) {
       histories.push({ workflowId: r.workflowId, history: await client.workflow.getHandle(r.workflowId).fetchHistory() });
-      if (process.env.KUBEAIRUNWAY_RECORD_HISTORIES === '1') {
+      const label = process.env.KUBEAIRUNWAY_RECORD_HISTORIES;
+      if (label) {
         // The CLI's JSON is the documented interchange format (historyFromJSON reads it back).
         const json = execFileSync(resolveTool('temporal')!.path, ['workflow', 'show', '--address', stackInfo().temporalAddress, '-w', r.workflowId, '-o', 'json'], { encoding: 'utf8' });
-        writeFileSync(join(HISTORIES_DIR.pathname, `${r.scenario}.json`), `${JSON.stringify({ workflowId: r.workflowId, history: JSON.parse(json) })}\n`);
+        writeFileSync(join(HISTORIES_DIR.pathname, `${label}-${r.scenario}.json`), `${JSON.stringify({ workflowId: r.workflowId, history: JSON.parse(json) })}\n`);
       }
     }
     expect(histories).toHaveLength(5);

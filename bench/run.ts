@@ -1,0 +1,27 @@
+// `npm run bench [-- --deployments N] [-- --pure-only]`: the pure core's throughput and an end-to-end run
+// on a fresh local stack. Figures on a shared 2-core machine vary by ±20% from run to run; compare
+// ratios between runs on the same machine rather than absolute numbers.
+import { cpus } from 'node:os';
+import { benchPure } from './pure.ts';
+import { benchE2e } from './e2e.ts';
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+
+console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
+console.log('\npure core (operations per second):');
+for (const [name, ops] of Object.entries(benchPure())) console.log(`  ${name.padEnd(42)} ${Math.round(ops).toLocaleString('en-US').padStart(10)}`);
+
+if (!process.argv.includes('--pure-only')) {
+  for (const count of (arg('--deployments') ?? '1,20').split(',').map(Number)) {
+    const r = await benchE2e(count);
+    console.log(`\nend to end, ${count} deployment(s) created at once (simulated operators report ready at once):`);
+    console.log(`  all Running after            ${r.allRunningSeconds.toFixed(1)} s (per deployment p50 ${r.runningP50Seconds.toFixed(1)} s, p95 ${r.runningP95Seconds.toFixed(1)} s)`);
+    console.log(`  all deleted after            ${r.allDeletedSeconds.toFixed(1)} s`);
+    console.log(`  workflow history             ${r.historyEventsPerDeployment} events per deployment (create → Running)`);
+    console.log(`  controller process memory    peak RSS ${r.rssPeakMiB} MiB, heap ${r.heapUsedMiB} MiB (includes the bench itself)`);
+  }
+}
+process.exit(0);
