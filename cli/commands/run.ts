@@ -1,5 +1,6 @@
 // `kubeairunway run`: the controller against an existing cluster (kubeconfig or in-cluster) and Temporal
-// server, until SIGTERM/SIGINT. All parts by default; --core, --watcher, --providers pick some.
+// server, until SIGTERM/SIGINT. Core, watcher and all built-in providers by default; --core, --watcher,
+// --providers and --webhook pick exactly the parts to run (`run --webhook` is the webhook's Deployment).
 
 import { Option, type Command } from 'commander';
 import { withKubeOptions, withTemporalOptions } from '../operator/connection-options.ts';
@@ -9,7 +10,7 @@ import { action, type CommandRegistration } from '../program.ts';
 export const runCommand: CommandRegistration = (program: Command, { io }) => {
   const command = program
     .command('run')
-    .description('Run the controller against an existing cluster and Temporal server (all parts unless --core, --watcher or --providers name some).')
+    .description('Run the controller against an existing cluster and Temporal server: core, watcher and every built-in provider, or only the parts named.')
     .option('--core', 'run the core worker (the ModelDeployment workflows and core activities)')
     .option('--watcher', 'run the watcher (turns ModelDeployment changes into workflow signals)')
     .option('--providers <names>', 'run these built-in provider workers, comma-separated: kaito,dynamo,kuberay')
@@ -21,7 +22,7 @@ export const runCommand: CommandRegistration = (program: Command, { io }) => {
     .option('--metrics-port <port>', 'port of the Prometheus /metrics endpoint (0: any free port)', '9090')
     .option('--metrics-address <host>', 'address the metrics endpoint listens on', '0.0.0.0')
     .option('--no-metrics', 'serve no metrics endpoint')
-    .option('--webhook', 'also serve the admission webhook (validation and defaults)')
+    .option('--webhook', 'serve the admission webhook (validation and defaults); alone, unless other parts are named too')
     .option('--webhook-host <host>', 'address the webhook listens on', '0.0.0.0')
     .option('--webhook-port <port>', 'port the webhook listens on', '9443')
     .addOption(new Option('--webhook-namespace <name>', 'namespace of the webhook certificate Secret').env('POD_NAMESPACE').default('kubeairunway-system'))

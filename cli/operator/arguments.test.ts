@@ -24,13 +24,16 @@ describe('parseTarget', () => {
 
 describe('resolveParts', () => {
   it('runs every part when none is named', () => {
-    expect(resolveParts({})).toEqual({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'] });
+    expect(resolveParts({})).toEqual({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'], webhook: false });
   });
 
   it('runs only the named parts', () => {
-    expect(resolveParts({ core: true })).toEqual({ core: true, watcher: false, providers: [] });
-    expect(resolveParts({ providers: 'kaito, kuberay,kaito' })).toEqual({ core: false, watcher: false, providers: ['kaito', 'kuberay'] });
-    expect(resolveParts({ watcher: true, providers: 'dynamo' })).toEqual({ core: false, watcher: true, providers: ['dynamo'] });
+    expect(resolveParts({ core: true })).toEqual({ core: true, watcher: false, providers: [], webhook: false });
+    expect(resolveParts({ providers: 'kaito, kuberay,kaito' })).toEqual({ core: false, watcher: false, providers: ['kaito', 'kuberay'], webhook: false });
+    expect(resolveParts({ watcher: true, providers: 'dynamo' })).toEqual({ core: false, watcher: true, providers: ['dynamo'], webhook: false });
+    // The webhook's own Deployment: `run --webhook` runs nothing else.
+    expect(resolveParts({ webhook: true })).toEqual({ core: false, watcher: false, providers: [], webhook: true });
+    expect(resolveParts({ core: true, watcher: true, webhook: true })).toEqual({ core: true, watcher: true, providers: [], webhook: true });
   });
 
   it('names unknown providers and refuses to run nothing', () => {

@@ -41,7 +41,8 @@ export interface RunOptions extends KubeOptions, TemporalOptions {
 }
 
 export interface RunningController {
-  controller: Controller;
+  /** Undefined when only the webhook runs. */
+  controller: Controller | undefined;
   metricsUrl: string | undefined;
   webhookUrl: string | undefined;
   stop(): Promise<void>;
@@ -110,30 +111,34 @@ export async function startRun(opts: RunOptions, deps: RunDeps): Promise<Running
       logger.info({ url: metricsServer.url }, 'metrics endpoint serving');
     }
 
-    let controller: Controller;
-    try {
-      controller = await startController({
-        kc: kube.kc,
-        temporalAddress: temporal.address,
-        temporalNamespace: temporal.namespace,
-        temporalConnection: tempConnection,
-        core: parts.core,
-        watcher: parts.watcher,
-        providers: builtinProviders.filter((p) => parts.providers.includes(p.name)),
-        settings,
-        namespaces,
-        workflowBundle: deps.workflowBundle,
-        heartbeatMs: deps.heartbeatMs,
-        log: lineLog(logger, 'controller'),
-        activityInterceptors: (provider) => [stepObserver({ metrics, logger: logger.child({ source: provider ? `provider-${provider}` : 'core' }), provider })],
-      });
-    } catch (err) {
-      throw new CliError(`The controller could not start against Temporal at ${temporal.address}: ${firstLine((err as Error).message)}.`);
+    // The webhook alone needs no Temporal connection and starts no worker.
+    let controller: Controller | undefined;
+    if (parts.core || parts.watcher || parts.providers.length > 0) {
+      try {
+        controller = await startController({
+          kc: kube.kc,
+          temporalAddress: temporal.address,
+          temporalNamespace: temporal.namespace,
+          temporalConnection: tempConnection,
+          core: parts.core,
+          watcher: parts.watcher,
+          providers: builtinProviders.filter((p) => parts.providers.includes(p.name)),
+          settings,
+          namespaces,
+          workflowBundle: deps.workflowBundle,
+          heartbeatMs: deps.heartbeatMs,
+          log: lineLog(logger, 'controller'),
+          activityInterceptors: (provider) => [stepObserver({ metrics, logger: logger.child({ source: provider ? `provider-${provider}` : 'core' }), provider })],
+        });
+      } catch (err) {
+        throw new CliError(`The controller could not start against Temporal at ${temporal.address}: ${firstLine((err as Error).message)}.`);
+      }
+      const started = controller;
+      stops.push(() => started.stop());
     }
-    stops.push(() => controller.stop());
 
     let webhook: WebhookServer | undefined;
-    if (opts.webhook) {
+    if (parts.webhook) {
       webhook = await startWebhookServer({
         kc: kube.kc,
         namespace: opts.webhookNamespace,

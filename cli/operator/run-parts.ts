@@ -10,24 +10,30 @@ export interface PartFlags {
   core?: boolean;
   watcher?: boolean;
   providers?: string;
+  webhook?: boolean;
 }
 
 export interface Parts {
   core: boolean;
   watcher: boolean;
   providers: string[];
+  webhook: boolean;
 }
 
+/**
+ * No part named: the controller (core, watcher, every built-in provider), the webhook off (in a cluster
+ * it is a Deployment of its own). Any part named: exactly those, so `run --webhook` is the webhook alone.
+ */
 export function resolveParts(flags: PartFlags): Parts {
-  const named = flags.core !== undefined || flags.watcher !== undefined || flags.providers !== undefined;
-  if (!named) return { core: true, watcher: true, providers: [...BUILTIN_PROVIDER_NAMES] };
+  const named = flags.core !== undefined || flags.watcher !== undefined || flags.providers !== undefined || flags.webhook !== undefined;
+  if (!named) return { core: true, watcher: true, providers: [...BUILTIN_PROVIDER_NAMES], webhook: false };
   const providers = splitList(flags.providers);
   const unknown = providers.filter((p) => !(BUILTIN_PROVIDER_NAMES as readonly string[]).includes(p));
   if (unknown.length > 0) {
     throw new CliError(`Unknown provider${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')}: the built-in providers are ${BUILTIN_PROVIDER_NAMES.join(', ')}.`);
   }
-  const parts = { core: flags.core ?? false, watcher: flags.watcher ?? false, providers: [...new Set(providers)] };
-  if (!parts.core && !parts.watcher && parts.providers.length === 0) throw new CliError('Nothing to run: name at least one of --core, --watcher, --providers.');
+  const parts = { core: flags.core ?? false, watcher: flags.watcher ?? false, providers: [...new Set(providers)], webhook: flags.webhook ?? false };
+  if (!parts.core && !parts.watcher && parts.providers.length === 0 && !parts.webhook) throw new CliError('Nothing to run: name at least one of --core, --watcher, --providers, --webhook.');
   return parts;
 }
 

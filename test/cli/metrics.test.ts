@@ -120,6 +120,26 @@ describe('kubeairunway run: metrics and logs', () => {
   });
 });
 
+describe('kubeairunway run --webhook', () => {
+  it('runs the admission webhook alone, without Temporal', async () => {
+    const kube = await testKube('cli-webhook');
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({ destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+    // Nothing listens on port 1: any Temporal connection attempt would fail the start.
+    const running = await startRun(runOptions({ webhook: true, metrics: false, webhookNamespace: kube.namespace, temporalAddress: '127.0.0.1:1' }), { io: { readFile: async () => '' }, logger });
+    try {
+      expect(running.controller).toBeUndefined();
+      expect(running.metricsUrl).toBeUndefined();
+      expect(running.webhookUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(lines.find((l) => l.msg === 'kubeairunway controller running')).toMatchObject({ core: false, watcher: false, providers: [], webhook: running.webhookUrl });
+      expect(lines.some((l) => l.source === 'webhook' && l.msg === 'admission webhook serving')).toBe(true);
+    } finally {
+      await running.stop();
+      await kube.cleanup();
+    }
+  });
+});
+
 describe('kubeairunway run as a process', () => {
   let kube: TestKube;
   beforeAll(async () => {
