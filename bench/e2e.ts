@@ -3,15 +3,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { startStack } from '../devstack/stack.ts';
 import { stackCrdFiles } from '../devstack/crd-files.ts';
-import { UPSTREAM_SCRIPTS } from '../devstack/simulators/scripts.ts';
-import { startSimulator } from '../devstack/simulators/simulator.ts';
-import { builtinProviders } from '../providers/index.ts';
-import { startController } from '../worker/controller.ts';
+import { startLocalProduct } from '../devstack/local-product.ts';
 import { CustomObjects, type AnyObject } from '../kube/custom-objects.ts';
 import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../api/constants.ts';
 import { workflowIdFor } from '../workflows/ids.ts';
@@ -31,19 +27,9 @@ export interface E2eResult {
 export async function benchE2e(count: number): Promise<E2eResult> {
   const stateDir = mkdtempSync(join(tmpdir(), 'kubeairunway-bench-'));
   const stack = await startStack({ stateDir, crdFiles: stackCrdFiles(new URL('..', import.meta.url).pathname) });
-  const kc = new KubeConfig();
-  kc.loadFromFile(stack.kubeconfigPath);
+  const product = await startLocalProduct(stack, { webhook: false, simulatedReadyAfterMs: 0, settings: { taskQueuePrefix: 'bench' } });
+  const { kc, controller } = product;
   const namespace = 'default';
-  const controller = await startController({
-    kc,
-    temporalAddress: stack.temporalAddress,
-    temporalNamespace: stack.temporalNamespace,
-    core: true,
-    watcher: true,
-    providers: builtinProviders,
-    settings: { taskQueuePrefix: 'bench' },
-  });
-  const simulators = await Promise.all(UPSTREAM_SCRIPTS.map((s) => startSimulator(kc, s, { readyAfterMs: 0 })));
   const objects = new CustomObjects(kc);
   const template = parse(readFileSync(new URL('../examples/gpu-vllm-dynamo.yaml', import.meta.url), 'utf8')) as AnyObject;
   const ref = (name: string) => ({ group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace, name });
@@ -94,8 +80,7 @@ export async function benchE2e(count: number): Promise<E2eResult> {
     };
   } finally {
     clearInterval(sampler);
-    await Promise.all(simulators.map((s) => s.stop()));
-    await controller.stop();
+    await product.stop();
     await stack.stop();
     rmSync(stateDir, { recursive: true, force: true });
   }

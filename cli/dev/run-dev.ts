@@ -1,10 +1,5 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { stackCrdFiles } from '../../devstack/crd-files.ts';
-import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
-import { startSimulator } from '../../devstack/simulators/simulator.ts';
-import { builtinProviders } from '../../providers/index.ts';
-import { startController } from '../../worker/controller.ts';
-import { lineLogger, startWebhookServer } from '../../webhook/index.ts';
+import { startLocalProduct } from '../../devstack/local-product.ts';
 import { preferredPort } from '../../devstack/ports.ts';
 import { startStack } from '../../devstack/stack.ts';
 import { killAllNow } from '../../devstack/process.ts';
@@ -26,21 +21,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
     temporalUiPort: await preferredPort(8233),
     log,
   });
-  const kc = new KubeConfig();
-  kc.loadFromFile(stack.kubeconfigPath);
-  const controller = await startController({
-    kc,
-    temporalAddress: stack.temporalAddress,
-    temporalNamespace: stack.temporalNamespace,
-    core: true,
-    watcher: true,
-    providers: builtinProviders,
-    log,
-  });
-  // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
-  const webhook = await startWebhookServer({ kc, namespace: 'kubeairunway-system', register: {}, log: lineLogger(log) });
-  // No GPUs or upstream operators here: simulated ones write the upstream status instead.
-  const simulators = await Promise.all(UPSTREAM_SCRIPTS.map((script) => startSimulator(kc, script, { readyAfterMs: 5_000, log })));
+  const product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, log });
   process.stdout.write(
     [
       '',
@@ -49,7 +30,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
       `  try:          kubectl --kubeconfig ${stack.kubeconfigPath} get namespaces`,
       `  Temporal UI:  ${stack.temporalUiUrl}`,
       `  Temporal:     ${stack.temporalAddress} (namespace ${stack.temporalNamespace})`,
-      `  webhook:      ${webhook.url}`,
+      `  webhook:      ${product.webhookUrl}`,
       `  logs:         ${stack.stateDir}/*.log`,
       `  deploy:       kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/gpu-vllm-dynamo.yaml`,
       `  watch:        kubectl --kubeconfig ${stack.kubeconfigPath} get md -w`,
@@ -60,10 +41,8 @@ export async function runDev(opts: DevOptions): Promise<void> {
   );
   await untilInterrupted(() => log('still stopping; press Ctrl-C twice more to kill everything at once'));
   log('stopping ...');
-  // Each part gets a bounded time to stop cleanly; the stack's servers are stopped by process id regardless.
-  await bounded('simulators', Promise.all(simulators.map((s) => s.stop())), log);
-  await bounded('webhook', webhook.stop(), log);
-  await bounded('controller', controller.stop(), log);
+  await product.stop();
+  // The stack's servers are stopped by process id, whatever happened above.
   await stack.stop();
   log('stopped');
 }
@@ -91,10 +70,3 @@ function untilInterrupted(onRepeat: () => void): Promise<void> {
   });
 }
 
-async function bounded(what: string, stopping: Promise<unknown>, log: (line: string) => void, ms = 15_000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
-  const result = await Promise.race([stopping.then(() => 'done' as const, (err: Error) => (log(`${what}: ${err.message}`), 'done' as const)), timeout]);
-  clearTimeout(timer);
-  if (result === 'timeout') log(`${what} did not stop within ${ms / 1000}s; going on`);
-}

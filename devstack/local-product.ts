@@ -1,0 +1,62 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { builtinProviders } from '../providers/index.ts';
+import { lineLogger, startWebhookServer } from '../webhook/index.ts';
+import { startController, type Controller } from '../worker/controller.ts';
+import type { ReconcileSettings } from '../workflows/settings.ts';
+import { UPSTREAM_SCRIPTS } from './simulators/scripts.ts';
+import { startSimulator } from './simulators/simulator.ts';
+import type { Stack } from './stack.ts';
+
+export interface LocalProduct {
+  kc: KubeConfig;
+  controller: Controller;
+  webhookUrl: string | undefined;
+  /** Stops the parts in reverse order, each within a bounded time (the stack itself is the caller's). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole product on a local stack: core worker, built-in provider workers, watcher, optionally the
+ * admission webhook, and the simulated upstream operators standing in for KAITO, Dynamo and KubeRay.
+ */
+export async function startLocalProduct(
+  stack: Stack,
+  opts: { webhook: boolean; simulatedReadyAfterMs: number; settings?: Partial<ReconcileSettings>; log?: (line: string) => void },
+): Promise<LocalProduct> {
+  const log = opts.log ?? (() => {});
+  const kc = new KubeConfig();
+  kc.loadFromFile(stack.kubeconfigPath);
+  const controller = await startController({
+    kc,
+    temporalAddress: stack.temporalAddress,
+    temporalNamespace: stack.temporalNamespace,
+    core: true,
+    watcher: true,
+    providers: builtinProviders,
+    settings: opts.settings,
+    log,
+  });
+  // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
+  const webhook = opts.webhook ? await startWebhookServer({ kc, namespace: 'kubeairunway-system', register: {}, log: lineLogger(log) }) : undefined;
+  // No GPUs or upstream operators here: simulated ones write the upstream status instead.
+  const simulators = await Promise.all(UPSTREAM_SCRIPTS.map((script) => startSimulator(kc, script, { readyAfterMs: opts.simulatedReadyAfterMs, log })));
+  return {
+    kc,
+    controller,
+    webhookUrl: webhook?.url,
+    async stop() {
+      await bounded('simulators', Promise.all(simulators.map((s) => s.stop())), log);
+      if (webhook) await bounded('webhook', webhook.stop(), log);
+      await bounded('controller', controller.stop(), log);
+    },
+  };
+}
+
+/** Waits for a part to stop, but not forever: shutdown must finish even when a server is already gone. */
+async function bounded(what: string, stopping: Promise<unknown>, log: (line: string) => void, ms = 15_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  const result = await Promise.race([stopping.then(() => 'done' as const, (err: Error) => (log(`${what}: ${err.message}`), 'done' as const)), timeout]);
+  clearTimeout(timer);
+  if (result === 'timeout') log(`${what} did not stop within ${ms / 1000}s; going on`);
+}
