@@ -52,19 +52,11 @@ export class Coalescer<T> {
       failed = true;
       const delay = Math.min((this.opts.retryBaseMs ?? 1_000) * 2 ** failures, this.opts.retryMaxMs ?? 30_000);
       this.opts.onError?.(key, err, delay);
-      if (!this.pending.has(key) && !this.stopped) {
-        this.pending.delete(key);
+      // Retry the same item later, unless a newer trigger is already waiting to be sent.
+      if (!this.pending.has(key)) {
         this.release();
         this.inFlight.delete(key);
-        this.retryTimers.set(
-          key,
-          setTimeout(() => {
-            this.retryTimers.delete(key);
-            if (this.inFlight.has(key) || this.stopped) return;
-            this.inFlight.add(key);
-            void this.run(key, item, failures + 1);
-          }, delay),
-        );
+        if (!this.stopped) this.retryTimers.set(key, setTimeout(() => this.retry(key, item, failures + 1), delay));
         return;
       }
     }
@@ -73,6 +65,13 @@ export class Coalescer<T> {
     this.pending.delete(key);
     if (next !== undefined && !this.stopped) void this.run(key, next, failed ? failures + 1 : 0);
     else this.inFlight.delete(key);
+  }
+
+  private retry(key: string, item: T, failures: number): void {
+    this.retryTimers.delete(key);
+    if (this.inFlight.has(key) || this.stopped) return;
+    this.inFlight.add(key);
+    void this.run(key, item, failures);
   }
 
   private slot(): Promise<void> {

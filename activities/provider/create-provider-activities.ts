@@ -4,9 +4,8 @@ import { API_VERSION, MODEL_DEPLOYMENT_KIND, providerFieldManager } from '../../
 import { conditionMessages, events } from '../../api/messages.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import type { KubernetesObject, ProviderDefinition } from '../../providers/contract.ts';
-import { ownedObjectSelector } from '../../providers/shared/metadata.ts';
 import { CustomObjects, splitApiVersion, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
-import { classifyKubeError, kubeCall } from '../../kube/errors.ts';
+import { kubeCall } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
 import type { DeploymentRef } from '../../workflows/ids.ts';
 import { involved, modelDeploymentResource, readLiveDeployment } from '../deployment-ref.ts';
@@ -14,6 +13,7 @@ import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/c
 import { APPLIED_STATE_ANNOTATION, RENDER_HASH_ANNOTATION, renderHash, stateHash } from './applied-state.ts';
 import { changedIdentityFields, IDENTITY_ANNOTATION, identityOf } from './identity.ts';
 import { detectInstalledVersion } from './crd-version.ts';
+import { deleteOwnedObjects } from './cleanup.ts';
 import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities } from './types.ts';
 
 export interface ProviderActivityDeps {
@@ -74,7 +74,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
           reason: 'RecreatingResource',
           message: `Identity fields changed (${identityChanges.join(', ')}): deleting and recreating ${primary.kind} '${primary.metadata.name}'; the model is unavailable until it is recreated`,
         });
-        await deleteOwned(ref, md);
+        await deleteOwnedObjects(deps.kc, objects, provider, ref, md?.metadata.name ?? ref.name);
         return { result: 'recreating', resource, identityChanges, warnings: [] };
       }
 
@@ -162,41 +162,10 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
 
     async cleanupResources(ref): Promise<CleanupOutcome> {
       const md = await live(ref);
-      const remaining = await deleteOwned(ref, md);
+      const remaining = await deleteOwnedObjects(deps.kc, objects, provider, ref, md?.metadata.name ?? ref.name);
       return { gone: remaining.length === 0, remaining };
     },
   };
-
-  /** Deletes every object of this deployment the provider owns; returns what still exists (deleting or not). */
-  async function deleteOwned(ref: DeploymentRef, md: ModelDeployment | undefined): Promise<string[]> {
-    const version = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(deps.kc, provider.resource));
-    const selector = Object.entries(ownedObjectSelector(md?.metadata.name ?? ref.name))
-      .map(([k, v]) => `${k}=${v}`)
-      .join(',');
-    const remaining: string[] = [];
-    for (const kind of provider.ownedKinds) {
-      const { group } = splitApiVersion(kind.apiVersion);
-      const isPrimary = group === provider.resource.group && kind.kind === provider.resource.kind;
-      // A missing CRD means nothing of that kind can exist: it counts as gone.
-      if (isPrimary && (version === undefined || 'error' in version)) continue;
-      const apiVersion = isPrimary && version && !('error' in version) ? version.apiVersion : kind.apiVersion;
-      const collection = { ...splitApiVersion(apiVersion), plural: kind.plural, namespace: ref.namespace };
-      let items: AnyObject[];
-      try {
-        items = await objects.list({ ...collection, labelSelector: selector });
-      } catch (err) {
-        if (classifyKubeError(err).type === 'NoKindMatch') continue;
-        throw err;
-      }
-      // The owner reference is the authoritative link; the label only narrows the list.
-      for (const item of items.filter((i) => i.metadata?.ownerReferences?.some((o) => o.uid === ref.uid))) {
-        const name = item.metadata!.name!;
-        const existed = item.metadata?.deletionTimestamp ? true : await kubeCall(`delete ${kind.kind}`, () => objects.delete({ ...collection, name }));
-        if (existed) remaining.push(`${kind.kind} ${ref.namespace}/${name}`);
-      }
-    }
-    return remaining;
-  }
 }
 
 function withRecordedIdentity(md: ModelDeployment) {

@@ -1,0 +1,42 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { ProviderDefinition } from '../../providers/contract.ts';
+import { ownedObjectSelector } from '../../providers/shared/metadata.ts';
+import { splitApiVersion, type AnyObject, type CustomObjects } from '../../kube/custom-objects.ts';
+import { classifyKubeError, kubeCall } from '../../kube/errors.ts';
+import type { DeploymentRef } from '../../workflows/ids.ts';
+import { detectInstalledVersion } from './crd-version.ts';
+
+/**
+ * Deletes every object of one deployment that the provider owns (found by label, confirmed by owner
+ * uid) and returns what still exists, as `Kind namespace/name`: objects just deleted or still held by
+ * their own finalizers. A kind whose CRD is not installed has nothing to delete: it counts as gone.
+ */
+export async function deleteOwnedObjects(kc: KubeConfig, objects: CustomObjects, provider: ProviderDefinition, ref: DeploymentRef, name: string): Promise<string[]> {
+  const installed = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(kc, provider.resource));
+  const selector = Object.entries(ownedObjectSelector(name))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  const remaining: string[] = [];
+  for (const kind of provider.ownedKinds) {
+    const isPrimary = splitApiVersion(kind.apiVersion).group === provider.resource.group && kind.kind === provider.resource.kind;
+    let apiVersion = kind.apiVersion;
+    if (isPrimary) {
+      if (installed === undefined || 'error' in installed) continue;
+      apiVersion = installed.apiVersion;
+    }
+    const collection = { ...splitApiVersion(apiVersion), plural: kind.plural, namespace: ref.namespace };
+    let items: AnyObject[];
+    try {
+      items = await objects.list({ ...collection, labelSelector: selector });
+    } catch (err) {
+      if (classifyKubeError(err).type === 'NoKindMatch') continue;
+      throw err;
+    }
+    for (const item of items.filter((i) => i.metadata?.ownerReferences?.some((o) => o.uid === ref.uid))) {
+      const itemName = item.metadata!.name!;
+      const exists = item.metadata?.deletionTimestamp ? true : await kubeCall(`delete ${kind.kind}`, () => objects.delete({ ...collection, name: itemName }));
+      if (exists) remaining.push(`${kind.kind} ${ref.namespace}/${itemName}`);
+    }
+  }
+  return remaining;
+}
