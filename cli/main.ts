@@ -4,6 +4,7 @@
 import { devCommand } from './commands/dev.ts';
 import { explainCommand } from './commands/explain.ts';
 import { historyCommand } from './commands/history.ts';
+import { controllerCommand, providerCommand } from './commands/install.ts';
 import { pauseCommand, resumeCommand } from './commands/pause.ts';
 import { renderCommand } from './commands/render.ts';
 import { retryCommand } from './commands/retry.ts';
@@ -24,6 +25,8 @@ const commands: readonly CommandRegistration[] = [
   retryCommand,
   pauseCommand,
   resumeCommand,
+  controllerCommand,
+  providerCommand,
 ];
 
 process.exitCode = await runCli(process.argv.slice(2), processIO(), commands);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../io.ts';
 import { runCli } from '../program.ts';
 import { historyCommand } from './history.ts';
+import { controllerCommand, providerCommand } from './install.ts';
 import { pauseCommand, resumeCommand } from './pause.ts';
 import { retryCommand } from './retry.ts';
 import { runCommand } from './run.ts';
@@ -19,7 +20,7 @@ async function cli(argv: string[]) {
     readFile: async () => Promise.reject(new Error('ENOENT')),
     listManifestFiles: async () => undefined,
   };
-  const code = await runCli(argv, io, [runCommand, statusCommand, historyCommand, retryCommand, pauseCommand, resumeCommand]);
+  const code = await runCli(argv, io, [runCommand, statusCommand, historyCommand, retryCommand, pauseCommand, resumeCommand, controllerCommand, providerCommand]);
   return { code, stdout, stderr };
 }
 
@@ -27,7 +28,7 @@ describe('operator commands: arguments', () => {
   it('are listed in the help', async () => {
     const { code, stdout } = await cli(['--help']);
     expect(code).toBe(0);
-    for (const name of ['run', 'status', 'history', 'retry', 'pause', 'resume']) expect(stdout).toMatch(new RegExp(`\\n  ${name} `));
+    for (const name of ['run', 'status', 'history', 'retry', 'pause', 'resume', 'controller', 'provider']) expect(stdout).toMatch(new RegExp(`\\n  ${name} `));
   });
 
   it('document the connection flags with their defaults and environment variables', async () => {
@@ -61,6 +62,8 @@ describe('operator commands: arguments', () => {
     expect(await cli(['run', '--providers', 'kaito,acme'])).toMatchObject({ code: 1, stderr: "error: Unknown provider 'acme': the built-in providers are dynamo, kaito, kuberay.\n" });
     expect(await cli(['run', '--enable-provider-selector=maybe'])).toMatchObject({ code: 1, stderr: "error: Expected true or false, got 'maybe'.\n" });
     expect(await cli(['run', '--metrics-port', 'x'])).toMatchObject({ code: 1, stderr: "error: --metrics-port takes a port number from 0 to 65535, got 'x'.\n" });
+    expect(await cli(['provider', 'install', 'acme'])).toMatchObject({ code: 1, stderr: expect.stringContaining("error: Unknown provider 'acme'") });
+    expect((await cli(['controller', 'install', '--dry-run=maybe'])).stderr).toContain("argument 'maybe' is invalid. Allowed choices are none, server, client.");
   });
 
   it('say which kubeconfig they cannot load', async () => {
@@ -77,7 +80,7 @@ describe('operator commands: loading', () => {
   const valueImports = (file: string) =>
     [...readFileSync(file, 'utf8').matchAll(/^import (?!type )[^;]*? from '([^']+)';/gm)].map((m) => m[1]!);
 
-  for (const name of ['run', 'status', 'history', 'retry', 'pause']) {
+  for (const name of ['run', 'status', 'history', 'retry', 'pause', 'install']) {
     it(`${name}.ts imports only light modules at load time`, () => {
       expect(valueImports(join(import.meta.dirname, `${name}.ts`)).filter((m) => !LIGHT.has(m))).toEqual([]);
     });

@@ -1,6 +1,7 @@
 // Runs the kubeairunway operator commands in-process against the shared local stack.
 
 import { historyCommand } from '../../cli/commands/history.ts';
+import { controllerCommand, providerCommand } from '../../cli/commands/install.ts';
 import { pauseCommand, resumeCommand } from '../../cli/commands/pause.ts';
 import { retryCommand } from '../../cli/commands/retry.ts';
 import { statusCommand } from '../../cli/commands/status.ts';
@@ -30,7 +31,7 @@ export async function kubeairunway(argv: string[]): Promise<CliResult> {
     readFile: async () => Promise.reject(new Error('no files in these tests')),
     listManifestFiles: async () => undefined,
   };
-  const code = await runCli([...argv, ...connection], io, [statusCommand, historyCommand, retryCommand, pauseCommand, resumeCommand]);
+  const code = await runCli([...argv, ...connection], io, [statusCommand, historyCommand, retryCommand, pauseCommand, resumeCommand, controllerCommand, providerCommand]);
   return { code, stdout, stderr };
 }
 

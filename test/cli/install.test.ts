@@ -1,0 +1,65 @@
+// `controller install|upgrade|uninstall` and `provider install|uninstall`: kubectl over deploy/, checked
+// with server-side dry runs (the shared cluster must keep its CRDs).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION, MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
+import type { ModelDeployment } from '../../api/types.ts';
+import { kubectlAvailable } from '../../deploy/render.ts';
+import { createDeployment, patchDeployment } from '../support/deployments.ts';
+import { testKube, type TestKube } from '../support/env.ts';
+import { kubeairunway } from './cli.ts';
+
+describe.skipIf(!kubectlAvailable())('kubeairunway controller and provider', () => {
+  let kube: TestKube;
+  // A server dry run stores nothing, so the objects of kubeairunway-system need the namespace for real.
+  let createdSystemNamespace = false;
+  beforeAll(async () => {
+    kube = await testKube('cli-install');
+    createdSystemNamespace = await kube.core.createNamespace({ body: { metadata: { name: 'kubeairunway-system' } } }).then(
+      () => true,
+      () => false,
+    );
+  });
+  afterAll(async () => {
+    await patchDeployment(kube.namespace, 'leftover', { metadata: { finalizers: null } }).catch(() => undefined);
+    if (createdSystemNamespace) await kube.core.deleteNamespace({ name: 'kubeairunway-system' }).catch(() => undefined);
+    await kube?.cleanup();
+  });
+
+  it('controller install and upgrade apply deploy/install.yaml (server dry run)', async () => {
+    for (const verb of ['install', 'upgrade']) {
+      const result = await kubeairunway(['controller', verb, '--dry-run=server']);
+      expect(result.stderr).toContain(`${verb === 'install' ? 'Installing' : 'Upgrading'} kubeairunway from `);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/modeldeployments.kubeairunway.ai');
+      expect(result.stdout).toMatch(/deployment\.apps\/kubeairunway-controller (created|configured|unchanged) \(server dry run\)/);
+      expect(result.stdout.endsWith('Dry run (server): nothing was changed.\n')).toBe(true);
+    }
+  });
+
+  it('provider install applies the provider on its own (server dry run), and names the built-ins for an unknown one', async () => {
+    const result = await kubeairunway(['provider', 'install', 'kaito', '--dry-run=server']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/deployment\.apps\/kaito-provider (created|configured|unchanged) \(server dry run\)/);
+    expect(await kubeairunway(['provider', 'install', 'acme'])).toMatchObject({
+      code: 1,
+      stderr: "error: Unknown provider 'acme': the built-in providers are dynamo, kaito, kuberay (a third-party provider comes with its own manifests).\n",
+    });
+  });
+
+  it('controller uninstall refuses while ModelDeployments remain', async () => {
+    await createDeployment({
+      apiVersion: API_VERSION,
+      kind: MODEL_DEPLOYMENT_KIND,
+      metadata: { name: 'leftover', namespace: kube.namespace },
+      spec: { model: { id: 'Qwen/Qwen2.5-0.5B-Instruct', source: 'huggingface' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } },
+    } as ModelDeployment);
+    const refused = await kubeairunway(['controller', 'uninstall']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: \d+ ModelDeployments? still exists? \(.*leftover.*\): delete them first so the controller cleans up their provider resources, or pass --force\.\n$/);
+
+    const forced = await kubeairunway(['controller', 'uninstall', '--force', '--dry-run=server']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/deployment\.apps "kubeairunway-controller" deleted \(server dry run\)|Dry run/);
+    expect(forced.stdout.endsWith('Dry run (server): nothing was changed.\n')).toBe(true);
+  });
+});
