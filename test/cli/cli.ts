@@ -21,7 +21,7 @@ const TEMPORAL_COMMANDS = new Set(['status', 'history', 'retry']);
 export async function kubeairunway(argv: string[]): Promise<CliResult> {
   const info = stackInfo();
   const connection = ['--kubeconfig', info.kubeconfigPath];
-  if (TEMPORAL_COMMANDS.has(argv[0]!)) connection.push('--temporal-address', info.temporalAddress, '--temporal-namespace', info.temporalNamespace);
+  if (TEMPORAL_COMMANDS.has(argv[0]!) && !argv.includes('--temporal-address')) connection.push('--temporal-address', info.temporalAddress, '--temporal-namespace', info.temporalNamespace);
   let stdout = '';
   let stderr = '';
   const io: CliIO = {

@@ -65,6 +65,14 @@ describe('kubeairunway status, history, pause and resume', () => {
     expect(yaml.stdout).toContain(`- namespace: ${kube.namespace}\n  name: ${name}\n`);
   });
 
+  it('status still shows the cluster side when Temporal cannot be reached, and says so', async () => {
+    const result = await kubeairunway(['status', `${kube.namespace}/${name}`, '-o', 'json', '--temporal-address', '127.0.0.1:1']);
+    expect(result.code).toBe(0);
+    const status = json<DeploymentStatus>(result);
+    expect(status).toMatchObject({ phase: 'Running', provider: 'dynamo', step: null, workflow: { status: 'UNKNOWN', source: 'none' } });
+    expect(status.workflow.note).toMatch(/^Cannot reach the Temporal server at 127\.0\.0\.1:1: .*; steps and errors are unknown$/);
+  });
+
   it('status of a missing deployment is one sentence and exit code 1', async () => {
     const result = await kubeairunway(['status', `${kube.namespace}/nope`]);
     expect(result).toMatchObject({ code: 1, stdout: '', stderr: `error: ModelDeployment ${kube.namespace}/nope not found.\n` });
