@@ -5,8 +5,8 @@ import type { DeploymentStatus } from '../../cli/operator/deployment-status.ts';
 import type { HistoryReport } from '../../cli/operator/history-format.ts';
 import type { PauseReport } from '../../cli/operator/pause.ts';
 import type { ModelDeployment } from '../../api/types.ts';
-import { condition, createDeployment, example, getDeployment, phaseIs, waitForDeployment } from '../support/deployments.ts';
-import { testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { condition, createDeployment, deleteDeployment, example, getDeployment, phaseIs, waitForDeployment, waitGone } from '../support/deployments.ts';
+import { eventually, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 import { json, kubeairunway } from './cli.ts';
 
@@ -137,5 +137,22 @@ describe('kubeairunway status, history, pause and resume', () => {
     const one = json<HistoryReport>(await kubeairunway(['history', `${kube.namespace}/${name}`, '-o', 'json', '--runs', '1']));
     expect(one.runs).toHaveLength(1);
     expect(one.olderRunsOmitted).toBe(true);
+  });
+
+  it('history of a deleted deployment is found by name and ends with its cleanup', async () => {
+    await deleteDeployment(kube.namespace, name);
+    await waitGone(kube.namespace, name);
+    const report = await eventually('the completed workflow in the history', async () => {
+      const result = await kubeairunway(['history', `${kube.namespace}/${name}`, '-o', 'json']);
+      const r = result.code === 0 ? json<HistoryReport>(result) : undefined;
+      return r?.status === 'COMPLETED' ? r : undefined;
+    });
+    expect(report.deployment).toEqual({ namespace: kube.namespace, name, uid: running.metadata.uid, exists: false });
+    const steps = report.timeline.map((e) => e.step);
+    expect(steps.lastIndexOf('cleanupResources')).toBeGreaterThan(steps.lastIndexOf('observeResource'));
+    expect(steps.lastIndexOf('removeFinalizer')).toBeGreaterThan(steps.lastIndexOf('cleanupResources'));
+    expect(report.timeline.at(-1)).toMatchObject({ kind: 'workflow', step: 'workflow completed', detail: 'the deployment is gone' });
+    const text = await kubeairunway(['history', `${kube.namespace}/${name}`]);
+    expect(text.stdout.split('\n')[0]).toBe(`ModelDeployment ${kube.namespace}/${name} (uid ${running.metadata.uid}) — deleted`);
   });
 });
