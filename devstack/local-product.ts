@@ -1,5 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { builtinProviders } from '../providers/index.ts';
+import { createLogger, createMetrics, startMetricsServer, stepObserver, watchDeployments } from '../observability/index.ts';
 import { lineLogger, startWebhookServer } from '../webhook/index.ts';
 import { startController, type Controller } from '../worker/controller.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
@@ -11,6 +12,7 @@ export interface LocalProduct {
   kc: KubeConfig;
   controller: Controller;
   webhookUrl: string | undefined;
+  metricsUrl: string | undefined;
   /** Stops the parts in reverse order, each within a bounded time (the stack itself is the caller's). */
   stop(): Promise<void>;
 }
@@ -21,11 +23,24 @@ export interface LocalProduct {
  */
 export async function startLocalProduct(
   stack: Stack,
-  opts: { webhook: boolean; simulatedReadyAfterMs: number; settings?: Partial<ReconcileSettings>; log?: (line: string) => void },
+  opts: {
+    webhook: boolean;
+    simulatedReadyAfterMs: number;
+    /** Serve the seed's Prometheus metrics on this port. */
+    metricsPort?: number;
+    settings?: Partial<ReconcileSettings>;
+    log?: (line: string) => void;
+  },
 ): Promise<LocalProduct> {
   const log = opts.log ?? (() => {});
   const kc = new KubeConfig();
   kc.loadFromFile(stack.kubeconfigPath);
+  const metrics = opts.metricsPort !== undefined ? createMetrics({ processMetrics: true }) : undefined;
+  const deploymentWatch = metrics ? await watchDeployments({ kc, log }) : undefined;
+  if (metrics && deploymentWatch) metrics.observeDeployments(deploymentWatch.deployments);
+  const metricsServer = metrics ? await startMetricsServer({ registry: metrics.registry, port: opts.metricsPort!, host: '127.0.0.1' }) : undefined;
+  // Step logs only for failures here; the console belongs to the person trying the product.
+  const stepLogger = createLogger({ level: 'warn' });
   const controller = await startController({
     kc,
     temporalAddress: stack.temporalAddress,
@@ -34,6 +49,7 @@ export async function startLocalProduct(
     watcher: true,
     providers: builtinProviders,
     settings: opts.settings,
+    activityInterceptors: (provider) => [stepObserver({ metrics, logger: stepLogger, provider })],
     log,
   });
   // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
@@ -44,10 +60,13 @@ export async function startLocalProduct(
     kc,
     controller,
     webhookUrl: webhook?.url,
+    metricsUrl: metricsServer?.url,
     async stop() {
       await bounded('simulators', Promise.all(simulators.map((s) => s.stop())), log);
       if (webhook) await bounded('webhook', webhook.stop(), log);
       await bounded('controller', controller.stop(), log);
+      if (metricsServer) await bounded('metrics', metricsServer.stop(), log);
+      if (deploymentWatch) await bounded('metrics watch', deploymentWatch.stop(), log);
     },
   };
 }

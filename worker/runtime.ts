@@ -1,4 +1,7 @@
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
+
+// A provider worker serves activities only, by design; the SDK warns about that at every start.
+const EXPECTED_WARNING = 'No workflows registered';
 
 let installed = false;
 
@@ -11,7 +14,12 @@ export function installRuntime(level: LogLevel = 'WARN'): void {
   if (installed) return;
   installed = true;
   try {
-    Runtime.install({ logger: new DefaultLogger(level) });
+    Runtime.install({
+      logger: new DefaultLogger(level, (entry: LogEntry) => {
+        if (entry.message.startsWith(EXPECTED_WARNING)) return;
+        process.stderr.write(`${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message}\n`);
+      }),
+    });
   } catch {
     // Already installed (by the host program or an earlier worker): keep it.
   }

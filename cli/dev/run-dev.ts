@@ -21,7 +21,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
     temporalUiPort: await preferredPort(8233),
     log,
   });
-  const product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, log });
+  const product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, metricsPort: await preferredPort(9090), log });
   process.stdout.write(
     [
       '',
@@ -31,10 +31,12 @@ export async function runDev(opts: DevOptions): Promise<void> {
       `  Temporal UI:  ${stack.temporalUiUrl}`,
       `  Temporal:     ${stack.temporalAddress} (namespace ${stack.temporalNamespace})`,
       `  webhook:      ${product.webhookUrl}`,
+      `  metrics:      ${product.metricsUrl}`,
       `  logs:         ${stack.stateDir}/*.log`,
       `  deploy:       kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/gpu-vllm-dynamo.yaml`,
       `  watch:        kubectl --kubeconfig ${stack.kubeconfigPath} get md -w`,
-      `  history:      ${stack.temporalUiUrl}/namespaces/${stack.temporalNamespace}/workflows?query=${encodeURIComponent('MdName="llama-8b"')}`,
+      `  history:      npm run kubeairunway -- history default/llama-8b --kubeconfig ${stack.kubeconfigPath}`,
+      `                ${stack.temporalUiUrl}/namespaces/${stack.temporalNamespace}/workflows?query=${encodeURIComponent('MdName="llama-8b"')}`,
       'Press Ctrl-C to stop everything.',
       '',
     ].join('\n'),
