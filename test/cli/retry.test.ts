@@ -15,10 +15,11 @@ import { startTestController, TEST_SETTINGS, type TestController } from '../supp
 import { condition, createDeployment, getDeployment, getObject, patchDeployment, waitForDeployment } from '../support/deployments.ts';
 import { eventually, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { json, kubeairunway } from './cli.ts';
-import { widgetProvider } from './widget-provider.ts';
+import { thirdPartyProvider } from '../support/third-party-provider.ts';
+import { installCrds } from '../../devstack/crds.ts';
 
 describe('kubeairunway retry', () => {
-  const widget = widgetProvider(uniqueName('r').slice(2));
+  const widget = thirdPartyProvider(`widget-${uniqueName('r').slice(2)}`);
   let kube: TestKube;
   let ctl: TestController | undefined;
   let temporal: Awaited<ReturnType<typeof temporalClient>>;
@@ -66,7 +67,7 @@ describe('kubeairunway retry', () => {
     expect(early.code).toBe(0);
     expect(json<RetryReport>(early)).toMatchObject({ retried: 'validate', wasWaitingFor: 'a valid spec', outcome: 'waiting', now: { step: 'validate', waitingFor: 'a valid spec' } });
 
-    await kube.kc.makeApiClient(ApiextensionsV1Api).createCustomResourceDefinition({ body: widget.crd as never });
+    await installCrds(kube.kc, [widget.crd]);
     // The provider's heartbeat reports the CRD (every 2 s here); the deployment itself stays where it is.
     await eventually('the provider to report its CRD', async () => Boolean((await providerConfig())?.status?.upstreamCRDVersion));
     await new Promise((r) => setTimeout(r, 1_000));
@@ -90,7 +91,7 @@ describe('kubeairunway retry', () => {
     const steps = history.timeline;
     const waiting = steps.findIndex((e) => e.step === 'validateDeployment' && e.error === `ValidationFailed: ${message}`);
     const retries = steps.map((e, i) => (e.step === 'update retry' ? i : -1)).filter((i) => i >= 0);
-    const created = steps.findIndex((e) => e.step === 'applyResource' && e.detail === `created WidgetInference '${name}'`);
+    const created = steps.findIndex((e) => e.step === 'applyResource' && e.detail === `created ModelInference '${name}'`);
     expect(waiting).toBeGreaterThanOrEqual(0);
     expect(retries).toHaveLength(2);
     expect(steps[retries[0]!]?.detail).toBe('retried validate; waiting');

@@ -3,34 +3,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinProviders } from '../../providers/index.ts';
 import { installCrds } from '../../devstack/crds.ts';
-import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
+import { CustomObjects } from '../../kube/custom-objects.ts';
 import type { ModelDeployment } from '../../api/types.ts';
-import { acmeCrd, acmeProvider, ACME_GROUP } from '../support/acme-provider.ts';
+import { thirdPartyProvider } from '../support/third-party-provider.ts';
 import { condition, createDeployment, deleteDeployment, example, getObject, phaseIs, waitForDeployment, waitGone } from '../support/deployments.ts';
 import { eventually, kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 
-const acmeRef = (namespace: string, name: string) => ({ group: ACME_GROUP, version: 'v1', plural: 'acmeinferences', namespace, name });
+const acme = thirdPartyProvider('acme', [{ condition: "spec.model.id.startsWith('acme/')", priority: 1000 }]);
+const acmeProvider = acme.provider;
+const acmeRef = (namespace: string, name: string) => ({ ...acme.resource, namespace, name });
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' };
 
 describe('third-party provider', () => {
   let kube: TestKube;
   let ctl: TestController;
-  let acme: TestController;
+  let acmeCtl: TestController;
   const objects = new CustomObjects(kubeConfig());
   beforeAll(async () => {
     kube = await testKube('e2e-prov');
-    await objects.delete({ ...CRDS, name: acmeCrd.metadata.name });
-    await eventually('no acme CRD', async () => (await objects.get({ ...CRDS, name: acmeCrd.metadata.name })) === undefined);
+    await objects.delete({ ...CRDS, name: acme.crdName });
+    await eventually('no acme CRD', async () => (await objects.get({ ...CRDS, name: acme.crdName })) === undefined);
     ctl = await startTestController({ namespaces: [kube.namespace], providers: builtinProviders });
     // The third-party provider runs in its own controller, as it would in its own Deployment.
-    acme = await startTestController({ namespaces: [], core: false, watcher: false, simulators: false, providers: [acmeProvider], taskQueuePrefix: ctl.taskQueuePrefix });
+    acmeCtl = await startTestController({ namespaces: [], core: false, watcher: false, simulators: false, providers: [acmeProvider], taskQueuePrefix: ctl.taskQueuePrefix });
   });
   afterAll(async () => {
-    await acme?.stop();
+    await acmeCtl?.stop();
     await ctl?.stop();
     await kube?.cleanup();
-    await objects.delete({ ...CRDS, name: acmeCrd.metadata.name });
+    await objects.delete({ ...CRDS, name: acme.crdName });
   });
 
   const deployment = (name: string, modelId: string): ModelDeployment =>
@@ -46,7 +48,7 @@ describe('third-party provider', () => {
     expect(waiting.status?.phase).toBe('Pending');
     expect(waiting.status?.provider).toMatchObject({ name: 'acme', selectedReason: 'matched capabilities: engine=vllm, gpu=true, mode=aggregated' });
 
-    await installCrds(kubeConfig(), [acmeCrd as unknown as AnyObject]);
+    await installCrds(kubeConfig(), [acme.crd]);
     const created = await eventually('the AcmeInference', async () => getObject(acmeRef(kube.namespace, name)));
     expect(created.spec).toEqual({ model: 'acme/fast-model', replicas: 1 });
     await waitForDeployment(kube.namespace, name, 'Deploying', phaseIs('Deploying'));
