@@ -103,9 +103,13 @@ export async function startRun(opts: RunOptions, deps: RunDeps): Promise<Running
     const metrics = opts.metrics ? createMetrics({ processMetrics: true }) : undefined;
     let metricsServer: MetricsServer | undefined;
     if (metrics) {
-      const watch: DeploymentWatch = await watchDeployments({ kc: kube.kc, namespaces, log: lineLog(logger, 'metrics') });
-      stops.push(() => watch.stop());
-      metrics.observeDeployments(watch.deployments);
+      // Deployment gauges come from the core's process only: a provider deployed alone may not list
+      // ModelDeployments, and several processes exporting them would count each deployment twice.
+      if (parts.core || parts.watcher) {
+        const watch: DeploymentWatch = await watchDeployments({ kc: kube.kc, namespaces, log: lineLog(logger, 'metrics') });
+        stops.push(() => watch.stop());
+        metrics.observeDeployments(watch.deployments);
+      }
       metricsServer = await startMetricsServer({ registry: metrics.registry, port: metricsPort, host: opts.metricsAddress, onError: (err) => logger.error({ err: err.message }, 'metrics scrape failed') });
       stops.push(() => metricsServer!.stop());
       logger.info({ url: metricsServer.url }, 'metrics endpoint serving');
