@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoProvider } from '../../providers/index.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
-import { createDeployment, deleteDeployment, eventsFor, example, getObject, phaseIs, UPSTREAM, waitForDeployment, waitGone } from '../support/deployments.ts';
-import { eventually, kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { deleteDeployment, eventsFor, getObject, runningDeployment, UPSTREAM, waitGone } from '../support/deployments.ts';
+import { eventually, kubeConfig, testKube, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 
 const CLEANUP_TIMEOUT_MS = 6_000;
@@ -25,12 +25,7 @@ describe('bounded deletion', () => {
     await kube?.cleanup();
   });
 
-  const running = async (prefix: string) => {
-    const name = uniqueName(prefix);
-    await createDeployment(example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => (m.metadata.name = name)));
-    await waitForDeployment(kube.namespace, name, 'Running', phaseIs('Running'));
-    return name;
-  };
+  const running = async (prefix: string) => (await runningDeployment(kube.namespace, prefix)).metadata.name!;
 
   it('releases the finalizer at the deadline when the upstream resource is stuck in its own finalizer', async () => {
     const name = await running('stuck');

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
-import { condition, createDeployment, deleteDeployment, eventsFor, example, getObject, patchDeployment, phaseIs, UPSTREAM, waitForDeployment, waitGone } from '../support/deployments.ts';
-import { eventually, kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { condition, deleteDeployment, eventsFor, getObject, patchDeployment, runningDeployment, UPSTREAM, waitForDeployment, waitGone } from '../support/deployments.ts';
+import { eventually, kubeConfig, testKube, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 
 const dgd = (namespace: string, name: string) => ({ ...UPSTREAM.dgd, namespace, name });
@@ -22,12 +22,7 @@ describe.concurrent('updates, drift and pause', () => {
     await kube?.cleanup();
   });
 
-  const running = async (prefix: string) => {
-    const name = uniqueName(prefix);
-    await createDeployment(example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => (m.metadata.name = name)));
-    await waitForDeployment(kube.namespace, name, 'Running', phaseIs('Running'));
-    return name;
-  };
+  const running = async (prefix: string) => (await runningDeployment(kube.namespace, prefix)).metadata.name!;
   const workerReplicas = (obj: Dgd | undefined) =>
     Object.entries(obj?.spec?.services ?? {}).find(([k]) => k !== 'Frontend')?.[1]?.replicas;
 

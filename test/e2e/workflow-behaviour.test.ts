@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { retryUpdate, viewQuery } from '../../workflows/definitions.ts';
 import { workflowIdFor } from '../../workflows/ids.ts';
-import { createDeployment, eventsFor, example, patchDeployment, phaseIs, waitForDeployment } from '../support/deployments.ts';
+import { eventsFor, patchDeployment, runningDeployment } from '../support/deployments.ts';
+import type { ModelDeployment } from '../../api/types.ts';
 import { eventually, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 
@@ -27,16 +28,10 @@ describe.concurrent('workflow behaviour', () => {
     await kube?.cleanup();
   });
 
-  const running = async (prefix: string, patch: Parameters<typeof example>[2] = () => {}) => {
-    const name = uniqueName(prefix);
-    const created = await createDeployment(
-      example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => {
-        m.metadata.name = name;
-        patch(m);
-      }),
-    );
-    const md = await waitForDeployment(kube.namespace, name, 'Running', phaseIs('Running'));
-    return { name, handle: client.workflow.getHandle(workflowIdFor({ namespace: kube.namespace, name, uid: created.metadata.uid! })), md };
+  const running = async (prefix: string, patch?: (md: ModelDeployment) => void) => {
+    const md = await runningDeployment(kube.namespace, prefix, patch);
+    const name = md.metadata.name!;
+    return { name, handle: client.workflow.getHandle(workflowIdFor({ namespace: kube.namespace, name, uid: md.metadata.uid! })), md };
   };
 
   it('costs no workflow task while idle between resyncs', async () => {

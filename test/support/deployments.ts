@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
-import { eventually, kubeConfig } from './env.ts';
+import { eventually, kubeConfig, uniqueName } from './env.ts';
 
 const objects = () => new CustomObjects(kubeConfig());
 const mdRef = (namespace: string, name: string) => ({ group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace, name });
@@ -72,3 +72,15 @@ export const UPSTREAM = {
   dgd: { group: 'nvidia.com', version: 'v1alpha1', plural: 'dynamographdeployments' },
   rayservice: { group: 'ray.io', version: 'v1', plural: 'rayservices' },
 } as const;
+
+/** A deployment of seed Example 1 (Dynamo) under a fresh name, created and waited for until Running. */
+export async function runningDeployment(namespace: string, prefix: string, patch: (md: ModelDeployment) => void = () => {}): Promise<ModelDeployment> {
+  const name = uniqueName(prefix);
+  await createDeployment(
+    example('gpu-vllm-dynamo.yaml', namespace, (m) => {
+      m.metadata.name = name;
+      patch(m);
+    }),
+  );
+  return waitForDeployment(namespace, name, 'Running', phaseIs('Running'));
+}
