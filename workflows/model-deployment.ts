@@ -212,9 +212,12 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
     if (snap.paused) {
       view.paused = true;
       at('paused', 'the pause annotation to be removed');
+      // Nothing changes while paused: the core's conditions are written back as they are.
       await writeCore({
-        ...coreStatus,
         ...stopped,
+        validated: coreStatus?.validated ?? snap.validated,
+        providerSelected: coreStatus?.providerSelected ?? snap.providerSelected,
+        phase: coreStatus?.phase,
         paused: { status: 'True', reason: 'ReconcilePaused', message: 'Reconciliation is paused by annotation kubeairunway.ai/reconcile-paused' },
       });
       return { done: false, afterMs: toMs(settings.resyncPeriod) };

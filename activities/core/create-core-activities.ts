@@ -11,8 +11,13 @@ import { selectProvider } from '../../providers/selection.ts';
 import type { DeploymentRef } from '../../workflows/ids.ts';
 import { involved, modelDeploymentResource, PROVIDER_CONFIGS, readLiveDeployment } from '../deployment-ref.ts';
 import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
-import type { CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from './types.ts';
+import type { ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from './types.ts';
 import { installedProviderCrds, withStaleProvidersNotReady } from './provider-configs.ts';
+
+function conditionInput(md: ModelDeployment, type: string): ConditionInput | undefined {
+  const c = md.status?.conditions?.find((x) => x.type === type);
+  return c ? { status: c.status, reason: c.reason ?? '', message: c.message ?? '' } : undefined;
+}
 
 export interface CoreActivityDeps {
   kc: KubeConfig;
@@ -60,6 +65,8 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         selectedProvider: md.status?.provider?.name || undefined,
         selectedReason: md.status?.provider?.selectedReason || undefined,
         resource: md.status?.provider?.resourceKind && md.status.provider.resourceName ? `${md.status.provider.resourceKind} ${ref.namespace}/${md.status.provider.resourceName}` : undefined,
+        validated: conditionInput(md, 'Validated'),
+        providerSelected: conditionInput(md, 'ProviderSelected'),
       };
     },
 

@@ -16,6 +16,9 @@ export interface DeploymentSnapshot {
   selectedReason: string | undefined;
   /** status.provider.resourceKind and resourceName, e.g. `Workspace default/my-llm`: named in cleanup events. */
   resource: string | undefined;
+  /** The core-owned conditions as they are now, so a pass that changes nothing can write them back unchanged. */
+  validated: ConditionInput | undefined;
+  providerSelected: ConditionInput | undefined;
 }
 
 export interface ConditionInput {

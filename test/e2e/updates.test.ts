@@ -70,6 +70,10 @@ describe.concurrent('updates, drift and pause', () => {
     await patchDeployment(kube.namespace, name, { metadata: { annotations: { [PAUSE_ANNOTATION]: 'true' } } });
     const paused = await waitForDeployment(kube.namespace, name, 'paused condition', (m) => condition(m, 'ReconcilePaused')?.status === 'True');
     expect(condition(paused, 'ReconcilePaused')?.message).toContain(PAUSE_ANNOTATION);
+    // Pausing changes nothing else: the other conditions stay as they were.
+    expect(condition(paused, 'Validated')?.status).toBe('True');
+    expect(condition(paused, 'ProviderSelected')?.status).toBe('True');
+    expect(condition(paused, 'Ready')?.status).toBe('True');
     const before = (await getObject(dgd(kube.namespace, name))) as Dgd;
 
     await patchDeployment(kube.namespace, name, { spec: { scaling: { replicas: 4 } } });
