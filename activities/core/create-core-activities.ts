@@ -4,7 +4,7 @@ import { events } from '../../api/messages.ts';
 import type { InferenceProviderConfig, ModelDeployment } from '../../api/types.ts';
 import { validate } from '../../api/validate.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
-import { kubeCall } from '../../kube/errors.ts';
+import { classifyKubeError, kubeCall, toActivityFailure } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
 import { secretExists } from '../../kube/secret-exists.ts';
 import { selectProvider } from '../../providers/selection.ts';
@@ -36,19 +36,28 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
   const listProviderConfigs = async (): Promise<InferenceProviderConfig[]> =>
     kubeCall('list InferenceProviderConfigs', async () => (await objects.list(PROVIDER_CONFIGS)) as unknown as InferenceProviderConfig[]);
 
-  /** Finalizer edits use a JSON patch guarded by resourceVersion, so a concurrent edit is retried, never lost. */
+  /**
+   * Finalizer edits are a JSON patch guarded by a `test` of the list it edits, so a finalizer another
+   * controller adds or removes meanwhile is never lost. A failed test (someone else won) is re-read and
+   * tried again here rather than failing the step: status writes bump the object all the time.
+   */
   const patchFinalizers = async (ref: DeploymentRef, edit: (finalizers: string[]) => string[] | undefined, action: string) => {
-    const md = await live(ref, action);
-    if (!md) return;
-    const current = md.metadata.finalizers ?? [];
-    const next = edit(current);
-    if (!next) return;
-    await kubeCall(action, () =>
-      objects.jsonPatch(modelDeploymentResource(ref), [
-        { op: 'test', path: '/metadata/resourceVersion', value: md.metadata.resourceVersion },
-        { op: md.metadata.finalizers ? 'replace' : 'add', path: '/metadata/finalizers', value: next },
-      ]),
-    );
+    for (let attempt = 1; ; attempt++) {
+      const md = await live(ref, action);
+      if (!md) return;
+      const current = md.metadata.finalizers;
+      const next = edit(current ?? []);
+      if (!next) return;
+      const guard = current
+        ? { op: 'test', path: '/metadata/finalizers', value: current }
+        : { op: 'test', path: '/metadata/resourceVersion', value: md.metadata.resourceVersion };
+      try {
+        await objects.jsonPatch(modelDeploymentResource(ref), [guard, { op: current ? 'replace' : 'add', path: '/metadata/finalizers', value: next }]);
+        return;
+      } catch (err) {
+        if (classifyKubeError(err).type !== 'Invalid' || attempt >= 5) throw toActivityFailure(err, action);
+      }
+    }
   };
 
   return {

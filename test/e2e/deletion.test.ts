@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoProvider } from '../../providers/index.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
-import { deleteDeployment, eventsFor, getObject, runningDeployment, UPSTREAM, waitGone } from '../support/deployments.ts';
+import { deleteDeployment, eventsFor, getDeployment as getDeploymentObject, getObject, patchDeployment, runningDeployment, UPSTREAM, waitGone } from '../support/deployments.ts';
 import { eventually, kubeConfig, testKube, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 
@@ -26,6 +26,21 @@ describe('bounded deletion', () => {
   });
 
   const running = async (prefix: string) => (await runningDeployment(kube.namespace, prefix)).metadata.name!;
+
+  it("never touches another controller's finalizer", async () => {
+    const md = await runningDeployment(kube.namespace, 'shared', (m) => (m.metadata.finalizers = ['example.com/other']));
+    const name = md.metadata.name!;
+    expect(md.metadata.finalizers).toEqual(['example.com/other', 'kubeairunway.ai/finalizer']);
+    await deleteDeployment(kube.namespace, name);
+    const released = await eventually('our finalizer released', async () => {
+      const live = await getDeploymentObject(kube.namespace, name);
+      return live?.metadata.finalizers?.includes('kubeairunway.ai/finalizer') === false ? live : undefined;
+    });
+    expect(released.metadata.finalizers).toEqual(['example.com/other']);
+    expect(released.metadata.deletionTimestamp).toBeTruthy();
+    await patchDeployment(kube.namespace, name, { metadata: { finalizers: null } });
+    await waitGone(kube.namespace, name);
+  });
 
   it('releases the finalizer at the deadline when the upstream resource is stuck in its own finalizer', async () => {
     const name = await running('stuck');
@@ -57,4 +72,5 @@ describe('bounded deletion', () => {
     // The owner reference still lets the garbage collector remove what the provider could not.
     await eventually('garbage collection of the provider resource', async () => (await getObject({ ...UPSTREAM.dgd, namespace: kube.namespace, name })) === undefined, 90_000);
   });
+
 });
