@@ -1,0 +1,57 @@
+import { condition, patched } from '@temporalio/workflow';
+import type { DeploymentSnapshot } from '../activities/core/types.ts';
+import { events } from '../api/messages.ts';
+import { coreActivities } from './activity-proxies.ts';
+import type { DeploymentState } from './deployment-state.ts';
+import { toMs } from './durations.ts';
+import { stepError } from './step-error.ts';
+
+/** Patch ID (see `patched()`): guards a change in the commands the cleanup issues. */
+const CLEANUP_CLEARS_BEFORE_ATTEMPT = 'cleanup-clears-signal-before-attempt';
+
+/**
+ * Deletion: the provider deletes its resources and the workflow waits until they are gone, woken by
+ * their watch; at the deadline (deletionTimestamp + cleanupTimeout) the finalizer is removed anyway,
+ * with a FinalizerTimeout event naming what may be left behind.
+ */
+export async function runCleanup(state: DeploymentState, snap: DeploymentSnapshot): Promise<void> {
+  state.view.deleting = true;
+  state.view.phase = 'Terminating';
+  state.at('cleanup', 'provider resources to be deleted');
+  state.publish();
+  const deadline = (snap.deletionTimestamp ? Date.parse(snap.deletionTimestamp) : Date.now()) + toMs(state.settings.cleanupTimeout);
+  const provider = snap.selectedProvider;
+  let gone = provider === undefined;
+  let remaining: string[] = provider ? [snap.resource ?? `resources of provider '${provider}'`] : [];
+  // At least one attempt, even when the deadline passed while no worker was running.
+  let attempts = 0;
+  while (!gone && (attempts === 0 || Date.now() < deadline)) {
+    attempts++;
+    const left = Math.max(deadline - Date.now(), 1_000);
+    // Cleared before the attempt, so a deletion reported while it runs still wakes the wait below.
+    // Histories recorded before this change cleared it after the attempt (and started a timer).
+    const clearBefore = patched(CLEANUP_CLEARS_BEFORE_ATTEMPT);
+    if (clearBefore) state.dirty = false;
+    try {
+      const result = await state.provider(provider!, left).cleanupResources(state.ref);
+      gone = result.gone;
+      if (result.remaining.length > 0) remaining = result.remaining;
+      state.view.lastError = undefined;
+    } catch (err) {
+      state.view.lastError = stepError('cleanup', err, provider);
+    }
+    state.publish();
+    if (gone) break;
+    if (!clearBefore) state.dirty = false;
+    await condition(() => state.dirty, Math.min(toMs(state.settings.pollInterval), Math.max(deadline - Date.now(), 1)));
+  }
+  if (!gone) {
+    await coreActivities.recordEvent(state.ref, {
+      type: 'Warning',
+      reason: 'FinalizerTimeout',
+      message: `${events.finalizerTimeout().message}: ${remaining.join(', ')}`,
+    });
+  }
+  state.at('cleanup', 'finalizer removal');
+  await coreActivities.removeFinalizer(state.ref);
+}
