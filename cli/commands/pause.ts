@@ -2,7 +2,7 @@
 
 import type { Command } from 'commander';
 import { actionWithArgs } from '../operator/command.ts';
-import { withKubeOptions } from '../operator/connection-options.ts';
+import { withKubeOptions, withTargetArgument } from '../operator/connection-options.ts';
 import { outputOption } from '../operator/output.ts';
 import type { PauseOptions } from '../operator/pause.ts';
 import type { CommandRegistration } from '../program.ts';
@@ -15,12 +15,10 @@ function register(program: Command, io: Parameters<CommandRegistration>[1]['io']
         ? 'Pause reconciliation of a ModelDeployment (sets the annotation kubeairunway.ai/reconcile-paused: "true").'
         : 'Resume reconciliation of a paused ModelDeployment (removes the annotation kubeairunway.ai/reconcile-paused).',
     )
-    .argument('<target>', 'NAMESPACE/NAME (or NAME with -n)')
-    .option('-n, --namespace <name>', "namespace of NAME (default: the kubeconfig context's)")
     .option('--no-wait', 'return once the annotation is written, without waiting for the controller to acknowledge it')
     .option('--timeout <duration>', 'how long to wait for the controller', '30s')
     .addOption(outputOption());
-  withKubeOptions(command).action(
+  withKubeOptions(withTargetArgument(command)).action(
     actionWithArgs(async (args, options: PauseOptions) => {
       const { runPause } = await import('../operator/pause.ts');
       return runPause(io, args, options, pause);

@@ -3,7 +3,7 @@
 
 import type { Command } from 'commander';
 import { actionWithArgs } from '../operator/command.ts';
-import { withKubeOptions, withTemporalOptions } from '../operator/connection-options.ts';
+import { withKubeOptions, withTargetArgument, withTemporalOptions } from '../operator/connection-options.ts';
 import { outputOption } from '../operator/output.ts';
 import type { RetryOptions } from '../operator/retry.ts';
 import type { CommandRegistration } from '../program.ts';
@@ -12,11 +12,9 @@ export const retryCommand: CommandRegistration = (program: Command, { io }) => {
   const command = program
     .command('retry')
     .description('Retry the failed or waiting reconciliation step of a ModelDeployment now, and report how the new attempt ended.')
-    .argument('<target>', 'NAMESPACE/NAME (or NAME with -n)')
-    .option('-n, --namespace <name>', "namespace of NAME (default: the kubeconfig context's)")
     .option('--timeout <duration>', 'how long to wait for the new attempt to end', '2m')
     .addOption(outputOption());
-  withTemporalOptions(withKubeOptions(command)).action(
+  withTemporalOptions(withKubeOptions(withTargetArgument(command))).action(
     actionWithArgs(async (args, options: RetryOptions) => {
       const { runRetry } = await import('../operator/retry.ts');
       return runRetry(io, args, options);

@@ -22,6 +22,13 @@ export interface TemporalOptions {
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_TEMPORAL_UI = 'http://127.0.0.1:8233';
 
+/** The NAMESPACE/NAME argument and its `-n` companion, shared by the commands that act on one deployment. */
+export function withTargetArgument(command: Command): Command {
+  return command
+    .argument('<target>', 'NAMESPACE/NAME (or NAME with -n)')
+    .option('-n, --namespace <name>', "namespace of NAME (default: the kubeconfig context's)");
+}
+
 export function withKubeOptions(command: Command): Command {
   return command
     .addOption(new Option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or the in-cluster service account)'))
