@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from '../io.ts';
-import { runCli } from '../program.ts';
+import { runCommands } from '../testing/run.ts';
 import { historyCommand } from './history.ts';
 import { controllerCommand, providerCommand } from './install.ts';
 import { pauseCommand, resumeCommand } from './pause.ts';
@@ -10,18 +9,8 @@ import { retryCommand } from './retry.ts';
 import { runCommand } from './run.ts';
 import { statusCommand } from './status.ts';
 
-async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    readStdin: async () => '',
-    readFile: async () => Promise.reject(new Error('ENOENT')),
-    listManifestFiles: async () => undefined,
-  };
-  const code = await runCli(argv, io, [runCommand, statusCommand, historyCommand, retryCommand, pauseCommand, resumeCommand, controllerCommand, providerCommand]);
-  return { code, stdout, stderr };
+function cli(argv: string[]) {
+  return runCommands(argv, [runCommand, statusCommand, historyCommand, retryCommand, pauseCommand, resumeCommand, controllerCommand, providerCommand]);
 }
 
 describe('operator commands: arguments', () => {

@@ -6,7 +6,7 @@ import { explainCommand } from '../commands/explain.ts';
 import { renderCommand } from '../commands/render.ts';
 import { validateCommand } from '../commands/validate.ts';
 import type { CliIO } from '../io.ts';
-import { runCli } from '../program.ts';
+import { runCli, type CommandRegistration } from '../program.ts';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
@@ -16,8 +16,17 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Files are looked up in `files` first, then in the repository (so examples/ can be used by path). */
-export async function run(argv: string[], files: Record<string, string> = {}, stdin = ''): Promise<CliRun> {
+/** The offline commands with `files` and `stdin`; see `runCommands`. */
+export function run(argv: string[], files: Record<string, string> = {}, stdin = ''): Promise<CliRun> {
+  return runCommands(argv, [validateCommand, renderCommand, explainCommand], { files, stdin });
+}
+
+/**
+ * Runs `argv` against the given commands with captured output. Files are looked up in `files` first,
+ * then in the repository (so examples/ can be used by path).
+ */
+export async function runCommands(argv: string[], commands: readonly CommandRegistration[], input: { files?: Record<string, string>; stdin?: string } = {}): Promise<CliRun> {
+  const files = input.files ?? {};
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
@@ -27,7 +36,7 @@ export async function run(argv: string[], files: Record<string, string> = {}, st
     stderr: (s) => {
       stderr += s;
     },
-    readStdin: async () => stdin,
+    readStdin: async () => input.stdin ?? '',
     readFile: async (path) => {
       if (Object.hasOwn(files, path)) return files[path]!;
       return readFileSync(join(REPO_ROOT, path), 'utf8');
@@ -38,7 +47,7 @@ export async function run(argv: string[], files: Record<string, string> = {}, st
       return inside.length > 0 ? inside.sort() : undefined;
     },
   };
-  const code = await runCli(argv, io, [validateCommand, renderCommand, explainCommand]);
+  const code = await runCli(argv, io, commands);
   return { code, stdout, stderr };
 }
 

@@ -5,15 +5,10 @@ import { controllerCommand, providerCommand } from '../../cli/commands/install.t
 import { pauseCommand, resumeCommand } from '../../cli/commands/pause.ts';
 import { retryCommand } from '../../cli/commands/retry.ts';
 import { statusCommand } from '../../cli/commands/status.ts';
-import type { CliIO } from '../../cli/io.ts';
-import { runCli } from '../../cli/program.ts';
+import { runCommands, type CliRun } from '../../cli/testing/run.ts';
 import { stackInfo } from '../support/env.ts';
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type CliResult = CliRun;
 
 const TEMPORAL_COMMANDS = new Set(['status', 'history', 'retry']);
 
@@ -22,17 +17,7 @@ export async function kubeairunway(argv: string[]): Promise<CliResult> {
   const info = stackInfo();
   const connection = ['--kubeconfig', info.kubeconfigPath];
   if (TEMPORAL_COMMANDS.has(argv[0]!) && !argv.includes('--temporal-address')) connection.push('--temporal-address', info.temporalAddress, '--temporal-namespace', info.temporalNamespace);
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    readStdin: async () => '',
-    readFile: async () => Promise.reject(new Error('no files in these tests')),
-    listManifestFiles: async () => undefined,
-  };
-  const code = await runCli([...argv, ...connection], io, [statusCommand, historyCommand, retryCommand, pauseCommand, resumeCommand, controllerCommand, providerCommand]);
-  return { code, stdout, stderr };
+  return runCommands([...argv, ...connection], [statusCommand, historyCommand, retryCommand, pauseCommand, resumeCommand, controllerCommand, providerCommand]);
 }
 
 /** The JSON a command printed with -o json; fails with its stderr when it printed none. */
