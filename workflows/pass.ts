@@ -51,16 +51,12 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   const validation = await coreActivities.validateDeployment(state.ref);
   if (!validation.valid) {
     const message = validation.message ?? 'Validation failed';
-    state.view.phase = 'Pending';
-    state.view.message = message;
     state.at('validate', 'a valid spec');
-    await state.writeCore({
+    return waitPending(state, message, {
       ...stopped,
       validated: { status: 'False', reason: 'ValidationFailed', message },
       providerSelected: state.coreStatus?.providerSelected,
-      phase: { phase: 'Pending', message },
     });
-    return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
   }
   const validated = { status: 'True' as const, reason: 'ValidationPassed', message: 'Spec validation passed' };
 
@@ -80,17 +76,8 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
     const outcome = await coreActivities.selectProvider(state.ref, { selectorEnabled: state.settings.providerSelectorEnabled });
     if (!outcome.provider) {
       const message = outcome.message ?? 'No provider selected';
-      state.view.phase = 'Pending';
-      state.view.message = message;
       state.at('select-provider', 'a provider');
-      await state.writeCore({
-        ...stopped,
-        provider: undefined,
-        validated,
-        providerSelected: { status: 'False', reason: outcome.reason, message },
-        phase: { phase: 'Pending', message },
-      });
-      return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
+      return waitPending(state, message, { ...stopped, provider: undefined, validated, providerSelected: { status: 'False', reason: outcome.reason, message } });
     }
     provider = outcome.provider;
     selection = { name: provider, selectedReason: outcome.reason };
@@ -136,5 +123,16 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   state.view.phase = observed.phase;
   state.view.message = observed.message;
   state.at('compatibility', 'a spec this provider supports');
+  return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
+}
+
+/**
+ * The core stops the pass itself and says why in status (phase Pending with the message), then waits
+ * for a change: any edit of the object, or of what it waits for, wakes the workflow by watch.
+ */
+async function waitPending(state: DeploymentState, message: string, core: CoreStatus): Promise<PassEnd> {
+  state.view.phase = 'Pending';
+  state.view.message = message;
+  await state.writeCore({ ...core, phase: { phase: 'Pending', message } });
   return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
 }
