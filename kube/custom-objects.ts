@@ -78,8 +78,12 @@ export class CustomObjects {
   }
 
   /** The list body as an informer's list function wants it (with the list's resourceVersion). */
-  async listRaw(ref: CollectionRef & { labelSelector?: string }): Promise<{ metadata?: { resourceVersion?: string }; items: AnyObject[] }> {
-    return this.rest.request('GET', collectionPath(ref), { query: { labelSelector: ref.labelSelector } });
+  async listRaw(
+    ref: CollectionRef & { labelSelector?: string },
+    query: { labelSelector?: string; fieldSelector?: string } = { labelSelector: ref.labelSelector },
+    accept?: string,
+  ): Promise<{ metadata?: { resourceVersion?: string }; items: AnyObject[] }> {
+    return this.rest.request('GET', collectionPath(ref), { query, accept });
   }
 
   async apply(ref: ResourceRef, body: AnyObject, fieldManager: string): Promise<AnyObject> {
@@ -104,12 +108,21 @@ export class CustomObjects {
 
   /** Deletes in the background; true when the object was there to delete. */
   async delete(ref: ResourceRef): Promise<boolean> {
+    return (await this.remove(ref)) !== 'absent';
+  }
+
+  /**
+   * Deletes in the background and says what became of the object: `gone` when nothing held it (the API
+   * server removed it at once), `deleting` when finalizers keep it for now, `absent` when it was not there.
+   */
+  async remove(ref: ResourceRef): Promise<'absent' | 'gone' | 'deleting'> {
     try {
-      await this.rest.request('DELETE', objectPath(ref), { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
-      return true;
+      const last = await this.rest.request<AnyObject>('DELETE', objectPath(ref), { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
+      return last?.kind !== 'Status' && (last?.metadata?.finalizers?.length ?? 0) > 0 ? 'deleting' : 'gone';
     } catch (err) {
-      if (classifyKubeError(err).type === 'NotFound') return false;
+      if (classifyKubeError(err).type === 'NotFound') return 'absent';
       throw err;
     }
   }
+
 }

@@ -16,6 +16,8 @@ export interface EventRecord {
   message: string;
 }
 
+const MAX_REMEMBERED = 4096;
+
 /**
  * Records Kubernetes events the way kubectl shows them. Repeats of the same event (same object, reason
  * and message) are aggregated into one Event with a higher count, as the Go event recorder does, so
@@ -23,6 +25,8 @@ export interface EventRecord {
  */
 export class EventRecorder {
   private readonly core: CoreV1Api;
+  /** The Events this recorder last wrote, by name: a repeat is one update, not a failed create and a read. */
+  private readonly written = new Map<string, CoreV1Event>();
 
   constructor(
     kc: KubeConfig,
@@ -48,16 +52,33 @@ export class EventRecorder {
       lastTimestamp: now,
       count: 1,
     };
+    const known = this.written.get(name);
+    if (known) {
+      try {
+        return this.remember(name, await this.bump(known, now));
+      } catch (err) {
+        // Changed or deleted by someone else (or expired): start over from the API server's copy.
+        if (!['Conflict', 'NotFound'].includes(classifyKubeError(err).type)) throw err;
+        this.written.delete(name);
+      }
+    }
     try {
-      await this.core.createNamespacedEvent({ namespace: obj.namespace, body });
+      this.remember(name, await this.core.createNamespacedEvent({ namespace: obj.namespace, body }));
     } catch (err) {
       if (classifyKubeError(err).type !== 'AlreadyExists') throw err;
       const existing = await this.core.readNamespacedEvent({ name, namespace: obj.namespace });
-      await this.core.replaceNamespacedEvent({
-        name,
-        namespace: obj.namespace,
-        body: { ...existing, count: (existing.count ?? 1) + 1, lastTimestamp: now },
-      });
+      this.remember(name, await this.bump(existing, now));
     }
+  }
+
+  private bump(existing: CoreV1Event, now: Date): Promise<CoreV1Event> {
+    const { name, namespace } = existing.metadata;
+    return this.core.replaceNamespacedEvent({ name: name!, namespace: namespace!, body: { ...existing, count: (existing.count ?? 1) + 1, lastTimestamp: now } });
+  }
+
+  private remember(name: string, event: CoreV1Event): void {
+    this.written.delete(name);
+    this.written.set(name, event);
+    if (this.written.size > MAX_REMEMBERED) this.written.delete(this.written.keys().next().value!);
   }
 }

@@ -1,4 +1,4 @@
-import { makeInformer, type Informer, type KubeConfig, type KubernetesObject, type ListPromise, type ObjectCache } from '@kubernetes/client-node';
+import { ListWatch, Watch, type Informer, type KubeConfig, type KubernetesObject, type ListPromise, type ObjectCache } from '@kubernetes/client-node';
 
 export type ResilientInformer<T extends KubernetesObject> = Informer<T> & ObjectCache<T>;
 
@@ -8,6 +8,30 @@ export interface InformerOptions {
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   labelSelector?: string;
+  fieldSelector?: string;
+  /**
+   * Watch with this Accept header (e.g. PartialObjectMetadata, so a Secret's data never reaches this
+   * process). The list function must ask for the same representation.
+   */
+  accept?: string;
+}
+
+/** The informer and whether its cache has been filled by a first list (before that, absence means nothing). */
+export interface StartedInformer<T extends KubernetesObject> {
+  informer: ResilientInformer<T>;
+  readonly synced: boolean;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A KubeConfig whose fetch options carry another Accept header; everything else is delegated. */
+function withAccept(kc: KubeConfig, accept: string): KubeConfig {
+  const wrapped = Object.create(kc) as KubeConfig;
+  wrapped.applyToFetchOptions = async (opts) => {
+    const init = await kc.applyToFetchOptions(opts);
+    return { ...init, headers: { ...(init.headers as Record<string, string>), Accept: accept } };
+  };
+  return wrapped;
 }
 
 /**
@@ -20,19 +44,30 @@ export function resilientInformer<T extends KubernetesObject>(
   path: string,
   list: ListPromise<T>,
   opts: InformerOptions = {},
-): { informer: ResilientInformer<T>; start(): Promise<void>; stop(): Promise<void> } {
-  const informer = makeInformer<T>(kc, path, list, opts.labelSelector);
+): StartedInformer<T> {
+  const watch = new Watch(opts.accept ? withAccept(kc, opts.accept) : kc);
+  const informer = new ListWatch<T>(path, watch, list, false, opts.labelSelector, opts.fieldSelector);
   const initial = opts.initialBackoffMs ?? 1_000;
   const max = opts.maxBackoffMs ?? 30_000;
   let backoff = initial;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let synced = false;
+  let failed = false;
+  // client-node's start() resolves even when its list failed (it reports that as an error event), so
+  // the cache counts as filled only after a start with no error.
+  const begin = async () => {
+    failed = false;
+    await informer.start();
+    if (!failed) synced = true;
+  };
 
   const restart = () => {
     if (stopped) return;
-    informer.start().catch(scheduleRestart);
+    begin().catch(scheduleRestart);
   };
   function scheduleRestart(err: unknown) {
+    failed = true;
     if (stopped) return;
     opts.onError?.(err, backoff);
     clearTimeout(timer);
@@ -46,10 +81,13 @@ export function resilientInformer<T extends KubernetesObject>(
 
   return {
     informer,
+    get synced() {
+      return synced;
+    },
     async start() {
       stopped = false;
       try {
-        await informer.start();
+        await begin();
       } catch (err) {
         scheduleRestart(err);
       }

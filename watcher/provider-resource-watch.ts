@@ -1,12 +1,14 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import { MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '../api/constants.ts';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProviderResourceType } from '../providers/contract.ts';
-import { collectionPath, CustomObjects, splitApiVersion, type AnyObject } from '../kube/custom-objects.ts';
-import { resilientInformer } from '../kube/informer.ts';
+import { splitApiVersion, type AnyObject } from '../kube/custom-objects.ts';
+import type { InformerSet } from '../kube/informer-set.ts';
 import { detectInstalledVersion } from '../activities/provider/crd-version.ts';
+import { MANAGED_SELECTOR } from '../activities/provider/upstream-read.ts';
 
 export interface ProviderResourceWatchOptions {
   kc: KubeConfig;
+  /** The process's shared informers: the provider's activities read its resources from the same cache. */
+  informers: InformerSet;
   resource: ProviderResourceType;
   /** Called for every change of a provider resource we manage (operator status, direct edits, deletion). */
   onChange: (obj: AnyObject, reason: string) => void;
@@ -21,16 +23,14 @@ export interface ProviderResourceWatchOptions {
  * per-deployment polling. Waits for the CRD when it is not installed yet.
  */
 export function watchProviderResources(opts: ProviderResourceWatchOptions): { stop(): Promise<void> } {
-  const objects = new CustomObjects(opts.kc);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let informer: { stop(): Promise<void> } | undefined;
 
   const begin = async () => {
     if (stopped) return;
     let choice: Awaited<ReturnType<typeof detectInstalledVersion>>;
     try {
-      choice = await detectInstalledVersion(opts.kc, opts.resource);
+      choice = await detectInstalledVersion(opts.kc, opts.informers, opts.resource);
     } catch (err) {
       opts.log?.(`${opts.resource.kind} CRD lookup failed: ${(err as Error).message}`);
       choice = undefined;
@@ -39,18 +39,11 @@ export function watchProviderResources(opts: ProviderResourceWatchOptions): { st
       timer = setTimeout(() => void begin(), opts.crdPollMs ?? 15_000);
       return;
     }
-    const ref = { ...splitApiVersion(choice.apiVersion), plural: opts.resource.plural };
-    const labelSelector = `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`;
-    const w = resilientInformer<KubernetesObject>(opts.kc, collectionPath(ref), async () => (await objects.listRaw({ ...ref, labelSelector })) as never, {
-      labelSelector,
-      onError: (err, delay) => opts.log?.(`${opts.resource.kind} watch failed (${(err as Error).message?.split('\n')[0]}); restarting in ${delay}ms`),
-    });
     const kind = opts.resource.kind;
-    w.informer.on('add', (o) => opts.onChange(o as unknown as AnyObject, `${kind} added`));
-    w.informer.on('update', (o) => opts.onChange(o as unknown as AnyObject, `${kind} changed`));
-    w.informer.on('delete', (o) => opts.onChange(o as unknown as AnyObject, `${kind} deleted`));
-    informer = w;
-    await w.start();
+    const { informer } = opts.informers.collection(kind, { ...splitApiVersion(choice.apiVersion), plural: opts.resource.plural, labelSelector: MANAGED_SELECTOR });
+    informer.on('add', (o) => opts.onChange(o as unknown as AnyObject, `${kind} added`));
+    informer.on('update', (o) => opts.onChange(o as unknown as AnyObject, `${kind} changed`));
+    informer.on('delete', (o) => opts.onChange(o as unknown as AnyObject, `${kind} deleted`));
   };
   void begin();
 
@@ -58,7 +51,6 @@ export function watchProviderResources(opts: ProviderResourceWatchOptions): { st
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await informer?.stop();
     },
   };
 }

@@ -1,9 +1,8 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Client } from '@temporalio/client';
 import { GROUP, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG_PLURAL, VERSION } from '../api/constants.ts';
 import type { ModelDeployment } from '../api/types.ts';
-import { collectionPath, CustomObjects, type AnyObject, type CollectionRef } from '../kube/custom-objects.ts';
-import { resilientInformer } from '../kube/informer.ts';
+import type { AnyObject, CollectionRef } from '../kube/custom-objects.ts';
+import type { InformerSet } from '../kube/informer-set.ts';
 import type { DeploymentRef } from '../workflows/ids.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
 import { Coalescer } from './coalescer.ts';
@@ -11,7 +10,8 @@ import { deploymentFingerprint, providerConfigFingerprint } from './fingerprint.
 import { createSignaler, type Delivery } from './signaler.ts';
 
 export interface WatcherOptions {
-  kc: KubeConfig;
+  /** The process's shared informers: the watcher adds its handlers; the caller starts and stops the set. */
+  informers: InformerSet;
   client: Client;
   /** Settings handed to workflows this watcher starts; the task-queue prefix also picks the core queue. */
   settings: Partial<ReconcileSettings> & Pick<ReconcileSettings, 'taskQueuePrefix'>;
@@ -24,18 +24,16 @@ export interface Watcher {
   stop(): Promise<void>;
 }
 
-type Stoppable = { start(): Promise<void>; stop(): Promise<void> };
-
 const MD: Omit<CollectionRef, 'namespace'> = { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL };
 
 /**
  * Turns watch events into "look again" signals: ModelDeployment changes start or wake their workflow;
  * InferenceProviderConfig changes wake deployments still waiting for a provider; CRD changes wake
- * deployments waiting for one. Every signal goes through one coalescer.
+ * deployments waiting for one. Every signal goes through one coalescer. Register before the informer
+ * set starts, so the first lists reach the handlers.
  */
-export async function startWatcher(opts: WatcherOptions): Promise<Watcher> {
+export function startWatcher(opts: WatcherOptions): Watcher {
   const log = opts.log ?? (() => {});
-  const objects = new CustomObjects(opts.kc);
   const deliver = createSignaler(opts.client, opts.settings);
   const coalescer = new Coalescer<Delivery>((_key, delivery) => deliver(delivery), {
     onError: (key, err, delay) => log(`signal to ${key} failed (${(err as Error).message}); retrying in ${delay}ms`),
@@ -43,20 +41,20 @@ export async function startWatcher(opts: WatcherOptions): Promise<Watcher> {
   const seen = new Map<string, string>();
   const deployments = new Map<string, ModelDeployment>();
   const refOf = (md: AnyObject): DeploymentRef => ({ namespace: md.metadata!.namespace!, name: md.metadata!.name!, uid: md.metadata!.uid! });
-  const send = (ref: DeploymentRef, reason: string, start: boolean, generation?: number) =>
-    coalescer.trigger(ref.uid, { ref, request: { reason, ...(generation !== undefined ? { generation } : {}) }, start });
-
-  const stoppables: Stoppable[] = [];
-  const watch = (what: string, ref: CollectionRef, handlers: { upsert?: (o: AnyObject) => void; remove?: (o: AnyObject) => void }) => {
-    const w = resilientInformer<KubernetesObject>(opts.kc, collectionPath(ref), async () => (await objects.listRaw(ref)) as never, {
-      onError: (err, delay) => log(`${what} watch failed (${(err as Error).message?.split('\n')[0]}); restarting in ${delay}ms`),
+  const send = (ref: DeploymentRef, reason: string, start: boolean, md?: AnyObject) =>
+    coalescer.trigger(ref.uid, {
+      ref,
+      request: { reason, ...(md ? { generation: md.metadata?.generation, resourceVersion: md.metadata?.resourceVersion } : {}) },
+      start,
     });
+
+  const watch = (what: string, ref: CollectionRef, handlers: { upsert?: (o: AnyObject) => void; remove?: (o: AnyObject) => void }) => {
+    const { informer } = opts.informers.collection(what, ref);
     if (handlers.upsert) {
-      w.informer.on('add', (o) => handlers.upsert!(o as unknown as AnyObject));
-      w.informer.on('update', (o) => handlers.upsert!(o as unknown as AnyObject));
+      informer.on('add', (o) => handlers.upsert!(o as unknown as AnyObject));
+      informer.on('update', (o) => handlers.upsert!(o as unknown as AnyObject));
     }
-    if (handlers.remove) w.informer.on('delete', (o) => handlers.remove!(o as unknown as AnyObject));
-    stoppables.push(w);
+    if (handlers.remove) informer.on('delete', (o) => handlers.remove!(o as unknown as AnyObject));
   };
 
   for (const namespace of opts.namespaces ?? [undefined]) {
@@ -68,7 +66,7 @@ export async function startWatcher(opts: WatcherOptions): Promise<Watcher> {
         const fingerprint = deploymentFingerprint(md);
         if (seen.get(uid) === fingerprint) return;
         seen.set(uid, fingerprint);
-        send(refOf(md), md.metadata?.deletionTimestamp ? 'deleting' : 'changed', true, md.metadata?.generation);
+        send(refOf(md), md.metadata?.deletionTimestamp ? 'deleting' : 'changed', true, md);
       },
       remove: (md) => {
         const uid = md.metadata?.uid ?? '';
@@ -96,13 +94,11 @@ export async function startWatcher(opts: WatcherOptions): Promise<Watcher> {
     upsert: (crd) => wakeWhere(`CRD ${crd.metadata?.name} changed`, (md) => md.status?.phase === 'Pending' || md.status?.phase === undefined),
   });
 
-  await Promise.all(stoppables.map((s) => s.start()));
   log(`watching ModelDeployments in ${opts.namespaces?.join(', ') ?? 'all namespaces'}`);
 
   return {
     async stop() {
       coalescer.stop();
-      await Promise.all(stoppables.map((s) => s.stop()));
     },
   };
 }

@@ -9,7 +9,9 @@ import { watchProviderResources } from '../watcher/provider-resource-watch.ts';
 import { createSignaler, type Delivery } from '../watcher/signaler.ts';
 import { startWatcher, type Watcher } from '../watcher/watcher.ts';
 import { DEFAULT_SETTINGS, type ReconcileSettings } from '../workflows/settings.ts';
-import { MODEL_DEPLOYMENT_KIND } from '../api/constants.ts';
+import { GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../api/constants.ts';
+import { PROVIDER_CONFIGS } from '../activities/deployment-ref.ts';
+import { InformerSet } from '../kube/informer-set.ts';
 import { registerProvider, type Registration } from './registration.ts';
 import { installRuntime } from './runtime.ts';
 import { createCoreWorker } from './core-worker.ts';
@@ -54,10 +56,23 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   const client = new Client({ connection, namespace: opts.temporalNamespace });
   const workers: Worker[] = [];
   const stops: (() => Promise<void>)[] = [];
+  // One cache per process, as controller-runtime's manager has: the watcher's handlers and every
+  // activity's reads share each collection's single list and watch.
+  const informers = new InformerSet(opts.kc, log);
 
   if (opts.core) {
+    for (const namespace of opts.namespaces ?? [undefined]) informers.collection('ModelDeployment', { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace });
+    informers.collection('InferenceProviderConfig', PROVIDER_CONFIGS);
     workers.push(
-      await createCoreWorker({ connection: nativeConnection, namespace: opts.temporalNamespace, kc: opts.kc, taskQueuePrefix: settings.taskQueuePrefix, workflowBundle: opts.workflowBundle, activityInterceptors: opts.activityInterceptors?.(undefined) }),
+      await createCoreWorker({
+        connection: nativeConnection,
+        namespace: opts.temporalNamespace,
+        kc: opts.kc,
+        informers,
+        taskQueuePrefix: settings.taskQueuePrefix,
+        workflowBundle: opts.workflowBundle,
+        activityInterceptors: opts.activityInterceptors?.(undefined),
+      }),
     );
   }
 
@@ -80,16 +95,27 @@ export async function startController(opts: ControllerOptions): Promise<Controll
 
   const registrations: Registration[] = [];
   for (const provider of opts.providers) {
-    workers.push(await createProviderWorker({ connection: nativeConnection, namespace: opts.temporalNamespace, kc: opts.kc, provider, taskQueuePrefix: settings.taskQueuePrefix, activityInterceptors: opts.activityInterceptors?.(provider.name) }));
-    const watch = watchProviderResources({ kc: opts.kc, resource: provider.resource, onChange: notifyOwner, crdPollMs: opts.providerCrdPollMs, log });
+    workers.push(
+      await createProviderWorker({
+        connection: nativeConnection,
+        namespace: opts.temporalNamespace,
+        kc: opts.kc,
+        informers,
+        provider,
+        taskQueuePrefix: settings.taskQueuePrefix,
+        activityInterceptors: opts.activityInterceptors?.(provider.name),
+      }),
+    );
+    const watch = watchProviderResources({ kc: opts.kc, informers, resource: provider.resource, onChange: notifyOwner, crdPollMs: opts.providerCrdPollMs, log });
     stops.push(() => watch.stop());
-    registrations.push(await registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, log }));
+    registrations.push(await registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, informers, log }));
   }
 
   let watcher: Watcher | undefined;
   if (opts.watcher) {
-    watcher = await startWatcher({ kc: opts.kc, client, settings: { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix }, namespaces: opts.namespaces, log });
+    watcher = startWatcher({ informers, client, settings: { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix }, namespaces: opts.namespaces, log });
   }
+  await informers.start();
 
   const runs = workers.map((w) =>
     w.run().catch((err: Error) => {
@@ -106,6 +132,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       await watcher?.stop();
       ownerSignals.stop();
       await Promise.all(stops.map((s) => s()));
+      await informers.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await Promise.all(runs);
       await nativeConnection.close();

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { InformerSet } from '../kube/informer-set.ts';
 import { Worker, type ActivityInterceptorsFactory, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import { createCoreActivities } from '../activities/core/create-core-activities.ts';
 import { coreTaskQueue } from '../workflows/settings.ts';
@@ -10,6 +11,8 @@ export interface CoreWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   kc: KubeConfig;
+  /** The process's shared informers (reads come from their caches). */
+  informers?: InformerSet;
   taskQueuePrefix: string;
   /** A prebuilt bundle (tests share one); bundled from WORKFLOWS_PATH when omitted. */
   workflowBundle?: WorkflowBundle;
@@ -24,7 +27,7 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
     namespace: opts.namespace,
     taskQueue: coreTaskQueue({ taskQueuePrefix: opts.taskQueuePrefix }),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createCoreActivities({ kc: opts.kc }),
+    activities: createCoreActivities({ kc: opts.kc, informers: opts.informers }),
     interceptors: { activity: opts.activityInterceptors ?? [] },
     // Sized for small machines: reconciliation is I/O-bound and each workflow task is short.
     maxConcurrentWorkflowTaskExecutions: 20,

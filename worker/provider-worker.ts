@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { InformerSet } from '../kube/informer-set.ts';
 import { Worker, type ActivityInterceptorsFactory, type NativeConnection } from '@temporalio/worker';
 import { createProviderActivities } from '../activities/provider/create-provider-activities.ts';
 import type { ProviderDefinition } from '../providers/contract.ts';
@@ -8,6 +9,8 @@ export interface ProviderWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   kc: KubeConfig;
+  /** The process's shared informers (reads come from their caches). */
+  informers?: InformerSet;
   provider: ProviderDefinition;
   taskQueuePrefix: string;
   /** Around every activity (metrics, step logs: observability/). */
@@ -20,7 +23,7 @@ export async function createProviderWorker(opts: ProviderWorkerOptions): Promise
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: providerTaskQueue({ taskQueuePrefix: opts.taskQueuePrefix }, opts.provider.name),
-    activities: createProviderActivities(opts.provider, { kc: opts.kc }),
+    activities: createProviderActivities(opts.provider, { kc: opts.kc, informers: opts.informers }),
     interceptors: { activity: opts.activityInterceptors ?? [] },
     maxConcurrentActivityTaskExecutions: 20,
   });

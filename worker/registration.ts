@@ -3,6 +3,7 @@ import { API_VERSION, PROVIDER_CONFIG_KIND, providerFieldManager } from '../api/
 import type { ProviderDefinition } from '../providers/contract.ts';
 import { detectInstalledVersion } from '../activities/provider/crd-version.ts';
 import { CustomObjects, type AnyObject } from '../kube/custom-objects.ts';
+import type { InformerSet } from '../kube/informer-set.ts';
 import { PROVIDER_CONFIGS } from '../activities/deployment-ref.ts';
 import { kubeNow } from '../activities/status/conditions.ts';
 import { PRODUCT_VERSION } from './version.ts';
@@ -20,7 +21,7 @@ export interface Registration {
 export async function registerProvider(
   kc: KubeConfig,
   provider: ProviderDefinition,
-  opts: { heartbeatMs?: number; crdCheckMs?: number; log?: (line: string) => void } = {},
+  opts: { heartbeatMs?: number; crdCheckMs?: number; informers?: InformerSet; log?: (line: string) => void } = {},
 ): Promise<Registration> {
   const objects = new CustomObjects(kc);
   const fieldManager = providerFieldManager(provider.name);
@@ -29,7 +30,7 @@ export async function registerProvider(
   await objects.apply(ref, { ...config, apiVersion: API_VERSION, kind: PROVIDER_CONFIG_KIND } as AnyObject, fieldManager);
 
   const installedVersion = async () => {
-    const version = await detectInstalledVersion(kc, provider.resource).catch(() => undefined);
+    const version = await detectInstalledVersion(kc, opts.informers, provider.resource).catch(() => undefined);
     return version && !('error' in version) ? version.apiVersion : '';
   };
   let reported = '';

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { CoreActivities } from '../activities/core/types.ts';
 import type { ProviderActivities } from '../activities/provider/types.ts';
 import { providerTaskQueue, type ReconcileSettings } from './settings.ts';
@@ -16,7 +16,15 @@ const ACTIVITY_RETRY = {
 const CORE_ACTIVITY_TIMEOUT = '30s';
 const PROVIDER_ACTIVITY_TIMEOUT = '30s';
 
+/** The core's steps as activities on the core queue: how histories recorded before local steps ran them. */
 export const coreActivities = proxyActivities<CoreActivities>({ startToCloseTimeout: CORE_ACTIVITY_TIMEOUT, retry: ACTIVITY_RETRY });
+
+/**
+ * The core's steps as local activities: run by the worker that runs the workflow, inside its workflow
+ * task, each recorded in history as a marker with its result (the Temporal UI lists them with their
+ * times). They talk to the API server only, so nothing is gained by a round trip through a task queue.
+ */
+export const localCoreActivities = proxyLocalActivities<CoreActivities>({ startToCloseTimeout: CORE_ACTIVITY_TIMEOUT, retry: ACTIVITY_RETRY });
 
 /**
  * A provider's activities, on its own task queue. `scheduleToStart` bounds the wait for a worker: with

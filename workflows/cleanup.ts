@@ -1,7 +1,6 @@
 import { condition, patched } from '@temporalio/workflow';
 import type { DeploymentSnapshot } from '../activities/core/types.ts';
 import { events } from '../api/messages.ts';
-import { coreActivities } from './activity-proxies.ts';
 import type { DeploymentState } from './deployment-state.ts';
 import { toMs } from './durations.ts';
 import { stepError } from './step-error.ts';
@@ -46,12 +45,12 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
     await condition(() => state.dirty, Math.min(toMs(state.settings.pollInterval), Math.max(deadline - Date.now(), 1)));
   }
   if (!gone) {
-    await coreActivities.recordEvent(state.ref, {
+    await state.core.recordEvent(state.ref, {
       type: 'Warning',
       reason: 'FinalizerTimeout',
       message: `${events.finalizerTimeout().message}: ${remaining.join(', ')}`,
     });
   }
   state.at('cleanup', 'finalizer removal');
-  await coreActivities.removeFinalizer(state.ref);
+  await state.core.removeFinalizer(state.ref);
 }

@@ -5,6 +5,8 @@ import type { DeploymentView, RetryResult } from './view.ts';
 export interface ReconcileRequest {
   reason: string;
   generation?: number;
+  /** The object's resourceVersion in the event that caused the signal: reads must see at least this one. */
+  resourceVersion?: string;
 }
 
 export const reconcileSignal = defineSignal<[ReconcileRequest]>('reconcile');

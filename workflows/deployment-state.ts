@@ -1,10 +1,17 @@
-import { upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
-import type { CoreStatus } from '../activities/core/types.ts';
-import { coreActivities, providerActivities } from './activity-proxies.ts';
-import type { DeploymentRef } from './ids.ts';
+import { patched, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
+import type { CoreActivities, CoreStatus } from '../activities/core/types.ts';
+import { isAtLeast } from '../kube/resource-version.ts';
+import { coreActivities, localCoreActivities, providerActivities } from './activity-proxies.ts';
+import type { DeploymentRef, ReadRef } from './ids.ts';
 import { MdPhase, MdProvider } from './search-attributes.ts';
 import type { ReconcileSettings } from './settings.ts';
 import type { DeploymentView, Step } from './view.ts';
+
+/**
+ * Patch ID (see `patched()`): core steps run as local activities and the provider's compatibility,
+ * apply and observe as one `reconcileResource` call. Histories recorded before it replay the old commands.
+ */
+export const FEWER_ROUND_TRIPS = 'core-local-activities-provider-one-call';
 
 /** What a run hands to the next one at continue-as-new. */
 export interface CarriedState {
@@ -42,6 +49,12 @@ export class DeploymentState {
   private lastCoreWrite: string | undefined;
   /** Set by signals and retries: something may have changed, look again. */
   dirty = false;
+  /** The newest resourceVersion a watch signal reported: the next pass reads nothing older. */
+  private seenVersion: string | undefined;
+  /** Whether this run issues the commands of FEWER_ROUND_TRIPS (false only when replaying an older history). */
+  readonly fewerRoundTrips: boolean;
+  /** The core's steps: local activities, or activities on the core queue in older histories. */
+  readonly core: CoreActivities;
   private memoKey = '';
 
   constructor(
@@ -52,6 +65,18 @@ export class DeploymentState {
     this.view = carried?.view ?? initialView(ref);
     this.coreStatus = carried?.core;
     this.lastCoreWrite = carried?.lastCoreWrite;
+    this.fewerRoundTrips = patched(FEWER_ROUND_TRIPS);
+    this.core = this.fewerRoundTrips ? localCoreActivities : coreActivities;
+  }
+
+  /** A watch signal reported this resourceVersion of the object. */
+  sawVersion(resourceVersion: string | undefined): void {
+    if (resourceVersion && isAtLeast(resourceVersion, this.seenVersion)) this.seenVersion = resourceVersion;
+  }
+
+  /** How the pass's first read addresses the object: no older than the newest version a signal reported. */
+  readRef(): ReadRef {
+    return this.seenVersion ? { ...this.ref, seenVersion: this.seenVersion } : this.ref;
   }
 
   carried(): CarriedState {
@@ -83,11 +108,11 @@ export class DeploymentState {
   }
 
   /** Writes the core-owned status only when it differs from what was last written. */
-  async writeCore(next: CoreStatus): Promise<void> {
+  async writeCore(next: CoreStatus, ref: ReadRef = this.ref): Promise<void> {
     this.coreStatus = next;
     const serialized = JSON.stringify(next);
     if (serialized === this.lastCoreWrite) return;
-    await coreActivities.writeCoreStatus(this.ref, next);
+    await this.core.writeCoreStatus(ref, next);
     this.lastCoreWrite = serialized;
   }
 }

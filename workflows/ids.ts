@@ -9,3 +9,12 @@ export interface DeploymentRef {
 export function workflowIdFor(ref: DeploymentRef): string {
   return `modeldeployment/${ref.namespace}/${ref.name}/${ref.uid}`;
 }
+
+/**
+ * A deployment as a reconcile pass addresses it: `seenVersion` is the newest resourceVersion the pass
+ * knows of (from the watch event that woke it, or its own first read). Activities may answer from
+ * their process's cache only when the cached object is at least that new.
+ */
+export interface ReadRef extends DeploymentRef {
+  seenVersion?: string;
+}

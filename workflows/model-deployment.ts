@@ -26,7 +26,8 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
   const { view } = state;
   let inPass = false;
 
-  setHandler(reconcileSignal, () => {
+  setHandler(reconcileSignal, (request) => {
+    state.sawVersion(request?.resourceVersion);
     state.dirty = true;
   });
   setHandler(retrySignal, () => {

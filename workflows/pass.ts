@@ -1,5 +1,5 @@
 import type { CoreStatus } from '../activities/core/types.ts';
-import { coreActivities } from './activity-proxies.ts';
+import type { ApplyOutcome, ObservedStatus } from '../activities/provider/types.ts';
 import { runCleanup } from './cleanup.ts';
 import type { DeploymentState, PassEnd } from './deployment-state.ts';
 import { toMs } from './durations.ts';
@@ -12,8 +12,10 @@ const EXPLICIT_SELECTION = 'explicit provider selection';
  */
 export async function runPass(state: DeploymentState): Promise<PassEnd> {
   state.at('read');
-  const snap = await coreActivities.readDeployment(state.ref);
+  const snap = await state.core.readDeployment(state.readRef());
   if (!snap || snap.uid !== state.ref.uid) return { done: true };
+  // Every later step of this pass reads the object at least as new as this first read saw it.
+  const ref = snap.resourceVersion ? { ...state.ref, seenVersion: snap.resourceVersion } : state.ref;
   state.view.observedGeneration = snap.generation;
   state.view.provider = snap.selectedProvider ?? state.view.provider;
 
@@ -44,11 +46,11 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
 
   if (!snap.hasFinalizer) {
     state.at('finalizer');
-    await coreActivities.addFinalizer(state.ref);
+    await state.core.addFinalizer(ref);
   }
 
   state.at('validate');
-  const validation = await coreActivities.validateDeployment(state.ref);
+  const validation = await state.core.validateDeployment(ref);
   if (!validation.valid) {
     const message = validation.message ?? 'Validation failed';
     state.at('validate', 'a valid spec');
@@ -65,7 +67,7 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   let provider = snap.selectedProvider;
   if (provider && snap.explicitProvider && snap.explicitProvider !== provider) {
     state.at('switch-provider', `provider '${provider}' to remove its resources`);
-    const result = await state.provider(provider).cleanupResources(state.ref);
+    const result = await state.provider(provider).cleanupResources(ref);
     if (!result.gone) return { done: false, afterMs: toMs(state.settings.pollInterval) };
     provider = undefined;
   }
@@ -73,7 +75,7 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   let selection = provider ? recorded : undefined;
   if (!provider) {
     state.at('select-provider');
-    const outcome = await coreActivities.selectProvider(state.ref, { selectorEnabled: state.settings.providerSelectorEnabled });
+    const outcome = await state.core.selectProvider(ref, { selectorEnabled: state.settings.providerSelectorEnabled });
     if (!outcome.provider) {
       const message = outcome.message ?? 'No provider selected';
       state.at('select-provider', 'a provider');
@@ -83,47 +85,58 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
     selection = { name: provider, selectedReason: outcome.reason };
   }
   state.view.provider = provider;
-  await state.writeCore({
-    ...base,
-    provider: selection,
-    validated,
-    providerSelected: {
-      status: 'True',
-      reason: selection?.selectedReason === EXPLICIT_SELECTION ? 'ExplicitSelection' : 'AutoSelected',
-      message: selection?.selectedReason ?? '',
+  await state.writeCore(
+    {
+      ...base,
+      provider: selection,
+      validated,
+      providerSelected: {
+        status: 'True',
+        reason: selection?.selectedReason === EXPLICIT_SELECTION ? 'ExplicitSelection' : 'AutoSelected',
+        message: selection?.selectedReason ?? '',
+      },
     },
-  });
+    ref,
+  );
   state.publish();
 
   const acts = state.provider(provider);
+  if (state.fewerRoundTrips) {
+    state.at('apply');
+    const outcome = await acts.reconcileResource(ref);
+    return afterProvider(state, provider, outcome.apply, outcome.observed);
+  }
+  // The commands of histories recorded before `reconcileResource`: three calls on the provider's queue.
   state.at('compatibility');
-  const compatibility = await acts.checkCompatibility(state.ref);
+  const compatibility = await acts.checkCompatibility(ref);
+  let applied: ApplyOutcome | undefined;
   if (compatibility.compatible) {
     state.at('apply');
-    const applied = await acts.applyResource(state.ref);
-    state.at('observe');
-    const observed = await acts.observeResource(state.ref);
-    state.view.phase = observed.phase;
-    state.view.message = observed.message;
-    switch (applied.result) {
-      case 'crd-missing':
-        state.at('apply', `the CRD of provider '${provider}' to be installed`);
-        return { done: false, afterMs: Math.min(toMs(state.settings.resyncPeriod), 60_000) };
-      case 'recreating':
-      case 'waiting-for-deletion':
-        state.at('apply', 'the old provider resource to be deleted');
-        return { done: false, afterMs: toMs(state.settings.pollInterval) };
-      default:
-        state.at('idle');
-        return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
-    }
+    applied = await acts.applyResource(ref);
   }
   state.at('observe');
-  const observed = await acts.observeResource(state.ref);
+  return afterProvider(state, provider, applied, await acts.observeResource(ref));
+}
+
+/** What the provider's steps leave the deployment waiting for; `applied` is undefined for an incompatible spec. */
+function afterProvider(state: DeploymentState, provider: string, applied: ApplyOutcome | undefined, observed: ObservedStatus): PassEnd {
   state.view.phase = observed.phase;
   state.view.message = observed.message;
-  state.at('compatibility', 'a spec this provider supports');
-  return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
+  switch (applied?.result) {
+    case undefined:
+      state.at('compatibility', 'a spec this provider supports');
+      return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
+    case 'crd-missing':
+      state.at('apply', `the CRD of provider '${provider}' to be installed`);
+      return { done: false, afterMs: Math.min(toMs(state.settings.resyncPeriod), 60_000) };
+    case 'recreating':
+    case 'waiting-for-deletion':
+      state.at('apply', 'the old provider resource to be deleted');
+      return { done: false, afterMs: toMs(state.settings.pollInterval) };
+    default:
+      state.at('idle');
+      return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
+  }
 }
 
 /**

@@ -6,13 +6,15 @@ import { validate } from '../../api/validate.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
 import { classifyKubeError, kubeCall, toActivityFailure } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
+import type { InformerSet } from '../../kube/informer-set.ts';
 import { secretExists } from '../../kube/secret-exists.ts';
 import { selectProvider } from '../../providers/selection.ts';
-import type { DeploymentRef } from '../../workflows/ids.ts';
+import type { ReadRef } from '../../workflows/ids.ts';
 import { involved, modelDeploymentResource, PROVIDER_CONFIGS, readLiveDeployment } from '../deployment-ref.ts';
 import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import type { ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from './types.ts';
 import { installedProviderCrds, withStaleProvidersNotReady } from './provider-configs.ts';
+import { BoundedSet } from '../bounded-set.ts';
 
 function conditionInput(md: ModelDeployment, type: string): ConditionInput | undefined {
   const c = md.status?.conditions?.find((x) => x.type === type);
@@ -21,6 +23,8 @@ function conditionInput(md: ModelDeployment, type: string): ConditionInput | und
 
 export interface CoreActivityDeps {
   kc: KubeConfig;
+  /** The process's shared informers: reads come from their caches when those can answer. */
+  informers?: InformerSet;
   /** A provider whose heartbeat is older than this counts as not ready (it may have crashed without saying so). */
   providerStaleAfterMs?: number;
 }
@@ -31,19 +35,25 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
   const recorder = new EventRecorder(deps.kc, CONTROLLER_FIELD_MANAGER);
   const staleAfter = deps.providerStaleAfterMs ?? 3 * 60_000;
 
-  const live = async (ref: DeploymentRef, action: string): Promise<ModelDeployment | undefined> => kubeCall(action, () => readLiveDeployment(objects, ref));
+  const live = async (ref: ReadRef, action: string, fresh = false): Promise<ModelDeployment | undefined> =>
+    kubeCall(action, () => readLiveDeployment(objects, fresh ? undefined : deps.informers, ref));
 
   const listProviderConfigs = async (): Promise<InferenceProviderConfig[]> =>
-    kubeCall('list InferenceProviderConfigs', async () => (await objects.list(PROVIDER_CONFIGS)) as unknown as InferenceProviderConfig[]);
+    kubeCall('list InferenceProviderConfigs', async () => (deps.informers?.cachedList(PROVIDER_CONFIGS) ?? (await objects.list(PROVIDER_CONFIGS))) as unknown as InferenceProviderConfig[]);
+
+  // A missing Secret is reported once per spec generation: the check is a GET (no watch: the
+  // controller may not enumerate Secrets), and a pass re-run for any other reason need not repeat it.
+  const secretsChecked = new BoundedSet(10_000);
 
   /**
    * Finalizer edits are a JSON patch guarded by a `test` of the list it edits, so a finalizer another
    * controller adds or removes meanwhile is never lost. A failed test (someone else won) is re-read and
    * tried again here rather than failing the step: status writes bump the object all the time.
    */
-  const patchFinalizers = async (ref: DeploymentRef, edit: (finalizers: string[]) => string[] | undefined, action: string) => {
+  const patchFinalizers = async (ref: ReadRef, edit: (finalizers: string[]) => string[] | undefined, action: string) => {
     for (let attempt = 1; ; attempt++) {
-      const md = await live(ref, action);
+      // A cached copy may be older than the list it guards: the failed test then re-reads from the API server.
+      const md = await live(ref, action, attempt > 1);
       if (!md) return;
       const current = md.metadata.finalizers;
       const next = edit(current ?? []);
@@ -68,6 +78,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         uid: md.metadata.uid ?? '',
         generation: md.metadata.generation ?? 0,
         deletionTimestamp: md.metadata.deletionTimestamp,
+        resourceVersion: md.metadata.resourceVersion ?? '',
         hasFinalizer: (md.metadata.finalizers ?? []).includes(FINALIZER),
         paused: md.metadata.annotations?.[PAUSE_ANNOTATION] === 'true',
         explicitProvider: md.spec?.provider?.name || undefined,
@@ -97,8 +108,12 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         ...(provider ? { installedProviderCRDs: installedProviderCrds(configs) } : {}),
       });
       const secret = md.spec?.secrets?.huggingFaceToken;
-      if (secret && !(await kubeCall('check Secret', () => secretExists(deps.kc, ref.namespace, secret)))) {
-        await kubeCall('record event', () => recorder.record(involved(ref), events.secretNotFound(secret, ref.namespace)));
+      const checkKey = `${ref.uid}/${md.metadata.generation}/${secret}`;
+      if (secret && !secretsChecked.has(checkKey)) {
+        if (!(await kubeCall('check Secret', () => secretExists(deps.kc, ref.namespace, secret)))) {
+          await kubeCall('record event', () => recorder.record(involved(ref), events.secretNotFound(secret, ref.namespace)));
+        }
+        secretsChecked.add(checkKey);
       }
       return {
         valid: result.errors.length === 0,

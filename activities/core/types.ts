@@ -1,9 +1,11 @@
 import type { ConditionStatus, Phase } from '../../api/types.ts';
-import type { DeploymentRef } from '../../workflows/ids.ts';
+import type { ReadRef } from '../../workflows/ids.ts';
 
 /** The little a workflow needs to decide its next step; the spec itself never enters workflow history. */
 export interface DeploymentSnapshot {
   uid: string;
+  /** What this read saw: the rest of the pass reads nothing older. */
+  resourceVersion: string;
   generation: number;
   deletionTimestamp: string | undefined;
   hasFinalizer: boolean;
@@ -67,11 +69,11 @@ export interface EventInput {
 }
 
 export interface CoreActivities {
-  readDeployment(ref: DeploymentRef): Promise<DeploymentSnapshot | null>;
-  addFinalizer(ref: DeploymentRef): Promise<void>;
-  removeFinalizer(ref: DeploymentRef): Promise<void>;
-  validateDeployment(ref: DeploymentRef): Promise<ValidationOutcome>;
-  selectProvider(ref: DeploymentRef, input: { selectorEnabled: boolean }): Promise<SelectionOutcome>;
-  writeCoreStatus(ref: DeploymentRef, status: CoreStatus): Promise<void>;
-  recordEvent(ref: DeploymentRef, event: EventInput): Promise<void>;
+  readDeployment(ref: ReadRef): Promise<DeploymentSnapshot | null>;
+  addFinalizer(ref: ReadRef): Promise<void>;
+  removeFinalizer(ref: ReadRef): Promise<void>;
+  validateDeployment(ref: ReadRef): Promise<ValidationOutcome>;
+  selectProvider(ref: ReadRef, input: { selectorEnabled: boolean }): Promise<SelectionOutcome>;
+  writeCoreStatus(ref: ReadRef, status: CoreStatus): Promise<void>;
+  recordEvent(ref: ReadRef, event: EventInput): Promise<void>;
 }

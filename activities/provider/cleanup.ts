@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProviderDefinition } from '../../providers/contract.ts';
 import { ownedObjectSelector } from '../../providers/shared/metadata.ts';
 import { splitApiVersion, type AnyObject, type CustomObjects } from '../../kube/custom-objects.ts';
+import type { InformerSet } from '../../kube/informer-set.ts';
 import { classifyKubeError, kubeCall } from '../../kube/errors.ts';
 import type { DeploymentRef } from '../../workflows/ids.ts';
 import { detectInstalledVersion } from './crd-version.ts';
@@ -11,8 +12,15 @@ import { detectInstalledVersion } from './crd-version.ts';
  * uid) and returns what still exists, as `Kind namespace/name`: objects just deleted or still held by
  * their own finalizers. A kind whose CRD is not installed has nothing to delete: it counts as gone.
  */
-export async function deleteOwnedObjects(kc: KubeConfig, objects: CustomObjects, provider: ProviderDefinition, ref: DeploymentRef, name: string): Promise<string[]> {
-  const installed = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(kc, provider.resource));
+export async function deleteOwnedObjects(
+  kc: KubeConfig,
+  informers: InformerSet | undefined,
+  objects: CustomObjects,
+  provider: ProviderDefinition,
+  ref: DeploymentRef,
+  name: string,
+): Promise<string[]> {
+  const installed = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(kc, informers, provider.resource));
   const selector = Object.entries(ownedObjectSelector(name))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
@@ -34,8 +42,9 @@ export async function deleteOwnedObjects(kc: KubeConfig, objects: CustomObjects,
     }
     for (const item of items.filter((i) => i.metadata?.ownerReferences?.some((o) => o.uid === ref.uid))) {
       const itemName = item.metadata!.name!;
-      const exists = item.metadata?.deletionTimestamp ? true : await kubeCall(`delete ${kind.kind}`, () => objects.delete({ ...collection, name: itemName }));
-      if (exists) remaining.push(`${kind.kind} ${ref.namespace}/${itemName}`);
+      // An object no finalizer holds is gone as soon as the delete returns: no second look is needed.
+      const after = item.metadata?.deletionTimestamp ? 'deleting' : await kubeCall(`delete ${kind.kind}`, () => objects.remove({ ...collection, name: itemName }));
+      if (after === 'deleting') remaining.push(`${kind.kind} ${ref.namespace}/${itemName}`);
     }
   }
   return remaining;

@@ -7,18 +7,24 @@ import type { KubernetesObject, ProviderDefinition } from '../../providers/contr
 import { CustomObjects, splitApiVersion, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
 import { kubeCall } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
-import type { DeploymentRef } from '../../workflows/ids.ts';
+import type { InformerSet } from '../../kube/informer-set.ts';
+import type { DeploymentRef, ReadRef } from '../../workflows/ids.ts';
 import { involved, modelDeploymentResource, readLiveDeployment } from '../deployment-ref.ts';
 import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { APPLIED_STATE_ANNOTATION, RENDER_HASH_ANNOTATION, renderHash, stateHash } from './applied-state.ts';
 import { changedIdentityFields, IDENTITY_ANNOTATION, identityOf } from './identity.ts';
 import { detectInstalledVersion } from './crd-version.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
-import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities } from './types.ts';
+import { readUpstream } from './upstream-read.ts';
+import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities, ReconcileOutcome } from './types.ts';
 
 export interface ProviderActivityDeps {
   kc: KubeConfig;
+  /** The process's shared informers: the deployment, the CRD and the provider's resources are read from their caches when those can answer. */
+  informers?: InformerSet;
 }
+
+const unchangedNothing: ApplyOutcome = { result: 'unchanged', resource: undefined, identityChanges: [], warnings: [] };
 
 /**
  * The activities a provider worker serves on its own task queue. Everything provider-specific comes
@@ -30,7 +36,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
   const recorder = new EventRecorder(deps.kc, fieldManager);
   const plurals = new Map(provider.ownedKinds.map((k) => [k.kind, k.plural]));
 
-  const live = (ref: DeploymentRef) => kubeCall('read ModelDeployment', () => readLiveDeployment(objects, ref));
+  const live = (ref: ReadRef) => kubeCall('read ModelDeployment', () => readLiveDeployment(objects, deps.informers, ref));
   const record = (ref: DeploymentRef, event: { type: 'Normal' | 'Warning'; reason: string; message: string }) =>
     kubeCall('record event', () => recorder.record(involved(ref), event));
 
@@ -42,10 +48,123 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
 
   /** Renders for the installed CRD version; undefined when the provider's CRD is not installed. */
   const renderFor = async (md: ModelDeployment): Promise<KubernetesObject[] | undefined> => {
-    const version = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(deps.kc, provider.resource));
+    const version = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(deps.kc, deps.informers, provider.resource));
     if (version === undefined) return undefined;
     if ('error' in version) throw ApplicationFailure.nonRetryable(version.error, 'UnsupportedCrdVersion');
     return provider.render(md, { apiVersion: version.apiVersion }).objects.map(withRecordedIdentity(md));
+  };
+
+  /**
+   * Server-side applies the rendered objects when they differ from what is stored. The cached resource
+   * only ever proves "unchanged"; any other verdict (create, update, drift, identity change) is made on
+   * a fresh read, so a cache that lags our own last write can neither hide a change nor invent drift.
+   */
+  const applyRendered = async (ref: DeploymentRef, md: ModelDeployment, rendered: KubernetesObject[]): Promise<{ outcome: ApplyOutcome; stored: AnyObject | undefined }> => {
+    const [primary, ...others] = rendered;
+    if (!primary) throw ApplicationFailure.nonRetryable(`provider ${provider.name} rendered nothing`, 'ProviderBug');
+    const primaryRef = refOf(primary);
+    const resource = { apiVersion: primary.apiVersion, kind: primary.kind, name: primary.metadata.name };
+    const hash = renderHash(primary);
+    const cached = await readUpstream(objects, deps.informers, primaryRef, primary.kind);
+    const current = cached && isUnchanged(cached, hash) ? cached : await kubeCall(`read ${primary.kind}`, () => objects.get(primaryRef));
+
+    if (current?.metadata?.deletionTimestamp) return { outcome: { result: 'waiting-for-deletion', resource, identityChanges: [], warnings: [] }, stored: current };
+    const identityChanges = changedIdentityFields(current?.metadata?.annotations?.[IDENTITY_ANNOTATION], md.spec);
+    if (current && identityChanges.length > 0) {
+      await record(ref, {
+        type: 'Warning',
+        reason: 'RecreatingResource',
+        message: `Identity fields changed (${identityChanges.join(', ')}): deleting and recreating ${primary.kind} '${primary.metadata.name}'; the model is unavailable until it is recreated`,
+      });
+      await deleteOwnedObjects(deps.kc, deps.informers, objects, provider, ref, md.metadata.name ?? ref.name);
+      return { outcome: { result: 'recreating', resource, identityChanges, warnings: [] }, stored: current };
+    }
+
+    const stamped = { ...primary, metadata: { ...primary.metadata, annotations: { ...primary.metadata.annotations, [RENDER_HASH_ANNOTATION]: hash } } };
+    const annotations = current?.metadata?.annotations ?? {};
+    let result: ApplyOutcome['result'];
+    if (!current) result = 'created';
+    else if (annotations[RENDER_HASH_ANNOTATION] !== hash) result = 'updated';
+    else if (annotations[APPLIED_STATE_ANNOTATION] !== stateHash(current)) result = 'drift-restored';
+    else result = 'unchanged';
+
+    let stored = current;
+    if (result !== 'unchanged') {
+      const applied = await kubeCall(`apply ${primary.kind}`, () => objects.apply(primaryRef, stamped as AnyObject, fieldManager));
+      // Metadata-only write: it does not bump the generation, and annotations are outside the hash.
+      stored = await kubeCall(`record ${primary.kind} state`, () =>
+        objects.mergePatch(primaryRef, { metadata: { annotations: { [APPLIED_STATE_ANNOTATION]: stateHash(applied) } } }),
+      );
+    }
+    for (const obj of others) {
+      await kubeCall(`apply ${obj.kind}`, () => objects.apply(refOf(obj), obj as AnyObject, fieldManager));
+    }
+    if (result === 'created') await record(ref, events.resourceCreated(primary.kind, primary.metadata.name));
+    if (result === 'drift-restored') await record(ref, events.driftDetected());
+    return { outcome: { result, resource, identityChanges: [], warnings: [] }, stored };
+  };
+
+  /**
+   * Maps the provider resource's status to the unified status and writes every provider-owned status
+   * field. `upstream` is the resource when the caller has just read or written it; otherwise it is read here.
+   */
+  const observeWith = async (
+    ref: DeploymentRef,
+    md: ModelDeployment,
+    compatibility: CompatibilityOutcome,
+    rendered: KubernetesObject[] | undefined,
+    upstreamKnown?: AnyObject,
+  ): Promise<ObservedStatus> => {
+    const conditions: DesiredCondition[] = [];
+    let phase: ObservedStatus['phase'];
+    let message: string | undefined;
+    let extra: Record<string, unknown> = {};
+
+    if (!compatibility.compatible) {
+      phase = 'Failed';
+      message = compatibility.errors.join('; ');
+      conditions.push({ type: 'ProviderCompatible', status: 'False', reason: 'IncompatibleConfiguration', message });
+    } else {
+      conditions.push({ type: 'ProviderCompatible', status: 'True', reason: 'CompatibilityVerified', message: conditionMessages.compatibilityVerified(provider.displayName) });
+      const primary = rendered?.[0];
+      const upstream = primary ? (upstreamKnown ?? (await readUpstream(objects, deps.informers, refOf(primary), primary.kind))) : undefined;
+      if (!primary) {
+        phase = 'Pending';
+        message = `Provider '${provider.name}' CRD not installed in cluster`;
+        conditions.push({ type: 'ResourceCreated', status: 'False', reason: 'CRDNotInstalled', message });
+      } else if (!upstream) {
+        phase = 'Pending';
+        message = `${primary.kind} '${primary.metadata.name}' not created yet`;
+        conditions.push({ type: 'ResourceCreated', status: 'False', reason: 'ResourceNotCreated', message });
+      } else {
+        const mapped = provider.mapStatus(upstream);
+        phase = mapped.phase;
+        message = mapped.message;
+        conditions.push({ type: 'ResourceCreated', status: 'True', reason: 'ResourceCreated', message: conditionMessages.resourceCreated(primary.kind) });
+        conditions.push(...mapped.conditions);
+        extra = {
+          provider: { resourceName: primary.metadata.name, resourceKind: primary.kind },
+          replicas: mapped.replicas,
+          ...(mapped.endpoint ? { endpoint: mapped.endpoint } : {}),
+        };
+      }
+    }
+    const generation = md.metadata.generation ?? 0;
+    const body = {
+      apiVersion: API_VERSION,
+      kind: MODEL_DEPLOYMENT_KIND,
+      metadata: { name: ref.name, namespace: ref.namespace },
+      status: {
+        observedGeneration: generation,
+        phase,
+        ...(message ? { message } : {}),
+        ...extra,
+        conditions: withTransitionTimes(md.status?.conditions, conditions, kubeNow(), generation),
+      },
+    };
+    await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body as AnyObject, fieldManager));
+    if (phase === 'Failed' && md.status?.phase !== 'Failed') await record(ref, events.providerError(message ?? 'unknown error'));
+    return { phase, message, ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True') };
   };
 
   return {
@@ -57,115 +176,45 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
 
     async applyResource(ref): Promise<ApplyOutcome> {
       const md = await live(ref);
-      if (!md) return { result: 'unchanged', resource: undefined, identityChanges: [], warnings: [] };
+      if (!md) return unchangedNothing;
       const rendered = await renderFor(md);
       if (!rendered) return { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] };
-      const [primary, ...others] = rendered;
-      if (!primary) throw ApplicationFailure.nonRetryable(`provider ${provider.name} rendered nothing`, 'ProviderBug');
-      const primaryRef = refOf(primary);
-      const resource = { apiVersion: primary.apiVersion, kind: primary.kind, name: primary.metadata.name };
-      const current = await kubeCall(`read ${primary.kind}`, () => objects.get(primaryRef));
-
-      if (current?.metadata?.deletionTimestamp) return { result: 'waiting-for-deletion', resource, identityChanges: [], warnings: [] };
-      const identityChanges = changedIdentityFields(current?.metadata?.annotations?.[IDENTITY_ANNOTATION], md.spec);
-      if (current && identityChanges.length > 0) {
-        await record(ref, {
-          type: 'Warning',
-          reason: 'RecreatingResource',
-          message: `Identity fields changed (${identityChanges.join(', ')}): deleting and recreating ${primary.kind} '${primary.metadata.name}'; the model is unavailable until it is recreated`,
-        });
-        await deleteOwnedObjects(deps.kc, objects, provider, ref, md?.metadata.name ?? ref.name);
-        return { result: 'recreating', resource, identityChanges, warnings: [] };
-      }
-
-      const hash = renderHash(primary);
-      const stamped = { ...primary, metadata: { ...primary.metadata, annotations: { ...primary.metadata.annotations, [RENDER_HASH_ANNOTATION]: hash } } };
-      const annotations = current?.metadata?.annotations ?? {};
-      let result: ApplyOutcome['result'];
-      if (!current) result = 'created';
-      else if (annotations[RENDER_HASH_ANNOTATION] !== hash) result = 'updated';
-      else if (annotations[APPLIED_STATE_ANNOTATION] !== stateHash(current)) result = 'drift-restored';
-      else result = 'unchanged';
-
-      if (result !== 'unchanged') {
-        const stored = await kubeCall(`apply ${primary.kind}`, () => objects.apply(primaryRef, stamped as AnyObject, fieldManager));
-        // Metadata-only write: it does not bump the generation, and annotations are outside the hash.
-        await kubeCall(`record ${primary.kind} state`, () =>
-          objects.mergePatch(primaryRef, { metadata: { annotations: { [APPLIED_STATE_ANNOTATION]: stateHash(stored) } } }),
-        );
-      }
-      for (const obj of others) {
-        await kubeCall(`apply ${obj.kind}`, () => objects.apply(refOf(obj), obj as AnyObject, fieldManager));
-      }
-      if (result === 'created') await record(ref, events.resourceCreated(primary.kind, primary.metadata.name));
-      if (result === 'drift-restored') await record(ref, events.driftDetected());
-      return { result, resource, identityChanges: [], warnings: [] };
+      return (await applyRendered(ref, md, rendered)).outcome;
     },
 
     async observeResource(ref): Promise<ObservedStatus> {
       const md = await live(ref);
       if (!md) return { phase: 'Terminating', message: undefined, ready: false };
       const compatibility = provider.compatibility(md);
-      const conditions: DesiredCondition[] = [];
-      let phase: ObservedStatus['phase'];
-      let message: string | undefined;
-      let extra: Record<string, unknown> = {};
+      return observeWith(ref, md, compatibility, compatibility.compatible ? await renderFor(md) : undefined);
+    },
 
-      if (!compatibility.compatible) {
-        phase = 'Failed';
-        message = compatibility.errors.join('; ');
-        conditions.push({ type: 'ProviderCompatible', status: 'False', reason: 'IncompatibleConfiguration', message });
-      } else {
-        conditions.push({ type: 'ProviderCompatible', status: 'True', reason: 'CompatibilityVerified', message: conditionMessages.compatibilityVerified(provider.displayName) });
-        const rendered = await renderFor(md);
-        const primary = rendered?.[0];
-        const upstream = primary ? await kubeCall(`read ${primary.kind}`, () => objects.get(refOf(primary))) : undefined;
-        if (!primary) {
-          phase = 'Pending';
-          message = `Provider '${provider.name}' CRD not installed in cluster`;
-          conditions.push({ type: 'ResourceCreated', status: 'False', reason: 'CRDNotInstalled', message });
-        } else if (!upstream) {
-          phase = 'Pending';
-          message = `${primary.kind} '${primary.metadata.name}' not created yet`;
-          conditions.push({ type: 'ResourceCreated', status: 'False', reason: 'ResourceNotCreated', message });
-        } else {
-          const mapped = provider.mapStatus(upstream);
-          phase = mapped.phase;
-          message = mapped.message;
-          conditions.push({ type: 'ResourceCreated', status: 'True', reason: 'ResourceCreated', message: conditionMessages.resourceCreated(primary.kind) });
-          conditions.push(...mapped.conditions);
-          extra = {
-            provider: { resourceName: primary.metadata.name, resourceKind: primary.kind },
-            replicas: mapped.replicas,
-            ...(mapped.endpoint ? { endpoint: mapped.endpoint } : {}),
-          };
-        }
+    async reconcileResource(ref): Promise<ReconcileOutcome> {
+      const md = await live(ref);
+      if (!md) return { compatibility: { compatible: true, errors: [], warnings: [] }, apply: unchangedNothing, observed: { phase: 'Terminating', message: undefined, ready: false } };
+      const compatibility = provider.compatibility(md);
+      if (!compatibility.compatible) return { compatibility, apply: undefined, observed: await observeWith(ref, md, compatibility, undefined) };
+      const rendered = await renderFor(md);
+      if (!rendered) {
+        return { compatibility, apply: { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] }, observed: await observeWith(ref, md, compatibility, undefined) };
       }
-      const now = kubeNow();
-      const generation = md.metadata.generation ?? 0;
-      const body = {
-        apiVersion: API_VERSION,
-        kind: MODEL_DEPLOYMENT_KIND,
-        metadata: { name: ref.name, namespace: ref.namespace },
-        status: {
-          observedGeneration: generation,
-          phase,
-          ...(message ? { message } : {}),
-          ...extra,
-          conditions: withTransitionTimes(md.status?.conditions, conditions, now, generation),
-        },
-      };
-      await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body as AnyObject, fieldManager));
-      if (phase === 'Failed' && md.status?.phase !== 'Failed') await record(ref, events.providerError(message ?? 'unknown error'));
-      return { phase, message, ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True') };
+      const { outcome, stored } = await applyRendered(ref, md, rendered);
+      const upstream = outcome.result === 'recreating' ? undefined : stored;
+      return { compatibility, apply: outcome, observed: await observeWith(ref, md, compatibility, rendered, upstream) };
     },
 
     async cleanupResources(ref): Promise<CleanupOutcome> {
       const md = await live(ref);
-      const remaining = await deleteOwnedObjects(deps.kc, objects, provider, ref, md?.metadata.name ?? ref.name);
+      const remaining = await deleteOwnedObjects(deps.kc, deps.informers, objects, provider, ref, md?.metadata.name ?? ref.name);
       return { gone: remaining.length === 0, remaining };
     },
   };
+}
+
+/** The cached resource proves nothing but this: it was rendered from the same spec and nobody has edited it since. */
+function isUnchanged(obj: AnyObject, hash: string): boolean {
+  const annotations = obj.metadata?.annotations ?? {};
+  return !obj.metadata?.deletionTimestamp && annotations[RENDER_HASH_ANNOTATION] === hash && annotations[APPLIED_STATE_ANNOTATION] === stateHash(obj);
 }
 
 function withRecordedIdentity(md: ModelDeployment) {

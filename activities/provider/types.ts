@@ -1,5 +1,5 @@
 import type { Phase } from '../../api/types.ts';
-import type { DeploymentRef } from '../../workflows/ids.ts';
+import type { ReadRef } from '../../workflows/ids.ts';
 
 export interface CompatibilityOutcome {
   compatible: boolean;
@@ -49,11 +49,25 @@ export interface CleanupOutcome {
   remaining: string[];
 }
 
+/** What one `reconcileResource` call did, step by step: the history shows each step's outcome. */
+export interface ReconcileOutcome {
+  compatibility: CompatibilityOutcome;
+  /** Undefined when the spec is not compatible (nothing is applied then). */
+  apply: ApplyOutcome | undefined;
+  observed: ObservedStatus;
+}
+
 /** The activities every provider worker serves on its own task queue. */
 export interface ProviderActivities {
-  checkCompatibility(ref: DeploymentRef): Promise<CompatibilityOutcome>;
-  applyResource(ref: DeploymentRef): Promise<ApplyOutcome>;
+  checkCompatibility(ref: ReadRef): Promise<CompatibilityOutcome>;
+  applyResource(ref: ReadRef): Promise<ApplyOutcome>;
   /** Reads the provider resource, maps its status, and writes every provider-owned status field. */
-  observeResource(ref: DeploymentRef): Promise<ObservedStatus>;
-  cleanupResources(ref: DeploymentRef): Promise<CleanupOutcome>;
+  observeResource(ref: ReadRef): Promise<ObservedStatus>;
+  /**
+   * Compatibility, apply and observe in one call on the provider's queue: one round trip through
+   * Temporal instead of three, one read of the deployment and one render. Workflows recorded before it
+   * called the three separately, and still do when they replay.
+   */
+  reconcileResource(ref: ReadRef): Promise<ReconcileOutcome>;
+  cleanupResources(ref: ReadRef): Promise<CleanupOutcome>;
 }
