@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { CoreV1Api, type KubeConfig, type CoreV1Event } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { classifyKubeError } from './errors.ts';
+import { KubeRest } from './rest.ts';
 
 export interface InvolvedObject {
   apiVersion: string;
@@ -16,6 +17,14 @@ export interface EventRecord {
   message: string;
 }
 
+/** A core/v1 Event as the API server returns it (only the fields this recorder touches are typed). */
+interface StoredEvent {
+  metadata: { name: string; namespace: string; resourceVersion?: string; [field: string]: unknown };
+  count?: number;
+  lastTimestamp?: string;
+  [field: string]: unknown;
+}
+
 const MAX_REMEMBERED = 4096;
 
 /**
@@ -24,22 +33,34 @@ const MAX_REMEMBERED = 4096;
  * an activity retried or a condition re-observed does not flood `kubectl describe`.
  */
 export class EventRecorder {
-  private readonly core: CoreV1Api;
+  private readonly rest: KubeRest;
   /** The Events this recorder last wrote, by name: a repeat is one update, not a failed create and a read. */
-  private readonly written = new Map<string, CoreV1Event>();
+  private readonly written = new Map<string, StoredEvent>();
 
   constructor(
     kc: KubeConfig,
     private readonly component: string,
   ) {
-    this.core = kc.makeApiClient(CoreV1Api);
+    this.rest = new KubeRest(kc);
   }
 
   async record(obj: InvolvedObject, event: EventRecord): Promise<void> {
     const digest = createHash('sha256').update(`${obj.uid}\n${event.type}\n${event.reason}\n${event.message}`).digest('hex').slice(0, 16);
     const name = `${obj.name}.${digest}`;
-    const now = new Date();
-    const body: CoreV1Event = {
+    const now = new Date().toISOString();
+    const known = this.written.get(name);
+    if (known) {
+      try {
+        return this.remember(await this.bump(known, now));
+      } catch (err) {
+        // Changed or deleted by someone else (or expired): start over from the API server's copy.
+        if (!['Conflict', 'NotFound'].includes(classifyKubeError(err).type)) throw err;
+        this.written.delete(name);
+      }
+    }
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Event',
       metadata: { name, namespace: obj.namespace },
       involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.namespace, name: obj.name, uid: obj.uid },
       type: event.type,
@@ -52,33 +73,29 @@ export class EventRecorder {
       lastTimestamp: now,
       count: 1,
     };
-    const known = this.written.get(name);
-    if (known) {
-      try {
-        return this.remember(name, await this.bump(known, now));
-      } catch (err) {
-        // Changed or deleted by someone else (or expired): start over from the API server's copy.
-        if (!['Conflict', 'NotFound'].includes(classifyKubeError(err).type)) throw err;
-        this.written.delete(name);
-      }
-    }
     try {
-      this.remember(name, await this.core.createNamespacedEvent({ namespace: obj.namespace, body }));
+      this.remember(await this.rest.request<StoredEvent>('POST', eventsPath(obj.namespace), { body }));
     } catch (err) {
       if (classifyKubeError(err).type !== 'AlreadyExists') throw err;
-      const existing = await this.core.readNamespacedEvent({ name, namespace: obj.namespace });
-      this.remember(name, await this.bump(existing, now));
+      const existing = await this.rest.request<StoredEvent>('GET', eventsPath(obj.namespace, name));
+      this.remember(await this.bump(existing, now));
     }
   }
 
-  private bump(existing: CoreV1Event, now: Date): Promise<CoreV1Event> {
+  private bump(existing: StoredEvent, now: string): Promise<StoredEvent> {
     const { name, namespace } = existing.metadata;
-    return this.core.replaceNamespacedEvent({ name: name!, namespace: namespace!, body: { ...existing, count: (existing.count ?? 1) + 1, lastTimestamp: now } });
+    return this.rest.request<StoredEvent>('PUT', eventsPath(namespace, name), { body: { ...existing, count: (existing.count ?? 1) + 1, lastTimestamp: now } });
   }
 
-  private remember(name: string, event: CoreV1Event): void {
+  private remember(event: StoredEvent): void {
+    const { name } = event.metadata;
     this.written.delete(name);
     this.written.set(name, event);
     if (this.written.size > MAX_REMEMBERED) this.written.delete(this.written.keys().next().value!);
   }
+}
+
+function eventsPath(namespace: string, name?: string): string {
+  const base = `/api/v1/namespaces/${encodeURIComponent(namespace)}/events`;
+  return name === undefined ? base : `${base}/${encodeURIComponent(name)}`;
 }

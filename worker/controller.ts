@@ -101,6 +101,10 @@ export async function startController(opts: ControllerOptions): Promise<Controll
         namespace: opts.temporalNamespace,
         kc: opts.kc,
         informers,
+        // Our own write's echo from the resource watch is not news: the workflow that made it knows.
+        wrote: (stored) => {
+          if (stored.metadata?.uid) seen.set(stored.metadata.uid, providerResourceFingerprint(stored));
+        },
         provider,
         taskQueuePrefix: settings.taskQueuePrefix,
         activityInterceptors: opts.activityInterceptors?.(provider.name),

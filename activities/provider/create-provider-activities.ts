@@ -11,18 +11,27 @@ import type { InformerSet } from '../../kube/informer-set.ts';
 import type { DeploymentRef, ReadRef } from '../../workflows/ids.ts';
 import { involved, modelDeploymentResource, readLiveDeployment } from '../deployment-ref.ts';
 import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
+import { statusUnchanged } from '../status/unchanged.ts';
 import { APPLIED_STATE_ANNOTATION, RENDER_HASH_ANNOTATION, renderHash, stateHash } from './applied-state.ts';
 import { changedIdentityFields, IDENTITY_ANNOTATION, identityOf } from './identity.ts';
 import { detectInstalledVersion } from './crd-version.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
-import { readUpstream } from './upstream-read.ts';
+import { MANAGED_SELECTOR, readUpstream } from './upstream-read.ts';
 import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities, ReconcileOutcome } from './types.ts';
 
 export interface ProviderActivityDeps {
   kc: KubeConfig;
   /** The process's shared informers: the deployment, the CRD and the provider's resources are read from their caches when those can answer. */
   informers?: InformerSet;
+  /**
+   * Told about every provider resource this process has just written, as the API server stored it: the
+   * resource watch then knows the echo of that write is not news and wakes no workflow for it.
+   */
+  wrote?: (stored: AnyObject) => void;
 }
+
+/** What the core writes in status (seed 000 "Status Ownership"): its conditions, and `provider.name` and `selectedReason` beside ours. */
+const CORE_OWNED = { conditionTypes: ['Validated', 'ProviderSelected', 'ReconcilePaused'], shared: ['provider'] };
 
 const unchangedNothing: ApplyOutcome = { result: 'unchanged', resource: undefined, identityChanges: [], warnings: [] };
 
@@ -65,8 +74,11 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     const primaryRef = refOf(primary);
     const resource = { apiVersion: primary.apiVersion, kind: primary.kind, name: primary.metadata.name };
     const hash = renderHash(primary);
-    const cached = await readUpstream(objects, deps.informers, primaryRef, primary.kind);
-    const current = cached && isUnchanged(cached, hash) ? cached : await kubeCall(`read ${primary.kind}`, () => objects.get(primaryRef));
+    const cached = deps.informers?.cached(primaryRef, { labelSelector: MANAGED_SELECTOR });
+    // A filled cache without the resource, and a status that names none, agree that it was never
+    // created: no read is needed before creating it (server-side apply would not duplicate it anyway).
+    const neverCreated = cached?.known && !cached.object && !md.status?.provider?.resourceName;
+    const current = cached?.known && cached.object && isUnchanged(cached.object, hash) ? cached.object : neverCreated ? undefined : await kubeCall(`read ${primary.kind}`, () => objects.get(primaryRef));
 
     if (current?.metadata?.deletionTimestamp) return { outcome: { result: 'waiting-for-deletion', resource, identityChanges: [], warnings: [] }, stored: current };
     const identityChanges = changedIdentityFields(current?.metadata?.annotations?.[IDENTITY_ANNOTATION], md.spec);
@@ -91,6 +103,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     let stored = current;
     if (result !== 'unchanged') {
       const applied = await kubeCall(`apply ${primary.kind}`, () => objects.apply(primaryRef, stamped as AnyObject, fieldManager));
+      deps.wrote?.(applied);
       // Metadata-only write: it does not bump the generation, and annotations are outside the hash.
       stored = await kubeCall(`record ${primary.kind} state`, () =>
         objects.mergePatch(primaryRef, { metadata: { annotations: { [APPLIED_STATE_ANNOTATION]: stateHash(applied) } } }),
@@ -150,19 +163,18 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       }
     }
     const generation = md.metadata.generation ?? 0;
-    const body = {
-      apiVersion: API_VERSION,
-      kind: MODEL_DEPLOYMENT_KIND,
-      metadata: { name: ref.name, namespace: ref.namespace },
-      status: {
-        observedGeneration: generation,
-        phase,
-        ...(message ? { message } : {}),
-        ...extra,
-        conditions: withTransitionTimes(md.status?.conditions, conditions, kubeNow(), generation),
-      },
+    const status = {
+      observedGeneration: generation,
+      phase,
+      ...(message ? { message } : {}),
+      ...extra,
+      conditions: withTransitionTimes(md.status?.conditions, conditions, kubeNow(), generation),
     };
-    await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body as AnyObject, fieldManager));
+    const owned = { message: undefined, provider: undefined, replicas: undefined, endpoint: undefined, ...status };
+    if (!statusUnchanged(md.status as Record<string, unknown> | undefined, owned, CORE_OWNED)) {
+      const body = { apiVersion: API_VERSION, kind: MODEL_DEPLOYMENT_KIND, metadata: { name: ref.name, namespace: ref.namespace }, status };
+      await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body as AnyObject, fieldManager));
+    }
     if (phase === 'Failed' && md.status?.phase !== 'Failed') await record(ref, events.providerError(message ?? 'unknown error'));
     return { phase, message, ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True') };
   };
