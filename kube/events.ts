@@ -26,6 +26,8 @@ interface StoredEvent {
 }
 
 const MAX_REMEMBERED = 4096;
+/** Events waiting to be written in the background; beyond this (an API server down for long) new ones are dropped, as client-go's recorder drops them. */
+const MAX_QUEUED = 1000;
 
 /**
  * Records Kubernetes events the way kubectl shows them. Repeats of the same event (same object, reason
@@ -36,17 +38,36 @@ export class EventRecorder {
   private readonly rest: KubeRest;
   /** The Events this recorder last wrote, by name: a repeat is one update, not a failed create and a read. */
   private readonly written = new Map<string, StoredEvent>();
+  /** Background writes by event name, so repeats of one event are counted one after another. */
+  private readonly queued = new Map<string, Promise<void>>();
 
   constructor(
     kc: KubeConfig,
     private readonly component: string,
+    private readonly onDropped: (event: EventRecord, why: string) => void = (event, why) => process.stderr.write(`event ${event.reason} not recorded: ${why}\n`),
   ) {
     this.rest = new KubeRest(kc);
   }
 
+  /**
+   * Records in the background, as client-go's recorder does: for events that only inform (a provider
+   * was selected, a resource created), so the reconcile that causes them does not wait for their write.
+   * A failure is reported to `onDropped`, never to the caller.
+   */
+  post(obj: InvolvedObject, event: EventRecord): void {
+    const name = eventName(obj, event);
+    if (this.queued.size >= MAX_QUEUED && !this.queued.has(name)) return this.onDropped(event, `${MAX_QUEUED} events already waiting`);
+    const previous = this.queued.get(name) ?? Promise.resolve();
+    const next = previous.then(() => this.record(obj, event)).catch((err: Error) => this.onDropped(event, err.message));
+    this.queued.set(name, next);
+    void next.then(() => {
+      if (this.queued.get(name) === next) this.queued.delete(name);
+    });
+  }
+
+  /** Records now: for events a caller must know are written before it goes on (e.g. before removing a finalizer). */
   async record(obj: InvolvedObject, event: EventRecord): Promise<void> {
-    const digest = createHash('sha256').update(`${obj.uid}\n${event.type}\n${event.reason}\n${event.message}`).digest('hex').slice(0, 16);
-    const name = `${obj.name}.${digest}`;
+    const name = eventName(obj, event);
     const now = new Date().toISOString();
     const known = this.written.get(name);
     if (known) {
@@ -93,6 +114,12 @@ export class EventRecorder {
     this.written.set(name, event);
     if (this.written.size > MAX_REMEMBERED) this.written.delete(this.written.keys().next().value!);
   }
+}
+
+/** One name per (object, type, reason, message): a repeat finds the Event it aggregates into. */
+function eventName(obj: InvolvedObject, event: EventRecord): string {
+  const digest = createHash('sha256').update(`${obj.uid}\n${event.type}\n${event.reason}\n${event.message}`).digest('hex').slice(0, 16);
+  return `${obj.name}.${digest}`;
 }
 
 function eventsPath(namespace: string, name?: string): string {

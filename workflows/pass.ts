@@ -85,27 +85,28 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
     selection = { name: provider, selectedReason: outcome.reason };
   }
   state.view.provider = provider;
-  await state.writeCore(
-    {
-      ...base,
-      provider: selection,
-      validated,
-      providerSelected: {
-        status: 'True',
-        reason: selection?.selectedReason === EXPLICIT_SELECTION ? 'ExplicitSelection' : 'AutoSelected',
-        message: selection?.selectedReason ?? '',
-      },
+  const selected: CoreStatus = {
+    ...base,
+    provider: selection,
+    validated,
+    providerSelected: {
+      status: 'True',
+      reason: selection?.selectedReason === EXPLICIT_SELECTION ? 'ExplicitSelection' : 'AutoSelected',
+      message: selection?.selectedReason ?? '',
     },
-    ref,
-  );
-  state.publish();
-
+  };
   const acts = state.provider(provider);
   if (state.fewerRoundTrips) {
+    state.publish();
     state.at('apply');
-    const outcome = await acts.reconcileResource(ref);
+    // The core's status and the provider's work touch different fields (seed 000 "Status Ownership"):
+    // both start in the same workflow task, so the resource does not wait for the core's write.
+    const [, outcome] = await Promise.all([state.writeCore(selected, ref), acts.reconcileResource(ref)]);
     return afterProvider(state, provider, outcome.apply, outcome.observed);
   }
+  await state.writeCore(selected, ref);
+  state.publish();
+
   // The commands of histories recorded before `reconcileResource`: three calls on the provider's queue.
   state.at('compatibility');
   const compatibility = await acts.checkCompatibility(ref);

@@ -111,7 +111,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
       const checkKey = `${ref.uid}/${md.metadata.generation}/${secret}`;
       if (secret && !secretsChecked.has(checkKey)) {
         if (!(await kubeCall('check Secret', () => secretExists(deps.kc, ref.namespace, secret)))) {
-          await kubeCall('record event', () => recorder.record(involved(ref), events.secretNotFound(secret, ref.namespace)));
+          recorder.post(involved(ref), events.secretNotFound(secret, ref.namespace));
         }
         secretsChecked.add(checkKey);
       }
@@ -131,7 +131,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         const reason = input.selectorEnabled ? 'NoHealthyProvider' : 'NoProvider';
         return { provider: undefined, reason, message: result.error, rejected: result.rejected };
       }
-      await kubeCall('record event', () => recorder.record(involved(ref), events.providerSelected(result.selected!.name, result.selected!.reason)));
+      recorder.post(involved(ref), events.providerSelected(result.selected.name, result.selected.reason));
       return { provider: result.selected.name, reason: result.selected.reason, message: undefined, rejected: result.rejected };
     },
 

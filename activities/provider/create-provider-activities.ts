@@ -112,7 +112,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     for (const obj of others) {
       await kubeCall(`apply ${obj.kind}`, () => objects.apply(refOf(obj), obj as AnyObject, fieldManager));
     }
-    if (result === 'created') await record(ref, events.resourceCreated(primary.kind, primary.metadata.name));
+    if (result === 'created') recorder.post(involved(ref), events.resourceCreated(primary.kind, primary.metadata.name));
     if (result === 'drift-restored') await record(ref, events.driftDetected());
     return { outcome: { result, resource, identityChanges: [], warnings: [] }, stored };
   };
