@@ -7,6 +7,8 @@ export { conditionMessages, events, selectionMessages, type EventSpec } from './
 export { applyDefaults, type DefaultsOptions } from './defaults.ts';
 export { validate, type ValidationContext } from './validate.ts';
 export { validateProviderConfigSpec } from './validate-provider-config.ts';
+export { checkOverrideSchema, overrideSchemaOf } from './override-schema-shape.ts';
+export { MAX_GPU_COUNT, MAX_GPUS_PER_SERVER } from './limits.ts';
 export { GPU_ENGINES, ValidationMessage } from './validation-messages.ts';
 export {
   checkOverrides,

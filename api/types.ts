@@ -3,6 +3,8 @@
 // Every spec field is optional here because the API server stores what users wrote; `applyDefaults`
 // (api/defaults.ts) fills the gaps and `validate` (api/validate.ts) reports what is still missing.
 
+import type { OverrideSchema } from './overrides.ts';
+
 export type ModelSource = 'huggingface' | 'custom';
 export type EngineType = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp';
 export type ServingMode = 'aggregated' | 'disaggregated';
@@ -208,6 +210,11 @@ export interface InferenceProviderConfigSpec {
   documentation?: string;
   /** How to install the upstream operator (seed §3.8); free-form, shown to users, never interpreted. */
   installation?: Record<string, unknown>;
+  /**
+   * What `spec.provider.overrides` may hold for this provider (seed 001 §4.15), published so admission can
+   * check overrides without provider code. Read it with `overrideSchemaOf` (api/override-schema-shape.ts).
+   */
+  overrideSchema?: OverrideSchema;
 }
 
 export interface InferenceProviderConfigStatus {

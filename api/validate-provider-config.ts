@@ -1,7 +1,9 @@
-// Offline check of an InferenceProviderConfig against its CRD schema (types, enums, bounds). CEL rule
-// syntax is checked where the rules are compiled (providers/cel.ts). Never throws.
+// Offline check of an InferenceProviderConfig against its CRD schema (types, enums, bounds) and of the
+// shape of its published override schema. CEL rule syntax is checked where the rules are compiled
+// (providers/cel.ts). Never throws.
 
 import { providerConfigSpecSchema } from './crd/provider-config-schema.ts';
+import { checkOverrideSchema } from './override-schema-shape.ts';
 import { isPlainObject, jsonTypeName } from './overrides.ts';
 import { checkStructure } from './structural.ts';
 import type { ValidationResult } from './types.ts';
@@ -10,5 +12,12 @@ export function validateProviderConfigSpec(spec: unknown): ValidationResult {
   if (!isPlainObject(spec)) {
     return { errors: [{ field: 'spec', message: `spec must be an object, got ${jsonTypeName(spec)}` }], warnings: [] };
   }
-  return checkStructure(spec, providerConfigSpecSchema, 'spec');
+  const result = checkStructure(spec, providerConfigSpecSchema, 'spec');
+  if (isPlainObject(spec.overrideSchema)) {
+    // A non-object was reported by the structural check already.
+    const shape = checkOverrideSchema(spec.overrideSchema, 'spec.overrideSchema');
+    result.errors.push(...shape.errors);
+    result.warnings.push(...shape.warnings);
+  }
+  return result;
 }

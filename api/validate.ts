@@ -1,10 +1,12 @@
 // The one validation of a ModelDeployment spec, used by the admission webhook, by reconciliation and by
-// the offline CLI. Three layers: the CRD schema (types, enums, bounds: what the API server itself
-// checks), the seed's rules (seed 001 §8 and seed 000 tables, exact texts), and the selected provider's
-// override schema. Cluster facts arrive through `context`; the offline CLI may leave them out.
-// Never throws: any input, however malformed, yields errors instead.
+// the offline CLI. Four layers: the CRD schema (types, enums, bounds, name patterns: what the API server
+// itself checks), the seed's rules (seed 001 §8 and seed 000 tables, exact texts), our rules beyond the
+// seed (api/extended-rules.ts), and the selected provider's override schema. Cluster facts arrive
+// through `context`; the offline CLI may leave them out. Never throws: any input, however malformed,
+// yields errors instead.
 
 import { modelDeploymentSpecSchema } from './crd/model-deployment-schema.ts';
+import { extendedRules } from './extended-rules.ts';
 import { checkOverrides, isPlainObject, jsonTypeName, OVERRIDES_PATH, type OverrideSchema } from './overrides.ts';
 import { field, servingMode } from './spec-helpers.ts';
 import { checkStructure } from './structural.ts';
@@ -19,8 +21,17 @@ export interface ValidationContext {
   installedProviderCRDs?: readonly string[];
   /** The provider chosen by selection (status.provider.name), used when spec.provider.name is empty. */
   selectedProvider?: string;
-  /** Override schema of the explicit or selected provider; when omitted, overrides are not checked. */
+  /**
+   * Override schema of the explicit or selected provider; when omitted, overrides are not checked. In the
+   * cluster it comes from the provider's InferenceProviderConfig (`overrideSchemaOf`), so the core needs
+   * no provider code to check them.
+   */
   overrideSchema?: OverrideSchema;
+  /**
+   * The stored spec, on an update. Enables the rules about a change (`kubectl scale` of a disaggregated
+   * deployment); without it only the rules about the spec itself run.
+   */
+  previousSpec?: unknown;
 }
 
 export function validate(spec: unknown, context: ValidationContext = {}): ValidationResult {
@@ -38,6 +49,7 @@ export function validate(spec: unknown, context: ValidationContext = {}): Valida
     result.warnings.push(...structural.warnings);
 
     seedRules(spec, result);
+    extendedRules(spec, context.previousSpec, result);
     providerRules(spec, context, result);
   } catch (err) {
     // Defensive only: the checks above are written not to throw. A bug must still not crash admission.

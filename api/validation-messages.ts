@@ -20,9 +20,18 @@ export const ValidationMessage = {
   engineTypeRequired: 'engine.type is required',
   modelIdRequired: 'model.id is required when source is huggingface',
   providerCrdNotInstalled: (provider: string): string => `Provider '${provider}' CRD not installed in cluster`,
+  // Beyond the seed's table (api/extended-rules.ts): faults a cluster would otherwise show only later.
+  customSourceRequiresImage:
+    'image is required when source is custom (the model is pre-loaded in the image; provider default images hold no model)',
+  disaggregatedReplicasFixed:
+    'scaling.replicas cannot change in disaggregated mode (kubectl scale sets it, but it only applies to aggregated mode): set scaling.prefill.replicas and scaling.decode.replicas instead',
   // Warnings
   servedNameIgnoredForCustom: 'servedName is ignored for custom source',
   contextLengthIgnoredForTrtllm:
     'engine.contextLength is ignored for TensorRT-LLM (context length is fixed when the engine is built)',
   trustRemoteCodeNotApplicable: (engine: string): string => `engine.trustRemoteCode does not apply to ${engine} and is ignored`,
+  replicasIgnoredInDisaggregated:
+    'scaling.replicas is ignored in disaggregated mode: set scaling.prefill.replicas and scaling.decode.replicas instead',
+  gpuCountBeyondServer: (fieldPath: string, count: number, serverMax: number): string =>
+    `${fieldPath} is ${count}: a replica's GPUs must all be on one node, and GPU servers have at most ${serverMax}, so this schedules only on nodes that advertise shared or partitioned GPUs (time-slicing, MIG)`,
 } as const;

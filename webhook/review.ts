@@ -5,6 +5,7 @@
 import { GROUP, MODEL_DEPLOYMENT_KIND } from '../api/constants.ts';
 import { applyDefaults } from '../api/defaults.ts';
 import { jsonEqual } from '../api/json-equal.ts';
+import { overrideSchemaOf } from '../api/override-schema-shape.ts';
 import { isPlainObject } from '../api/overrides.ts';
 import { classifyUpdate } from '../api/update-classification.ts';
 import type { InferenceProviderConfig, ModelDeploymentSpec } from '../api/types.ts';
@@ -69,7 +70,15 @@ export function validateRequest(req: AdmissionRequest, facts: ClusterFacts = {})
   const explicit = stringAt(spec, 'provider', 'name');
   const provider = explicit ?? selected;
   const context: ValidationContext = { ...(selected ? { selectedProvider: selected } : {}) };
-  if (provider && facts.providerConfigs) context.installedProviderCRDs = installedProviderCrds(facts.providerConfigs);
+  if (provider && facts.providerConfigs) {
+    context.installedProviderCRDs = installedProviderCrds(facts.providerConfigs);
+    // The provider publishes the overrides it understands; with no provider chosen yet (a create left
+    // to selection) they are checked by the provider's compatibility step instead.
+    const overrideSchema = overrideSchemaOf(facts.providerConfigs.find((c) => c.metadata?.name === provider));
+    if (overrideSchema) context.overrideSchema = overrideSchema;
+  }
+  // Rules about a change (kubectl scale of a disaggregated deployment) compare with the stored spec.
+  if (req.operation === 'UPDATE' && isPlainObject(req.oldObject)) context.previousSpec = specOf(req.oldObject);
 
   const result = validate(spec, context);
   const warnings = result.warnings.map((w) => w.message);

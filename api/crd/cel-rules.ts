@@ -1,7 +1,8 @@
 // The seed's validation rules that the API server can enforce on its own, as CEL rules on `spec`
-// (x-kubernetes-validations). Each message is the seed's text, taken from api/validation-messages.ts,
-// so `kubectl apply` without the webhook still answers in the seed's words. "Provider CRD not installed"
-// needs cluster state and the servedName rule is only a warning; both stay in api/validate.ts.
+// (x-kubernetes-validations), plus two of ours (custom source needs an image; kubectl scale of a
+// disaggregated deployment). Each message is taken from api/validation-messages.ts, so `kubectl apply`
+// without the webhook still answers in the same words. "Provider CRD not installed" needs cluster state
+// and the warnings are not errors; they stay in api/validate.ts.
 //
 // The rules run after CRD defaulting, but every field is still guarded with has(): defaults apply only
 // where a parent object exists, and a rule must not fail with "no such key" instead of its message.
@@ -9,7 +10,8 @@
 import { GPU_ENGINES, ValidationMessage } from '../validation-messages.ts';
 import type { CelValidationRule } from './schema-types.ts';
 
-const disaggregated = `(has(self.serving) && has(self.serving.mode) && self.serving.mode == 'disaggregated')`;
+const isDisaggregated = (obj: string): string => `(has(${obj}.serving) && has(${obj}.serving.mode) && ${obj}.serving.mode == 'disaggregated')`;
+const disaggregated = isDisaggregated('self');
 const noResourceGpu =
   `(!has(self.resources) || !has(self.resources.gpu) || !has(self.resources.gpu.count) || self.resources.gpu.count == 0)`;
 
@@ -60,4 +62,29 @@ export const specCelRules: readonly CelValidationRule[] = [
   },
   componentGpuRule('prefill', ValidationMessage.disaggregatedRequiresPrefillGpu),
   componentGpuRule('decode', ValidationMessage.disaggregatedRequiresDecodeGpu),
+  // Beyond the seed's table (api/extended-rules.ts has the same rules, for the webhook and the CLI).
+  {
+    rule: `!(has(self.model) && has(self.model.source) && self.model.source == 'custom') || (has(self.image) && self.image != '')`,
+    message: ValidationMessage.customSourceRequiresImage,
+    fieldPath: '.image',
+    reason: 'FieldValueRequired',
+  },
+];
+
+/** scaling.replicas as the controller reads it: the CRD defaults an omitted value to 1. */
+const replicas = (obj: string): string => `(has(${obj}.scaling) && has(${obj}.scaling.replicas) ? ${obj}.scaling.replicas : 1)`;
+
+/**
+ * Rules about a change (transition rules, `oldSelf`); the API server runs them on updates only. The scale
+ * subresource writes spec.scaling.replicas through the main resource's validation, so `kubectl scale`
+ * of a disaggregated deployment, which would change nothing that runs, is refused here with a message
+ * that says what to set instead, even while the webhook is down (it never sees subresources).
+ */
+export const specTransitionRules: readonly CelValidationRule[] = [
+  {
+    rule: `!(${isDisaggregated('self')} && ${isDisaggregated('oldSelf')}) || ${replicas('self')} == ${replicas('oldSelf')}`,
+    message: ValidationMessage.disaggregatedReplicasFixed,
+    fieldPath: '.scaling.replicas',
+    reason: 'FieldValueForbidden',
+  },
 ];

@@ -12,6 +12,7 @@ import { cpuLlamacppSpec, disaggregatedSpec, gpuVllmSpec } from '../testing/fixt
 import { validate } from '../validate.ts';
 import { crdFiles, modelDeploymentCrd } from './crds.ts';
 import { modelDeploymentSpecSchema } from './model-deployment-schema.ts';
+import type { ModelDeploymentSpec } from '../types.ts';
 import type { CustomResourceDefinition, JSONSchemaProps } from './schema-types.ts';
 import { crdToYaml } from './serialize.ts';
 
@@ -32,6 +33,13 @@ const SEED_MESSAGES = [
   'engine.type is required',
   'model.id is required when source is huggingface',
 ];
+
+/** Our rules beyond the seed's table (api/extended-rules.ts) that the CRD enforces too. */
+const EXTENDED_MESSAGES = [
+  'image is required when source is custom (the model is pre-loaded in the image; provider default images hold no model)',
+  'scaling.replicas cannot change in disaggregated mode (kubectl scale sets it, but it only applies to aggregated mode): set scaling.prefill.replicas and scaling.decode.replicas instead',
+];
+const RULE_MESSAGES = [...SEED_MESSAGES, ...EXTENDED_MESSAGES];
 
 describe('generated CRDs', () => {
   it.each(crdFiles.map((f) => [f.file, f.crd] as const))('%s is up to date (run `npm run crds`)', (file, crd) => {
@@ -62,9 +70,14 @@ describe('generated CRDs', () => {
     ]);
   });
 
-  it('ModelDeployment CEL rules carry the seed messages word for word', () => {
+  it('ModelDeployment CEL rules carry the seed messages word for word, and ours', () => {
     const rules = mdVersion.schema.openAPIV3Schema.properties?.spec?.['x-kubernetes-validations'] ?? [];
-    expect(rules.map((r) => r.message).sort()).toEqual([...SEED_MESSAGES].sort());
+    expect(rules.map((r) => r.message).sort()).toEqual([...RULE_MESSAGES].sort());
+  });
+
+  it('InferenceProviderConfig publishes an override schema, kept as is (its shape is checked by api/)', () => {
+    const overrideSchema = ipc.spec.versions[0]!.schema.openAPIV3Schema.properties?.spec?.properties?.overrideSchema;
+    expect(overrideSchema).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
   });
 
   it('InferenceProviderConfig: cluster-scoped with status subresource', () => {
@@ -114,8 +127,9 @@ describe('generated CRDs', () => {
 describe('CEL rules and validate() agree', () => {
   const rules = modelDeploymentSpecSchema['x-kubernetes-validations'] ?? [];
 
+  /** Rules on a create, or on an update that changes nothing (transition rules then compare spec with itself). */
   function celFailures(spec: unknown): string[] {
-    return rules.filter((r) => evaluate(r.rule, { self: spec }) !== true).map((r) => r.message);
+    return rules.filter((r) => evaluate(r.rule, { self: spec, oldSelf: spec }) !== true).map((r) => r.message);
   }
 
   it.each([
@@ -129,11 +143,32 @@ describe('CEL rules and validate() agree', () => {
   it('on any well-typed spec, after the API server defaults it', () => {
     fc.assert(
       fc.property(specArbitrary(), (spec) => {
-        const seedErrors = validate(spec).errors.map((e) => e.message).filter((m) => SEED_MESSAGES.includes(m));
+        const seedErrors = validate(spec).errors.map((e) => e.message).filter((m) => RULE_MESSAGES.includes(m));
         expect(celFailures(schemaDefaults(spec, modelDeploymentSpecSchema)).sort()).toEqual(seedErrors.sort());
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the kubectl scale rule (a transition rule: spec before and after an update)', () => {
+  const rules = modelDeploymentSpecSchema['x-kubernetes-validations'] ?? [];
+  const failures = (oldSpec: unknown, spec: unknown): string[] =>
+    rules.filter((r) => evaluate(r.rule, { self: spec, oldSelf: oldSpec }) !== true).map((r) => r.message);
+  const scaled = (spec: ModelDeploymentSpec, replicas: number): ModelDeploymentSpec => ({ ...spec, scaling: { ...spec.scaling, replicas } });
+
+  it('refuses a change of scaling.replicas on a disaggregated deployment, an omitted value counting as 1', () => {
+    const before = schemaDefaults(disaggregatedSpec(), modelDeploymentSpecSchema) as ModelDeploymentSpec;
+    expect(failures(before, scaled(before, 3))).toEqual([EXTENDED_MESSAGES[1]]);
+    expect(failures({ ...before, scaling: { prefill: before.scaling?.prefill, decode: before.scaling?.decode } }, before)).toEqual([]);
+  });
+
+  it('lets aggregated deployments scale, and a change of mode carry a new count', () => {
+    const aggregated = schemaDefaults(gpuVllmSpec(), modelDeploymentSpecSchema) as ModelDeploymentSpec;
+    expect(failures(aggregated, scaled(aggregated, 3))).toEqual([]);
+    const disaggregated = schemaDefaults(disaggregatedSpec(), modelDeploymentSpecSchema) as ModelDeploymentSpec;
+    expect(failures(aggregated, scaled(disaggregated, 3))).toEqual([]);
+    expect(failures(disaggregated, scaled(aggregated, 3))).toEqual([]);
   });
 });
 

@@ -2,7 +2,8 @@
 // structural check. Defaults here must match api/defaults.ts (a unit test compares them).
 
 import { DEFAULT_GPU_TYPE, ENGINE_TYPES, MODEL_SOURCES, PHASES, SERVING_MODES } from '../constants.ts';
-import { specCelRules } from './cel-rules.ts';
+import { MAX_GPU_COUNT } from '../limits.ts';
+import { specCelRules, specTransitionRules } from './cel-rules.ts';
 import { conditionsSchema } from './common-schemas.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
@@ -16,10 +17,19 @@ export const QUANTITY_PATTERN =
  */
 export const PROVIDER_NAME_PATTERN = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$';
 
+/**
+ * The name of an object referenced in the same namespace (a Secret, a ConfigMap): a DNS-1123 subdomain.
+ * The API server cannot check a reference inside our spec by itself; without this pattern a bad name
+ * would fail only when the provider's operator creates pods. To refer to nothing, omit the field.
+ */
+export const OBJECT_NAME_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+
 /** Words for the offline check's messages; the API server only says "should match '<pattern>'". */
 export const PATTERN_DESCRIPTIONS: Readonly<Record<string, string>> = {
   [QUANTITY_PATTERN]: 'a Kubernetes quantity such as "32Gi" or "4"',
   [PROVIDER_NAME_PATTERN]: 'the name of an InferenceProviderConfig, such as "kaito"',
+  [OBJECT_NAME_PATTERN]:
+    "an object name (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, such as \"hf-token\")",
 };
 
 const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
@@ -34,7 +44,14 @@ const gpuSchema: JSONSchemaProps = {
   type: 'object',
   description: 'GPU request. An omitted gpu means CPU only (count 0).',
   properties: {
-    count: { type: 'integer', format: 'int32', minimum: 0, default: 0, description: 'Number of GPUs per replica; 0 means CPU only.' },
+    count: {
+      type: 'integer',
+      format: 'int32',
+      minimum: 0,
+      maximum: MAX_GPU_COUNT,
+      default: 0,
+      description: `Number of GPUs per replica (all on one node); 0 means CPU only, at most ${MAX_GPU_COUNT}.`,
+    },
     type: str('Extended resource name of the GPU (defaults to nvidia.com/gpu; e.g. amd.com/gpu).', {
       default: DEFAULT_GPU_TYPE,
       maxLength: 253,
@@ -53,6 +70,13 @@ const componentScalingSchema = (component: string): JSONSchemaProps => ({
   },
 });
 
+/** A `secretKeyRef` / `configMapKeyRef` of an env var: its name must be an object name. */
+const keyReference = (kind: string): JSONSchemaProps => ({
+  type: 'object',
+  'x-kubernetes-preserve-unknown-fields': true,
+  properties: { name: str(`Name of the ${kind} in the same namespace.`, { maxLength: 253, pattern: OBJECT_NAME_PATTERN }) },
+});
+
 const envVarSchema: JSONSchemaProps = {
   type: 'object',
   required: ['name'],
@@ -63,6 +87,8 @@ const envVarSchema: JSONSchemaProps = {
       type: 'object',
       description: 'Source for the value (as in a Pod container), passed through unchanged.',
       'x-kubernetes-preserve-unknown-fields': true,
+      // Only the names of referenced objects are checked here: anything else is the pod's business.
+      properties: { secretKeyRef: keyReference('Secret'), configMapKeyRef: keyReference('ConfigMap') },
     },
   },
 };
@@ -81,7 +107,7 @@ const tolerationSchema: JSONSchemaProps = {
 export const modelDeploymentSpecSchema: JSONSchemaProps = {
   type: 'object',
   description: 'Desired state of a model deployment.',
-  'x-kubernetes-validations': [...specCelRules],
+  'x-kubernetes-validations': [...specCelRules, ...specTransitionRules],
   properties: {
     model: {
       type: 'object',
@@ -183,7 +209,10 @@ export const modelDeploymentSpecSchema: JSONSchemaProps = {
       type: 'object',
       description: 'References to Secrets in the same namespace (names only; contents are never read).',
       properties: {
-        huggingFaceToken: str('Name of the Secret injected with envFromSecret (e.g. with an HF_TOKEN key).', { maxLength: 253 }),
+        huggingFaceToken: str('Name of the Secret injected with envFromSecret (e.g. with an HF_TOKEN key).', {
+          maxLength: 253,
+          pattern: OBJECT_NAME_PATTERN,
+        }),
       },
     },
     nodeSelector: stringMap('Node labels the model pods must run on.'),

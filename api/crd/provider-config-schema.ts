@@ -47,6 +47,14 @@ export const providerConfigSpecSchema: JSONSchemaProps = {
       description: 'How to install the upstream operator (free-form, informational).',
       'x-kubernetes-preserve-unknown-fields': true,
     },
+    // Recursive (object properties hold schemas), which a structural CRD schema cannot express: its
+    // shape is checked by api/override-schema-shape.ts instead.
+    overrideSchema: {
+      type: 'object',
+      description:
+        'What spec.provider.overrides of a ModelDeployment may hold: {type: object|string|integer|number|boolean|array|map|any, properties, items, values, enum, minimum, maximum, description, default}. Unknown keys are warned about, wrong types rejected at admission.',
+      'x-kubernetes-preserve-unknown-fields': true,
+    },
   },
 };
 

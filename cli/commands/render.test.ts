@@ -105,14 +105,25 @@ describe('kubeairunway render: failures', () => {
     const spec = { ...GPU, provider: { name: 'kaito', overrides: { foo: 1 } } };
     const result = await run(['render', '-f', 'md.yaml'], { 'md.yaml': manifest('md', spec) });
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("warning: md.yaml: ModelDeployment default/md: spec.provider.overrides.foo: Unknown override key 'spec.provider.overrides.foo' is ignored");
+    expect(result.stderr).toBe("warning: md.yaml: ModelDeployment default/md: spec.provider.overrides.foo: Unknown override key 'spec.provider.overrides.foo' is ignored\n");
+  });
+
+  it('says when the provider resource gets a derived name', async () => {
+    const name = `llama-${'x'.repeat(58)}`;
+    const result = await run(['render', '-f', 'md.yaml'], { 'md.yaml': manifest(name, { ...GPU, provider: { name: 'dynamo' } }) });
+    expect(result.code).toBe(0);
+    const graphName = /\n {2}name: (\S+)\n/.exec(result.stdout)?.[1];
+    expect(graphName).toMatch(/^llama-x{28}-[0-9a-f]{8}$/);
+    expect(result.stderr).toBe(
+      `warning: md.yaml: ModelDeployment default/${name}: metadata.name '${name}' is not a DNS-1035 label of at most 43 characters, which DynamoGraphDeployment names must be (its operator derives Service and pod names from them): the DynamoGraphDeployment is named '${graphName}'\n`,
+    );
   });
 
   it('an override of the wrong type fails', async () => {
     const spec = { ...GPU, provider: { name: 'dynamo', overrides: { frontend: { replicas: 'two' } } } };
     const result = await run(['render', '-f', 'md.yaml'], { 'md.yaml': manifest('md', spec) });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('spec.provider.overrides.frontend.replicas must be an integer, got string');
+    expect(result.stderr.split('spec.provider.overrides.frontend.replicas must be an integer, got string')).toHaveLength(2);
   });
 
   it('no healthy provider', async () => {

@@ -45,11 +45,17 @@ export async function runRender(io: CliIO, options: RenderOptions): Promise<numb
   for (const doc of docs) {
     const plan = planDeployment(doc, catalog, { provider: options.provider });
     const name = `${doc.source}: ${describeObject(doc)}`;
-    const warnings = [...plan.validation.warnings.map((w) => `${w.field}: ${w.message}`), ...(plan.compatibility?.warnings ?? [])];
+    // The provider's compatibility check repeats the override warnings validation already gave (with their field): once is enough.
+    const validated = new Set(plan.validation.warnings.map((w) => w.message));
+    const warnings = [
+      ...plan.validation.warnings.map((w) => `${w.field}: ${w.message}`),
+      ...(plan.compatibility?.warnings ?? []).filter((w) => !validated.has(w)),
+    ];
 
     if (plan.problems.length > 0 || !plan.provider || !plan.selection.selected) {
       failed = true;
-      io.stderr(`${name} cannot be rendered:\n${plan.problems.map((p) => `  ${p}\n`).join('')}`);
+      // Validation and the provider's compatibility check may both name one bad override: say it once.
+      io.stderr(`${name} cannot be rendered:\n${[...new Set(plan.problems)].map((p) => `  ${p}\n`).join('')}`);
       printWarnings(io, name, warnings);
       continue;
     }

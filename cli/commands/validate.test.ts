@@ -12,7 +12,7 @@ describe('kubeairunway validate', () => {
 
   it('reports the seed messages and exits 1', async () => {
     const result = await run(['validate', '-f', 'bad.yaml'], {
-      'bad.yaml': manifest('bad', { model: { source: 'custom', servedName: 'x' }, serving: { mode: 'disaggregated' } }),
+      'bad.yaml': manifest('bad', { model: { source: 'custom', servedName: 'x' }, image: 'registry.example/m:1', serving: { mode: 'disaggregated' } }),
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(
@@ -28,10 +28,30 @@ describe('kubeairunway validate', () => {
 
   it('warnings alone do not fail', async () => {
     const result = await run(['validate', '-f', 'w.yaml'], {
-      'w.yaml': manifest('w', { model: { source: 'custom', servedName: 'x' }, engine: { type: 'llamacpp' } }),
+      'w.yaml': manifest('w', { model: { source: 'custom', servedName: 'x' }, engine: { type: 'llamacpp' }, image: 'registry.example/m:1' }),
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('is valid (0 errors, 1 warning)');
+  });
+
+  it('rejects what a cluster would break on later, naming the field and what is allowed', async () => {
+    const spec = {
+      model: { source: 'custom' },
+      engine: { type: 'vllm' },
+      resources: { gpu: { count: 1_000_000_000 } },
+      secrets: { huggingFaceToken: 'HF_Token' },
+    };
+    const result = await run(['validate', '-f', 'x.yaml'], { 'x.yaml': manifest('x', spec) });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        'x.yaml: ModelDeployment default/x is invalid (3 errors, 0 warnings)',
+        '  error   spec.resources.gpu.count: spec.resources.gpu.count must be at most 128, got 1000000000',
+        `  error   spec.secrets.huggingFaceToken: spec.secrets.huggingFaceToken must be an object name (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, such as "hf-token"), got "HF_Token"`,
+        '  error   spec.image: image is required when source is custom (the model is pre-loaded in the image; provider default images hold no model)',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('checks overrides against the explicit provider', async () => {

@@ -9,6 +9,7 @@
 import { API_VERSION, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
 import type { InferenceProviderConfig } from '../../api/types.ts';
 import type { ProviderResourceType } from '../contract.ts';
+import { DYNAMO_OVERRIDE_SCHEMA } from './overrides.ts';
 
 export const DYNAMO_NAME = 'dynamo';
 export const DYNAMO_DISPLAY_NAME = 'Dynamo';
@@ -38,5 +39,7 @@ export const DYNAMO_CONFIG: InferenceProviderConfig = {
       { condition: 'has(spec.resources) && has(spec.resources.gpu) && spec.resources.gpu.count > 0', priority: 50 },
     ],
     documentation: 'https://github.com/kubeairunway/dynamo-provider',
+    // Published so admission checks spec.provider.overrides without provider code (api/override-schema-shape.ts).
+    overrideSchema: DYNAMO_OVERRIDE_SCHEMA,
   },
 };

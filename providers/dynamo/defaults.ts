@@ -38,6 +38,28 @@ export const WORKER_ENTRY: Readonly<Record<DynamoEngine, { module: string; model
   trtllm: { module: 'dynamo.trtllm', modelFlag: '--model-path', servicePrefix: 'Trtllm' },
 };
 
+/** Key of a service in the graph; Dynamo names its component `<graph name>-<key in lower case>`. */
+export const FRONTEND_SERVICE_KEY = 'Frontend';
+export function workerServiceKey(engine: DynamoEngine, role: 'aggregated' | 'prefill' | 'decode'): string {
+  const role_ = role === 'prefill' ? 'Prefill' : role === 'decode' ? 'Decode' : '';
+  return `${WORKER_ENTRY[engine].servicePrefix}${role_}Worker`;
+}
+
+/**
+ * Longest DynamoGraphDeployment name the operator can run: it names each component (a Deployment, its
+ * Service and the `nvidia.com/selector` label value) `<graph name>-<service key in lower case>`, which
+ * must be a DNS-1035 label of at most 63 characters. The longest key we render is
+ * `SglangPrefillWorker`/`TrtllmPrefillWorker` (19), so 63 - 1 - 19 = 43, whatever the engine or mode,
+ * so that a graph keeps its name when those change.
+ */
+export const MAX_GRAPH_NAME =
+  63 -
+  1 -
+  Math.max(
+    FRONTEND_SERVICE_KEY.length,
+    ...(Object.keys(WORKER_ENTRY) as DynamoEngine[]).flatMap((e) => (['aggregated', 'prefill', 'decode'] as const).map((r) => workerServiceKey(e, r).length)),
+  );
+
 /**
  * Flags that make a worker a prefill or decode worker. vLLM's are the ones of seed Example 3 (a prefill
  * flag, decode is the default); SGLang and TensorRT-LLM workers name their role explicitly.

@@ -1,8 +1,9 @@
 // ModelDeployment → DynamoGraphDeployment (nvidia.com/v1alpha1), seed 001 Examples 1 and 3: a Frontend
 // (router) plus one worker service in aggregated mode, or prefill and decode worker services in
-// disaggregated mode. Every service shares the Dynamo namespace (the ModelDeployment name) and gets
-// the HuggingFace token by secret name (`envFromSecret`). Workers run one shell command line, built
-// from the model, the engine options of seed §15 and the worker's role.
+// disaggregated mode. Every service shares the Dynamo namespace (the graph's name: the ModelDeployment
+// name, hash-shortened when the operator could not use it, see shared/names.ts) and gets the HuggingFace
+// token by secret name (`envFromSecret`). Workers run one shell command line, built from the model, the
+// engine options of seed §15 and the worker's role.
 
 import { DEFAULT_GPU_TYPE } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
@@ -11,11 +12,21 @@ import { assertSupportedApiVersion } from '../shared/api-version.ts';
 import { canonicalize, sortedMap } from '../shared/canonical.ts';
 import { engineOptions, toArgv } from '../shared/engine-options.ts';
 import { objectMeta } from '../shared/metadata.ts';
+import { providerResourceName, renamedWarning } from '../shared/names.ts';
 import { shellCommand } from '../shared/shell.ts';
 import { resolveSpec } from '../shared/spec.ts';
 import type { ResolvedComponent, ResolvedSpec } from '../shared/spec.ts';
 import { DYNAMO_RESOURCE } from './config.ts';
-import { DEFAULT_IMAGES, RESERVED_ARGS, ROLE_FLAGS, WORKER_ENTRY, dynamoEngine } from './defaults.ts';
+import {
+  DEFAULT_IMAGES,
+  FRONTEND_SERVICE_KEY,
+  MAX_GRAPH_NAME,
+  RESERVED_ARGS,
+  ROLE_FLAGS,
+  WORKER_ENTRY,
+  dynamoEngine,
+  workerServiceKey,
+} from './defaults.ts';
 import type { DynamoEngine } from './defaults.ts';
 import { frontendSettings } from './overrides.ts';
 
@@ -28,16 +39,17 @@ export function renderDynamo(md: ModelDeployment, context: RenderContext): Rende
   const { options, warnings } = engineOptions(spec, engine, RESERVED_ARGS);
   const engineArgv = toArgv(options);
   const image = spec.image ?? DEFAULT_IMAGES[engine];
-  const prefix = WORKER_ENTRY[engine].servicePrefix;
+  const graphName = providerResourceName(spec.name, MAX_GRAPH_NAME);
+  if (graphName !== spec.name) warnings.push(renamedWarning(DYNAMO_RESOURCE.kind, spec.name, graphName, MAX_GRAPH_NAME));
 
-  const services: Record<string, unknown> = { Frontend: frontendService(spec, image) };
+  const services: Record<string, unknown> = { [FRONTEND_SERVICE_KEY]: frontendService(spec, graphName, image) };
   if (spec.mode === 'disaggregated') {
     const noComponent: ResolvedComponent = { replicas: 1, gpu: { count: 0, type: DEFAULT_GPU_TYPE } };
-    services[`${prefix}PrefillWorker`] = workerService(spec, engine, image, engineArgv, 'prefill', spec.prefill ?? noComponent);
-    services[`${prefix}DecodeWorker`] = workerService(spec, engine, image, engineArgv, 'decode', spec.decode ?? noComponent);
+    services[workerServiceKey(engine, 'prefill')] = workerService(spec, graphName, engine, image, engineArgv, 'prefill', spec.prefill ?? noComponent);
+    services[workerServiceKey(engine, 'decode')] = workerService(spec, graphName, engine, image, engineArgv, 'decode', spec.decode ?? noComponent);
   } else {
     const component: ResolvedComponent = { replicas: spec.replicas, gpu: spec.gpu, memory: spec.memory, cpu: spec.cpu };
-    services[`${prefix}Worker`] = workerService(spec, engine, image, engineArgv, 'aggregated', component);
+    services[workerServiceKey(engine, 'aggregated')] = workerService(spec, graphName, engine, image, engineArgv, 'aggregated', component);
   }
 
   const gpuTypes = spec.mode === 'disaggregated' ? [spec.prefill?.gpu.type, spec.decode?.gpu.type] : [spec.gpu.type];
@@ -47,17 +59,17 @@ export function renderDynamo(md: ModelDeployment, context: RenderContext): Rende
   const graph = {
     apiVersion: context.apiVersion,
     kind: DYNAMO_RESOURCE.kind,
-    metadata: objectMeta(spec),
+    metadata: objectMeta(spec, graphName),
     spec: { backendFramework: engine, services },
   };
   return { objects: [canonicalize(graph) as unknown as KubernetesObject], warnings };
 }
 
-function frontendService(spec: ResolvedSpec, image: string): Record<string, unknown> {
+function frontendService(spec: ResolvedSpec, graphName: string, image: string): Record<string, unknown> {
   const frontend = frontendSettings(spec.overrides);
   return {
     componentType: 'frontend',
-    dynamoNamespace: spec.name,
+    dynamoNamespace: graphName,
     replicas: frontend.replicas,
     'router-mode': frontend.routerMode,
     resources: { requests: { cpu: frontend.cpu, memory: frontend.memory } },
@@ -68,6 +80,7 @@ function frontendService(spec: ResolvedSpec, image: string): Record<string, unkn
 
 function workerService(
   spec: ResolvedSpec,
+  graphName: string,
   engine: DynamoEngine,
   image: string,
   engineArgv: readonly string[],
@@ -88,7 +101,7 @@ function workerService(
   return {
     componentType: 'worker',
     ...(role !== 'aggregated' ? { subComponentType: role } : {}),
-    dynamoNamespace: spec.name,
+    dynamoNamespace: graphName,
     replicas: component.replicas,
     ...(limits ? { resources: { limits } } : {}),
     ...commonServiceFields(spec),

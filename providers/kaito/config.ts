@@ -10,6 +10,7 @@
 import { API_VERSION, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
 import type { InferenceProviderConfig } from '../../api/types.ts';
 import type { ProviderResourceType } from '../contract.ts';
+import { KAITO_OVERRIDE_SCHEMA } from './overrides.ts';
 
 export const KAITO_NAME = 'kaito';
 export const KAITO_DISPLAY_NAME = 'KAITO';
@@ -38,5 +39,7 @@ export const KAITO_CONFIG: InferenceProviderConfig = {
       { condition: 'true', priority: 10 },
     ],
     documentation: 'https://github.com/kubeairunway/kaito-provider',
+    // Published so admission checks spec.provider.overrides without provider code (api/override-schema-shape.ts).
+    overrideSchema: KAITO_OVERRIDE_SCHEMA,
   },
 };

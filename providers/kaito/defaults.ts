@@ -18,3 +18,11 @@ export const INFERENCE_CONFIG_KEY = 'inference_config.yaml';
 export const INFERENCE_CONFIG_SUFFIX = 'inference-config';
 
 export const MODEL_CONTAINER_NAME = 'model';
+
+/**
+ * Longest Workspace name KAITO can run: it names its Services (`<name>`, `<name>-headless`) and the
+ * StatefulSet or Deployment after the Workspace, and StatefulSet pods carry the label
+ * `controller-revision-hash: <name>-<hash of up to 10 characters>`, a label value of at most 63
+ * characters: 63 - 11 = 52.
+ */
+export const MAX_WORKSPACE_NAME = 52;

@@ -9,7 +9,7 @@ import { assertSupportedApiVersion } from '../shared/api-version.ts';
 import { canonicalize, sortedMap } from '../shared/canonical.ts';
 import { engineOptions, toArgv, typedValue } from '../shared/engine-options.ts';
 import { objectMeta } from '../shared/metadata.ts';
-import { childName } from '../shared/names.ts';
+import { childName, providerResourceName, renamedWarning } from '../shared/names.ts';
 import { resolveSpec } from '../shared/spec.ts';
 import type { ResolvedSpec } from '../shared/spec.ts';
 import { KAITO_RESOURCE } from './config.ts';
@@ -18,6 +18,7 @@ import {
   INFERENCE_CONFIG_KEY,
   INFERENCE_CONFIG_SUFFIX,
   LLAMACPP_PORT,
+  MAX_WORKSPACE_NAME,
   MODEL_CONTAINER_NAME,
   NVIDIA_GPU_PRESENT_LABEL,
 } from './defaults.ts';
@@ -30,14 +31,16 @@ export function renderKaito(md: ModelDeployment, context: RenderContext): Render
   const spec = resolveSpec(md);
   const warnings: string[] = [];
   const extra: KubernetesObject[] = [];
+  const name = providerResourceName(spec.name, MAX_WORKSPACE_NAME);
+  if (name !== spec.name) warnings.push(renamedWarning(KAITO_RESOURCE.kind, spec.name, name, MAX_WORKSPACE_NAME));
 
   const inference =
-    spec.engine === 'llamacpp' ? templateInference(spec, warnings) : presetInference(spec, warnings, extra);
+    spec.engine === 'llamacpp' ? templateInference(spec, warnings) : presetInference(spec, name, warnings, extra);
 
   const workspace = {
     apiVersion: context.apiVersion,
     kind: KAITO_RESOURCE.kind,
-    metadata: objectMeta(spec),
+    metadata: objectMeta(spec, name),
     resource: {
       count: spec.replicas,
       labelSelector: { matchLabels: nodeLabels(spec) },
@@ -56,7 +59,7 @@ function nodeLabels(spec: ResolvedSpec): Record<string, string> {
 }
 
 /** vLLM: KAITO preset; parameters go to the inference ConfigMap, the HF token by secret name. */
-function presetInference(spec: ResolvedSpec, warnings: string[], extra: KubernetesObject[]): Record<string, unknown> {
+function presetInference(spec: ResolvedSpec, workspaceName: string, warnings: string[], extra: KubernetesObject[]): Record<string, unknown> {
   const { options, warnings: optionWarnings } = engineOptions(spec, 'vllm');
   warnings.push(...optionWarnings);
   if (spec.image !== undefined) warnings.push('spec.image is ignored for KAITO vLLM presets (KAITO manages the preset image)');
@@ -73,7 +76,7 @@ function presetInference(spec: ResolvedSpec, warnings: string[], extra: Kubernet
     },
   };
   if (options.length > 0) {
-    const name = childName(spec.name, INFERENCE_CONFIG_SUFFIX);
+    const name = childName(workspaceName, INFERENCE_CONFIG_SUFFIX);
     const vllm: Record<string, string | number | boolean> = {};
     for (const option of options) vllm[option.key] = typedValue(option.value);
     extra.push({

@@ -5,6 +5,7 @@
 import { API_VERSION, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
 import type { InferenceProviderConfig } from '../../api/types.ts';
 import type { ProviderResourceType } from '../contract.ts';
+import { KUBERAY_OVERRIDE_SCHEMA } from './overrides.ts';
 
 export const KUBERAY_NAME = 'kuberay';
 export const KUBERAY_DISPLAY_NAME = 'KubeRay';
@@ -29,5 +30,7 @@ export const KUBERAY_CONFIG: InferenceProviderConfig = {
     },
     selectionRules: [],
     documentation: 'https://github.com/kubeairunway/kuberay-provider',
+    // Published so admission checks spec.provider.overrides without provider code (api/override-schema-shape.ts).
+    overrideSchema: KUBERAY_OVERRIDE_SCHEMA,
   },
 };

@@ -25,6 +25,13 @@ export const HEAD_PORTS = [
   { containerPort: 8000, name: 'serve' },
 ] as const;
 
+/**
+ * Longest RayService name KubeRay accepts (its own validation, MaxRayServiceNameLength): the RayCluster
+ * gets the name plus a 6-character suffix, and its longest Service suffix `-serve-svc` must still fit a
+ * 63-character DNS-1035 label: 63 - 10 - 6 = 47.
+ */
+export const MAX_RAYSERVICE_NAME = 47;
+
 /** KubeRay names the Serve service `<RayService name>-serve-svc`. */
 export const SERVE_SERVICE_SUFFIX = 'serve-svc';
 export const SERVE_PORT = 8000;

@@ -8,10 +8,19 @@ import type { KubernetesObject, RenderContext, RenderResult } from '../contract.
 import { assertSupportedApiVersion } from '../shared/api-version.ts';
 import { canonicalize, sortedMap } from '../shared/canonical.ts';
 import { objectMeta } from '../shared/metadata.ts';
+import { providerResourceName, renamedWarning } from '../shared/names.ts';
 import { resolveSpec } from '../shared/spec.ts';
 import type { ResolvedComponent, ResolvedSpec } from '../shared/spec.ts';
 import { KUBERAY_RESOURCE } from './config.ts';
-import { DEFAULT_IMAGE, HEAD_CONTAINER_NAME, HEAD_PORTS, RAY_VERSION, WORKER_CONTAINER_NAME, WORKER_DEFAULTS } from './defaults.ts';
+import {
+  DEFAULT_IMAGE,
+  HEAD_CONTAINER_NAME,
+  HEAD_PORTS,
+  MAX_RAYSERVICE_NAME,
+  RAY_VERSION,
+  WORKER_CONTAINER_NAME,
+  WORKER_DEFAULTS,
+} from './defaults.ts';
 import { headSettings } from './overrides.ts';
 import { serveConfig } from './serve-config.ts';
 
@@ -20,6 +29,9 @@ export function renderKuberay(md: ModelDeployment, context: RenderContext): Rend
   const spec = resolveSpec(md);
   const serve = serveConfig(spec);
   const image = spec.image ?? DEFAULT_IMAGE;
+  const name = providerResourceName(spec.name, MAX_RAYSERVICE_NAME);
+  const warnings = [...serve.warnings];
+  if (name !== spec.name) warnings.push(renamedWarning(KUBERAY_RESOURCE.kind, spec.name, name, MAX_RAYSERVICE_NAME));
 
   const groups: Array<[string, ResolvedComponent]> =
     spec.mode === 'disaggregated'
@@ -32,7 +44,7 @@ export function renderKuberay(md: ModelDeployment, context: RenderContext): Rend
   const service = {
     apiVersion: context.apiVersion,
     kind: KUBERAY_RESOURCE.kind,
-    metadata: objectMeta(spec),
+    metadata: objectMeta(spec, name),
     spec: {
       serveConfigV2: serve.text,
       rayClusterConfig: {
@@ -42,7 +54,7 @@ export function renderKuberay(md: ModelDeployment, context: RenderContext): Rend
       },
     },
   };
-  return { objects: [canonicalize(service) as unknown as KubernetesObject], warnings: serve.warnings };
+  return { objects: [canonicalize(service) as unknown as KubernetesObject], warnings };
 }
 
 function headGroup(spec: ResolvedSpec, image: string): Record<string, unknown> {

@@ -48,6 +48,50 @@ describe('ModelDeployment CRD on the API server', () => {
     expect(noGpu.detail).toContain(ValidationMessage.disaggregatedRequiresPrefillGpu);
   });
 
+  it('rejects what a cluster would break on later, naming the field and what is allowed (docs/validation.md)', async () => {
+    const gpu = { model: { id: 'Qwen/Qwen3-8B' }, engine: { type: 'vllm' } };
+    const custom = await rejection('custom', { model: { source: 'custom' }, engine: { type: 'llamacpp' } });
+    expect(custom.type).toBe('Invalid');
+    expect(custom.detail).toContain(`spec.image: Required value: ${ValidationMessage.customSourceRequiresImage}`);
+
+    const tooMany = await rejection('toomany', { ...gpu, resources: { gpu: { count: 1_000_000_000 } } });
+    expect(tooMany.detail).toContain('spec.resources.gpu.count: Invalid value: 1000000000: spec.resources.gpu.count in body should be less than or equal to 128');
+
+    const secret = await rejection('secret', { ...gpu, resources: { gpu: { count: 1 } }, secrets: { huggingFaceToken: 'HF_TOKEN' } });
+    expect(secret.detail).toContain('spec.secrets.huggingFaceToken: Invalid value: "HF_TOKEN": spec.secrets.huggingFaceToken in body should match');
+
+    const envRef = await rejection('envref', {
+      ...gpu,
+      resources: { gpu: { count: 1 } },
+      env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'Not_A_Name', key: 'k' } } }],
+    });
+    expect(envRef.detail).toContain('spec.env[0].valueFrom.secretKeyRef.name: Invalid value: "Not_A_Name"');
+  });
+
+  it('refuses kubectl scale of a disaggregated deployment with what to set instead; its workers scale by patch', async () => {
+    await objects.apply(
+      ref('pd'),
+      md('pd', {
+        model: { id: 'meta-llama/Llama-3.1-70B-Instruct' },
+        engine: { type: 'vllm' },
+        serving: { mode: 'disaggregated' },
+        scaling: { prefill: { replicas: 1, gpu: { count: 1 } }, decode: { replicas: 1, gpu: { count: 1 } } },
+      }),
+      'crd-test',
+    );
+    let failure = '';
+    try {
+      kubectl('scale', 'md/pd', '--replicas=3');
+    } catch (err) {
+      failure = String((err as { stderr?: string }).stderr);
+    }
+    expect(failure).toContain(`spec.scaling.replicas: Forbidden: ${ValidationMessage.disaggregatedReplicasFixed}`);
+
+    kubectl('patch', 'md/pd', '--type=merge', '-p', JSON.stringify({ spec: { scaling: { decode: { replicas: 4 } } } }));
+    const stored = (await objects.get(ref('pd'))) as { spec: { scaling: { replicas?: number; decode: { replicas: number } } } };
+    expect(stored.spec.scaling).toMatchObject({ replicas: 1, decode: { replicas: 4 } });
+  });
+
   it('fills the defaults and serves the scale subresource and printer columns', async () => {
     await objects.apply(ref('ok'), md('ok', { model: { id: 'Qwen/Qwen3-0.6B' }, engine: { type: 'llamacpp' }, image: 'example.com/llama:1' }), 'crd-test');
     const stored = (await objects.get(ref('ok'))) as { spec: { model: { source?: string }; serving?: { mode?: string }; scaling?: { replicas?: number } } };

@@ -108,6 +108,38 @@ describe('admission webhook, up', () => {
     expect(res.stderr).toContain(`Warning: Provider '${ipcName}' requires GPU (set resources.gpu.count > 0)`);
   });
 
+  it('checks overrides with the schema the provider publishes: wrong types denied, unknown keys warned with their path', async () => {
+    const name = uniqueName('wh-overrides');
+    const ipcRef = { group: 'kubeairunway.ai', version: 'v1alpha1', plural: 'inferenceproviderconfigs', name };
+    const ipc = {
+      apiVersion: 'kubeairunway.ai/v1alpha1',
+      kind: 'InferenceProviderConfig',
+      metadata: { name },
+      spec: {
+        capabilities: { engines: ['llamacpp'], servingModes: ['aggregated'], cpuSupport: true, gpuSupport: false },
+        overrideSchema: { type: 'object', properties: { frontend: { type: 'object', properties: { replicas: { type: 'integer', minimum: 0 } } } } },
+      },
+    };
+    try {
+      await objects.apply(ipcRef, ipc, 'webhook-test');
+      await objects.applyStatus(ipcRef, { apiVersion: ipc.apiVersion, kind: ipc.kind, metadata: ipc.metadata, status: { upstreamCRDVersion: 'v1' } }, 'webhook-test');
+      const dryRun = (overrides: Record<string, unknown>) =>
+        kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(manifest(kube.namespace, uniqueName('ovr'), { ...validSpec(), provider: { name, overrides } })));
+
+      const denied = await eventually('the webhook to see the published override schema', async () => {
+        const r = await dryRun({ frontend: { replicas: 'two' } });
+        return r.code !== 0 ? r : undefined;
+      }, 20_000);
+      expect(denied.stderr.trim()).toMatch(new RegExp(`${escape(`${DENIED_BY}spec.provider.overrides.frontend.replicas must be an integer, got string`)}$`));
+
+      const warned = await dryRun({ frontend: { replicsa: 2 } });
+      expect(warned.code).toBe(0);
+      expect(warned.stderr).toContain("Warning: Unknown override key 'spec.provider.overrides.frontend.replicsa' is ignored");
+    } finally {
+      await objects.delete(ipcRef).catch(() => undefined);
+    }
+  });
+
   it('status writes, metadata edits, delete and finalizer removal never reach the webhook', async () => {
     const name = uniqueName('held');
     const ref = mdRef(kube.namespace, name);
