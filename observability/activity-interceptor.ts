@@ -42,6 +42,9 @@ class BoundedMap<V> extends Map<string, V> {
   }
 }
 
+/** Activities that end a provider's pass: its reconciliation duration is measured up to their end. */
+const PASS_ENDS = new Set(['observeResource', 'reconcileResource', 'cleanupResources']);
+
 export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFactory {
   const now = opts.now ?? (() => performance.now());
   // The core worker learns each deployment's provider from readDeployment/selectProvider results, so
@@ -68,7 +71,7 @@ export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFac
           ...(opts.provider ? { provider: opts.provider } : {}),
         });
         const started = now();
-        if (opts.provider && activity === 'checkCompatibility') passStart.set(workflowId, started);
+        if (opts.provider && (activity === 'checkCompatibility' || activity === 'reconcileResource')) passStart.set(workflowId, started);
 
         let result: unknown;
         try {
@@ -90,8 +93,8 @@ export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFac
         if (outcome.provider) providerOf.set(workflowId, outcome.provider);
         if (outcome.selected) opts.metrics?.providerSelection.inc({ provider: outcome.selected.provider, reason: outcome.selected.reason });
         if (outcome.errorType) opts.metrics?.reconciliationErrors.inc({ provider: outcome.provider ?? provider(), error_type: outcome.errorType });
-        if (opts.provider && (activity === 'observeResource' || activity === 'cleanupResources')) {
-          const from = activity === 'observeResource' ? passStart.get(workflowId) : started;
+        if (opts.provider && PASS_ENDS.has(activity)) {
+          const from = activity === 'cleanupResources' ? started : passStart.get(workflowId);
           passStart.delete(workflowId);
           if (from !== undefined) opts.metrics?.reconciliationDuration.observe({ provider: opts.provider }, (now() - from) / 1000);
         }

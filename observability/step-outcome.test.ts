@@ -37,6 +37,21 @@ describe('stepOutcome', () => {
     expect(o.fields).toEqual({ result: 'created', resource: "Workspace 'w'" });
   });
 
+  it('reads a combined reconcile as its three steps: the first problem speaks, the log keeps every field', () => {
+    const created = { result: 'created' as const, resource: { apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', name: 'd' }, identityChanges: [], warnings: [] };
+    const ok = stepOutcome('reconcileResource', { compatibility: { compatible: true, errors: [], warnings: [] }, apply: created, observed: { phase: 'Deploying', message: undefined, ready: false } });
+    expect(ok.summary).toBe("created DynamoGraphDeployment 'd'; phase Deploying");
+    expect(ok.fields).toEqual({ result: 'created', resource: "DynamoGraphDeployment 'd'", phase: 'Deploying', ready: false });
+    const incompatible = stepOutcome('reconcileResource', {
+      compatibility: { compatible: false, errors: ['KAITO does not support sglang engine'], warnings: [] },
+      apply: undefined,
+      observed: { phase: 'Failed', message: 'KAITO does not support sglang engine', ready: false },
+    });
+    expect(incompatible).toMatchObject({ errorType: 'IncompatibleConfiguration', summary: 'KAITO does not support sglang engine' });
+    const failed = stepOutcome('reconcileResource', { compatibility: { compatible: true, errors: [], warnings: [] }, apply: { ...created, result: 'unchanged' }, observed: { phase: 'Failed', message: 'insufficient GPUs', ready: false } });
+    expect(failed).toMatchObject({ errorType: 'ProviderError', summary: 'insufficient GPUs' });
+  });
+
   it('has nothing to say about void results or unknown activities', () => {
     expect(stepOutcome('addFinalizer', undefined)).toEqual({ fields: {} });
     expect(stepOutcome('somethingElse', { a: 1 })).toEqual({ fields: {} });

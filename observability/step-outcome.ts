@@ -3,7 +3,7 @@
 // as reconciliation errors too, with a type an operator can alert on.
 
 import type { DeploymentSnapshot, SelectionOutcome, ValidationOutcome } from '../activities/core/types.ts';
-import type { ApplyOutcome, CompatibilityOutcome, ObservedStatus } from '../activities/provider/types.ts';
+import type { ApplyOutcome, CompatibilityOutcome, ObservedStatus, ReconcileOutcome } from '../activities/provider/types.ts';
 
 export interface StepOutcome {
   /** The deployment's provider, when the step's result names it. */
@@ -34,24 +34,39 @@ export function stepOutcome(activity: string, result: unknown): StepOutcome {
       if (!s.provider) return { errorType: s.reason, summary: s.message ?? 'no provider selected', fields: { reason: s.reason } };
       return { provider: s.provider, selected: { provider: s.provider, reason: s.reason }, summary: `selected '${s.provider}' (${s.reason})`, fields: { selected: s.provider, reason: s.reason } };
     }
-    case 'checkCompatibility': {
-      const c = result as CompatibilityOutcome;
-      return c.compatible ? { fields: {} } : { errorType: 'IncompatibleConfiguration', summary: c.errors.join('; '), fields: { errors: c.errors } };
-    }
-    case 'applyResource': {
-      const a = result as ApplyOutcome;
-      const resource = a.resource ? `${a.resource.kind} '${a.resource.name}'` : undefined;
-      const fields = { result: a.result, ...(resource ? { resource } : {}) };
-      if (a.result === 'crd-missing') return { errorType: 'CRDNotInstalled', summary: 'provider CRD not installed', fields };
-      return { summary: resource ? `${a.result} ${resource}` : a.result, fields };
-    }
-    case 'observeResource': {
-      const o = result as ObservedStatus;
-      const fields = { phase: o.phase, ready: o.ready };
-      if (o.phase === 'Failed') return { errorType: 'ProviderError', summary: o.message ?? 'provider resource failed', fields: { ...fields, message: o.message } };
-      return { summary: `phase ${o.phase}${o.ready ? ', ready' : ''}${o.message ? `: ${o.message}` : ''}`, fields };
+    case 'checkCompatibility':
+      return compatibilityOutcome(result as CompatibilityOutcome);
+    case 'applyResource':
+      return applyOutcome(result as ApplyOutcome);
+    case 'observeResource':
+      return observeOutcome(result as ObservedStatus);
+    case 'reconcileResource': {
+      // The first of its steps that reports a problem speaks for the call; the log line keeps all three.
+      const r = result as ReconcileOutcome;
+      const steps = [compatibilityOutcome(r.compatibility), ...(r.apply ? [applyOutcome(r.apply)] : []), observeOutcome(r.observed)];
+      const fields = Object.assign({}, ...steps.map((s) => s.fields)) as Record<string, unknown>;
+      const problem = steps.find((s) => s.errorType);
+      if (problem) return { ...problem, fields };
+      return { summary: steps.map((s) => s.summary).filter(Boolean).join('; '), fields };
     }
     default:
       return { fields: {} };
   }
+}
+
+function compatibilityOutcome(c: CompatibilityOutcome): StepOutcome {
+  return c.compatible ? { fields: {} } : { errorType: 'IncompatibleConfiguration', summary: c.errors.join('; '), fields: { errors: c.errors } };
+}
+
+function applyOutcome(a: ApplyOutcome): StepOutcome {
+  const resource = a.resource ? `${a.resource.kind} '${a.resource.name}'` : undefined;
+  const fields = { result: a.result, ...(resource ? { resource } : {}) };
+  if (a.result === 'crd-missing') return { errorType: 'CRDNotInstalled', summary: 'provider CRD not installed', fields };
+  return { summary: resource ? `${a.result} ${resource}` : a.result, fields };
+}
+
+function observeOutcome(o: ObservedStatus): StepOutcome {
+  const fields = { phase: o.phase, ready: o.ready };
+  if (o.phase === 'Failed') return { errorType: 'ProviderError', summary: o.message ?? 'provider resource failed', fields: { ...fields, message: o.message } };
+  return { summary: `phase ${o.phase}${o.ready ? ', ready' : ''}${o.message ? `: ${o.message}` : ''}`, fields };
 }

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { GROUP, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG_PLURAL, VERSION } from '../api/constants.ts';
+import { FINALIZER, GROUP, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG_PLURAL, VERSION } from '../api/constants.ts';
 import type { ModelDeployment } from '../api/types.ts';
 import type { AnyObject, CollectionRef } from '../kube/custom-objects.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
@@ -17,6 +17,8 @@ export interface WatcherOptions {
   settings: Partial<ReconcileSettings> & Pick<ReconcileSettings, 'taskQueuePrefix'>;
   /** Namespaces to watch; all when omitted. */
   namespaces?: readonly string[];
+  /** A core worker runs in this process on the client's connection: new workflows can start eagerly. */
+  eagerStart?: boolean;
   log?: (line: string) => void;
 }
 
@@ -34,7 +36,7 @@ const MD: Omit<CollectionRef, 'namespace'> = { group: GROUP, version: VERSION, p
  */
 export function startWatcher(opts: WatcherOptions): Watcher {
   const log = opts.log ?? (() => {});
-  const deliver = createSignaler(opts.client, opts.settings);
+  const deliver = createSignaler(opts.client, opts.settings, { eagerStart: opts.eagerStart });
   const coalescer = new Coalescer<Delivery>((_key, delivery) => deliver(delivery), {
     onError: (key, err, delay) => log(`signal to ${key} failed (${(err as Error).message}); retrying in ${delay}ms`),
   });
@@ -46,6 +48,7 @@ export function startWatcher(opts: WatcherOptions): Watcher {
       ref,
       request: { reason, ...(md ? { generation: md.metadata?.generation, resourceVersion: md.metadata?.resourceVersion } : {}) },
       start,
+      fresh: md !== undefined && !md.metadata?.deletionTimestamp && !md.metadata?.finalizers?.includes(FINALIZER),
     });
 
   const watch = (what: string, ref: CollectionRef, handlers: { upsert?: (o: AnyObject) => void; remove?: (o: AnyObject) => void }) => {

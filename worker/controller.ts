@@ -1,5 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, type TLSConfig } from '@temporalio/client';
 import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { ProviderDefinition } from '../providers/contract.ts';
 import type { AnyObject } from '../kube/custom-objects.ts';
@@ -51,9 +51,10 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   const log = opts.log ?? (() => {});
   const settings: ReconcileSettings = { ...DEFAULT_SETTINGS, ...opts.settings };
   installRuntime();
+  // One native (Rust) connection for the workers and the client: cheaper than a second, JavaScript
+  // gRPC connection, and what eager workflow start requires.
   const nativeConnection = await NativeConnection.connect({ address: opts.temporalAddress, ...opts.temporalConnection });
-  const connection = await Connection.connect({ address: opts.temporalAddress, ...opts.temporalConnection });
-  const client = new Client({ connection, namespace: opts.temporalNamespace });
+  const client = new Client({ connection: nativeConnection, namespace: opts.temporalNamespace });
   const workers: Worker[] = [];
   const stops: (() => Promise<void>)[] = [];
   // One cache per process, as controller-runtime's manager has: the watcher's handlers and every
@@ -117,7 +118,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
 
   let watcher: Watcher | undefined;
   if (opts.watcher) {
-    watcher = startWatcher({ informers, client, settings: { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix }, namespaces: opts.namespaces, log });
+    watcher = startWatcher({ informers, client, settings: { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix }, namespaces: opts.namespaces, eagerStart: opts.core, log });
   }
   await informers.start();
 
@@ -140,7 +141,6 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await Promise.all(runs);
       await nativeConnection.close();
-      await connection.close();
     },
   };
 }

@@ -109,6 +109,41 @@ describe('buildTimeline', () => {
   });
 });
 
+describe('buildTimeline with local activities', () => {
+  const seconds = (at: number) => ({ seconds: T0 + Math.floor(at), nanos: Math.round((at % 1) * 1e9) });
+  const local = (type: string, doneAt: number, detail: Record<string, unknown>) => ({
+    markerRecordedEventAttributes: {
+      markerName: 'core_local_activity',
+      details: { data: payloads({ seq: 1, attempt: 1, activity_type: type, complete_time: seconds(doneAt) }), ...detail },
+    },
+  });
+  const run = events(
+    [0, started()],
+    [0.01, { workflowTaskStartedEventAttributes: {} }],
+    [0.2, { workflowTaskCompletedEventAttributes: {} }],
+    [0.2, local('readDeployment', 0.03, { result: payloads({ uid: 'u', generation: 1, paused: false, selectedProvider: 'acme' }) })],
+    [0.2, local('selectProvider', 0.08, { result: payloads({ provider: 'acme', reason: 'explicit provider selection', rejected: [] }) })],
+    [0.2, {
+      markerRecordedEventAttributes: {
+        markerName: 'core_local_activity',
+        details: { data: payloads({ attempt: 5, activity_type: 'writeCoreStatus', complete_time: seconds(0.19) }) },
+        failure: { message: 'forbidden', applicationFailureInfo: { type: 'KubeForbidden' } },
+      },
+    }],
+    [0.2, scheduled('reconcileResource', '4', 'kubeairunway-provider-acme')],
+  );
+  const timeline = buildTimeline([{ runId: 'r', events: run }], Date.parse('2025-03-01T10:00:01Z'));
+
+  it('lists each local activity as a step of the core queue, timed from the step before it in its workflow task', () => {
+    const steps = timeline.filter((e) => e.kind === 'step');
+    expect(steps.map((e) => e.step)).toEqual(['readDeployment', 'selectProvider', 'writeCoreStatus', 'reconcileResource']);
+    expect(steps[0]).toMatchObject({ outcome: 'completed', durationMs: 20, taskQueue: 'kubeairunway-core', time: '2025-03-01T10:00:00.010Z' });
+    expect(steps[1]).toMatchObject({ durationMs: 50, detail: "selected 'acme' (explicit provider selection)", time: '2025-03-01T10:00:00.030Z' });
+    expect(steps[2]).toMatchObject({ outcome: 'failed', attempts: 5, error: 'KubeForbidden: forbidden' });
+    expect(steps[3]).toMatchObject({ outcome: 'running', taskQueue: 'kubeairunway-provider-acme' });
+  });
+});
+
 describe('describeFailure', () => {
   it('explains a schedule-to-start timeout as a provider nobody serves', () => {
     expect(describeFailure(failure({ message: 'activity timeout', timeoutFailureInfo: { timeoutType: 2 } }), 'kubeairunway-provider-acme')).toBe(

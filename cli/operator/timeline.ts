@@ -1,4 +1,5 @@
-// A deployment's timeline from its workflow histories: one entry per reconciliation step (activity) with
+// A deployment's timeline from its workflow histories: one entry per reconciliation step (activity or
+// local activity) with
 // its time, duration, attempts, outcome and error, plus what woke each pass (a watch signal, a retry,
 // a timer) and where one run continued as new. Pure: it reads history events and nothing else.
 
@@ -83,6 +84,15 @@ export function describeFailure(failure: ProtoFailure | null | undefined, taskQu
   return type ? `${type}: ${own}` : own || null;
 }
 
+/** What the SDK records about a local activity in its marker's `data` detail. */
+interface LocalActivityMarkerData {
+  attempt?: number;
+  activity_type?: string;
+  complete_time?: { seconds?: number | string; nanos?: number };
+}
+
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+
 function signalDetail(name: string, input: unknown): string | null {
   if (name === 'reconcile' && input && typeof input === 'object') {
     const r = input as { reason?: string; generation?: number };
@@ -111,6 +121,10 @@ function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: nu
   const updates = new Map<string, TimelineEntry>();
   const timers = new Map<string, { at: number; entry?: TimelineEntry }>();
   const at = (e: HistoryEvent) => timestampMs(e.eventTime);
+  // A local activity runs inside a workflow task and is recorded when that task completes: it began
+  // when the task (or the local activity before it) did.
+  let coreQueue: string | null = null;
+  let localStepsFrom = NaN;
   const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : '');
   const entry = (e: HistoryEvent, fields: Omit<TimelineEntry, 'time' | 'run' | 'durationMs' | 'attempts' | 'error' | 'detail' | 'taskQueue'> & Partial<TimelineEntry>): TimelineEntry => {
     const made: TimelineEntry = { time: iso(at(e)), run: runNumber, durationMs: null, attempts: null, error: null, detail: null, taskQueue: null, ...fields };
@@ -126,8 +140,32 @@ function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: nu
 
   for (const e of run.events) {
     const id = key(e.eventId);
-    if (e.workflowExecutionStartedEventAttributes) {
+    if (e.workflowTaskStartedEventAttributes) {
+      localStepsFrom = at(e);
+    } else if (e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) {
+      const a = e.markerRecordedEventAttributes;
+      const data = decode(a.details?.data) as LocalActivityMarkerData | undefined;
+      const done = data?.complete_time ? timestampMs(data.complete_time as HistoryEvent['eventTime']) : at(e);
+      const began = Number.isFinite(localStepsFrom) ? Math.min(localStepsFrom, done) : done;
+      const made = entry(e, {
+        kind: 'step',
+        step: data?.activity_type ?? '?',
+        outcome: a.failure ? 'failed' : 'completed',
+        attempts: data?.attempt ?? 1,
+        taskQueue: coreQueue,
+        durationMs: Math.max(0, done - began),
+      });
+      made.time = iso(began);
+      localStepsFrom = done;
+      if (a.failure) made.error = describeFailure(a.failure, coreQueue);
+      else {
+        const outcome = stepOutcome(made.step, decode(a.details?.result));
+        made.detail = outcome.summary ?? null;
+        if (outcome.errorType) made.error = `${outcome.errorType}: ${outcome.summary}`;
+      }
+    } else if (e.workflowExecutionStartedEventAttributes) {
       const a = e.workflowExecutionStartedEventAttributes;
+      coreQueue = a.taskQueue?.name ?? null;
       const continued = Boolean(a.continuedExecutionRunId);
       entry(e, {
         kind: 'workflow',

@@ -102,7 +102,7 @@ describe('kubeairunway run: metrics and logs', () => {
   });
 
   it('step logs are JSON lines carrying namespace, name and workflow ID', () => {
-    const applied = logs.find((l) => l.activity === 'applyResource' && l.name === llama && typeof l.msg === 'string' && l.msg.startsWith('applyResource: created'));
+    const applied = logs.find((l) => l.activity === 'reconcileResource' && l.name === llama && typeof l.msg === 'string' && l.msg.startsWith('reconcileResource: created'));
     expect(applied).toMatchObject({
       level: 30,
       component: 'kubeairunway',
@@ -112,9 +112,9 @@ describe('kubeairunway run: metrics and logs', () => {
       workflowId: expect.stringMatching(new RegExp(`^modeldeployment/${kube.namespace}/${llama}/`)),
       provider: 'dynamo',
       result: 'created',
-      msg: `applyResource: created DynamoGraphDeployment '${llama}'`,
+      msg: expect.stringMatching(new RegExp(`^reconcileResource: created DynamoGraphDeployment '${llama}'; phase `)),
     });
-    expect(logs.find((l) => l.activity === 'checkCompatibility' && l.name === wrong)).toMatchObject({ level: 40, errorType: 'IncompatibleConfiguration', msg: 'checkCompatibility: KAITO does not support sglang engine' });
+    expect(logs.find((l) => l.activity === 'reconcileResource' && l.name === wrong)).toMatchObject({ level: 40, errorType: 'IncompatibleConfiguration', msg: 'reconcileResource: KAITO does not support sglang engine' });
     expect(logs.find((l) => l.msg === 'kubeairunway controller running')).toMatchObject({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'], namespaces: [kube.namespace], metrics: running.metricsUrl });
     expect(typeof logs[0]?.time).toBe('string');
   });

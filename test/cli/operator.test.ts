@@ -87,24 +87,28 @@ describe('kubeairunway status, history, pause and resume', () => {
 
     const steps = report.timeline.filter((e) => e.kind === 'step');
     const first = (step: string) => steps.findIndex((e) => e.step === step);
-    const order = ['readDeployment', 'addFinalizer', 'validateDeployment', 'selectProvider', 'writeCoreStatus', 'checkCompatibility', 'applyResource', 'observeResource'];
-    for (const step of order) expect(first(step), step).toBeGreaterThanOrEqual(0);
+    // Core steps are local activities, then the provider's compatibility, apply and observe are one call;
+    // the core's status write runs beside that call.
+    const order = ['readDeployment', 'addFinalizer', 'validateDeployment', 'selectProvider', 'reconcileResource'];
+    for (const step of [...order, 'writeCoreStatus']) expect(first(step), step).toBeGreaterThanOrEqual(0);
     expect(order.map(first)).toEqual([...order.map(first)].sort((a, b) => a - b));
+    expect(first('writeCoreStatus')).toBeGreaterThan(first('selectProvider'));
     for (const step of steps) {
       expect(step.time).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(step.durationMs).toBeGreaterThanOrEqual(0);
       if (step.outcome !== 'running') expect(step.outcome).toBe('completed');
     }
     expect(steps.find((e) => e.step === 'selectProvider')?.detail).toBe("selected 'dynamo' (matched capabilities: engine=vllm, gpu=true, mode=aggregated)");
-    expect(steps.find((e) => e.step === 'applyResource' && e.detail?.startsWith('created'))?.detail).toBe(`created DynamoGraphDeployment '${name}'`);
-    expect(steps.find((e) => e.step === 'applyResource')?.taskQueue).toBe(`${ctl.taskQueuePrefix}-provider-dynamo`);
+    expect(steps.find((e) => e.step === 'reconcileResource' && e.detail?.startsWith('created'))?.detail).toMatch(new RegExp(`^created DynamoGraphDeployment '${name}'; phase `));
+    expect(steps.find((e) => e.step === 'reconcileResource')?.taskQueue).toBe(`${ctl.taskQueuePrefix}-provider-dynamo`);
+    expect(steps.find((e) => e.step === 'readDeployment')?.taskQueue).toBe(`${ctl.taskQueuePrefix}-core`);
     expect(report.timeline[0]).toMatchObject({ kind: 'workflow', step: 'workflow started', run: 1 });
     expect(report.timeline.some((e) => e.kind === 'signal' && e.step === 'signal reconcile')).toBe(true);
 
     const table = await kubeairunway(['history', `${kube.namespace}/${name}`]);
     expect(table.stdout).toContain(`Temporal UI: http://127.0.0.1:8233/namespaces/default/workflows/${encodeURIComponent(report.workflowId)}/`);
     expect(table.stdout).toMatch(/\nTIME\s+RUN\s+STEP\s+DURATION\s+OUTCOME\s+DETAIL\n/);
-    expect(table.stdout).toMatch(/applyResource\s+\S+\s+completed\s+created DynamoGraphDeployment/);
+    expect(table.stdout).toMatch(/reconcileResource\s+\S+\s+completed\s+created DynamoGraphDeployment/);
   });
 
   it('pause and resume set the annotation and wait for the controller; history follows the runs they cause', async () => {
@@ -149,7 +153,7 @@ describe('kubeairunway status, history, pause and resume', () => {
     });
     expect(report.deployment).toEqual({ namespace: kube.namespace, name, uid: running.metadata.uid, exists: false });
     const steps = report.timeline.map((e) => e.step);
-    expect(steps.lastIndexOf('cleanupResources')).toBeGreaterThan(steps.lastIndexOf('observeResource'));
+    expect(steps.lastIndexOf('cleanupResources')).toBeGreaterThan(steps.lastIndexOf('reconcileResource'));
     expect(steps.lastIndexOf('removeFinalizer')).toBeGreaterThan(steps.lastIndexOf('cleanupResources'));
     expect(report.timeline.at(-1)).toMatchObject({ kind: 'workflow', step: 'workflow completed', detail: 'the deployment is gone' });
     const text = await kubeairunway(['history', `${kube.namespace}/${name}`]);
