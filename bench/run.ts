@@ -1,9 +1,11 @@
 // `npm run bench [-- --deployments N] [-- --pure-only]`: the pure core's throughput and an end-to-end run
-// on a fresh local stack. Figures on a shared 2-core machine vary by ±20% from run to run; compare
-// ratios between runs on the same machine rather than absolute numbers.
+// on a fresh local stack. `npm run bench -- --versus-reference [--quick] [--singles N] [--bursts 100,300]`:
+// ours beside the Go reference peer instead (bench/versus/versus.ts). Figures on a shared 2-core machine
+// vary by ±20% from run to run; compare ratios between runs on the same machine rather than absolute numbers.
 import { cpus } from 'node:os';
 import { benchPure } from './pure.ts';
 import { benchE2e } from './e2e.ts';
+import { benchVersus } from './versus/versus.ts';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -11,6 +13,19 @@ const arg = (name: string) => {
 };
 
 console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
+
+if (process.argv.includes('--versus-reference')) {
+  const lines = await benchVersus({
+    repoRoot: new URL('..', import.meta.url).pathname,
+    quick: process.argv.includes('--quick'),
+    singles: Number(arg('--singles') ?? 20),
+    bursts: arg('--bursts')?.split(',').map(Number),
+    log: (line) => console.log(line),
+  });
+  // The ratio line is the last line printed.
+  for (const line of lines) console.log(line);
+  process.exit(0);
+}
 console.log('\npure core (operations per second):');
 for (const [name, ops] of Object.entries(benchPure())) console.log(`  ${name.padEnd(42)} ${Math.round(ops).toLocaleString('en-US').padStart(10)}`);
 

@@ -1,0 +1,56 @@
+// The controllers under measurement, each as OS processes of its own (so /proc gives their CPU and
+// memory), started on the bench's local stack and stopped by process id.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startProcess, stopProcess, waitUntil, type ManagedProcess } from '../../devstack/process.ts';
+import type { Stack } from '../../devstack/stack.ts';
+import { PEER_PROVIDERS, type PeerBuild } from './peer-build.ts';
+
+export interface RunningController {
+  processes: ManagedProcess[];
+  stop(): Promise<void>;
+}
+
+const logContains = (file: string, text: string) => existsSync(file) && readFileSync(file, 'utf8').includes(text);
+
+async function stopAll(processes: readonly ManagedProcess[]): Promise<void> {
+  for (const p of [...processes].reverse()) await stopProcess(p, 15_000);
+}
+
+/** Ours as it ships: `kubeairunway run` (core, watcher, all three providers in one process), no metrics endpoint, like the peer's. */
+export async function startOurs(repoRoot: string, stack: Stack, namespace: string): Promise<RunningController> {
+  const logFile = join(stack.stateDir, 'ours-controller.log');
+  const proc = startProcess(
+    'kubeairunway run',
+    process.execPath,
+    [join(repoRoot, 'bin', 'kubeairunway.js'), 'run', '--kubeconfig', stack.kubeconfigPath, '--temporal-address', stack.temporalAddress, '--temporal-namespace', stack.temporalNamespace, '--namespaces', namespace, '--no-metrics'],
+    logFile,
+  );
+  try {
+    await waitUntil(proc, 'running', 180_000, async () => logContains(logFile, 'kubeairunway controller running'));
+  } catch (err) {
+    await stopProcess(proc);
+    throw err;
+  }
+  return { processes: [proc], stop: () => stopAll([proc]) };
+}
+
+/** The reference as its README runs it: the manager and each provider, webhooks and metrics off. */
+export async function startReference(build: PeerBuild, stack: Stack): Promise<RunningController> {
+  const env = { KUBECONFIG: stack.kubeconfigPath, ENABLE_WEBHOOKS: 'false' };
+  const common = ['--leader-elect=false', '--metrics-bind-address=0', '--health-probe-bind-address=0'];
+  const parts = [
+    { name: 'reference manager', bin: build.manager, args: [...common, '--enable-provider-selector=true'], log: 'reference-manager.log' },
+    ...PEER_PROVIDERS.map((p) => ({ name: `reference ${p} provider`, bin: build.providers[p], args: common, log: `reference-${p}-provider.log` })),
+  ];
+  const processes: ManagedProcess[] = [];
+  try {
+    for (const part of parts) processes.push(startProcess(part.name, part.bin, part.args, join(stack.stateDir, part.log), env));
+    // controller-runtime logs "Starting workers" once a controller's caches are synced.
+    for (const p of processes) await waitUntil(p, 'started', 120_000, async () => logContains(p.logFile, 'Starting workers'));
+  } catch (err) {
+    await stopAll(processes);
+    throw err;
+  }
+  return { processes, stop: () => stopAll(processes) };
+}

@@ -1,0 +1,75 @@
+// The one stand-in for the Dynamo operator, used identically for both controllers: it watches
+// DynamoGraphDeployments in the bench namespaces and merge-patches each one's status with
+// {"state": "successful"} — what both controllers map to Running (ours: providers/dynamo/status.ts,
+// ready replicas defaulting to desired). Held, it only records; released, it patches what it holds
+// and then each new one at once, so a burst's "created" and "Running" phases can be timed apart.
+import type { KubeConfig } from '@kubernetes/client-node';
+import { CustomObjects, collectionPath, type AnyObject } from '../../kube/custom-objects.ts';
+import { forEachLimited } from './concurrency.ts';
+import type { DeploymentTracker } from './deployment-tracker.ts';
+import { watchCollection, type ObjectWatch } from './object-watch.ts';
+
+export const DGD = { group: 'nvidia.com', version: 'v1alpha1', plural: 'dynamographdeployments' } as const;
+const READY_STATUS = { status: { state: 'successful' } };
+const PATCH_CONCURRENCY = 16;
+
+export class ReadinessDriver {
+  /** Status patches sent, so the bench can subtract its own requests from the API server's count. */
+  patches = 0;
+  private held = true;
+  private readonly pending = new Map<string, { namespace: string; name: string }>();
+  private readonly patched = new Set<string>();
+  private readonly objects: CustomObjects;
+  private readonly watches: ObjectWatch[] = [];
+
+  private constructor(kc: KubeConfig) {
+    this.objects = new CustomObjects(kc);
+  }
+
+  static async start(kc: KubeConfig, trackers: ReadonlyMap<string, DeploymentTracker>): Promise<ReadinessDriver> {
+    const driver = new ReadinessDriver(kc);
+    for (const [namespace, tracker] of trackers) {
+      driver.watches.push(
+        await watchCollection(kc, collectionPath({ ...DGD, namespace }), (type, obj, at) => {
+          tracker.onProviderResource(type, obj, at);
+          if (type !== 'DELETED') driver.seen(obj);
+        }),
+      );
+    }
+    return driver;
+  }
+
+  private seen(obj: AnyObject): void {
+    const uid = obj.metadata!.uid!;
+    if (this.patched.has(uid) || (obj.status as { state?: string } | undefined)?.state === 'successful') return;
+    this.pending.set(uid, { namespace: obj.metadata!.namespace!, name: obj.metadata!.name! });
+    if (!this.held) void this.flush();
+  }
+
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Patches everything held; from then on each new resource is patched as soon as it is seen. */
+  async release(): Promise<void> {
+    this.held = false;
+    await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const batch = [...this.pending.entries()];
+    for (const [uid] of batch) {
+      this.pending.delete(uid);
+      this.patched.add(uid);
+    }
+    await forEachLimited(batch, PATCH_CONCURRENCY, async ([, ref]) => {
+      this.patches++;
+      // A resource deleted meanwhile has nothing to report.
+      await this.objects.mergePatchStatus({ ...DGD, ...ref }, READY_STATUS).catch(() => undefined);
+    });
+  }
+
+  stop(): void {
+    for (const w of this.watches) w.stop();
+  }
+}

@@ -1,0 +1,111 @@
+// Everything measured for one controller, on its own (the other controller is not running): start,
+// single applies, its reconcile breakdown, the bursts, idle with everything Running, deleting all.
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { RunningController } from './controller-processes.ts';
+import { deleteAll, runBurst, type BurstResult, type DeleteResult } from './burst.ts';
+import { sleep } from './concurrency.ts';
+import { sampleLoadAverage } from './load-average.ts';
+import { DeploymentClient } from './deployment-client.ts';
+import type { DeploymentTracker } from './deployment-tracker.ts';
+import { cost, quiesce, rss, snapshot, type Meter } from './process-window.ts';
+import type { ReadinessDriver } from './readiness-driver.ts';
+import { medianApply, runSingleApplies, type SingleApply, type SingleResults } from './single-applies.ts';
+import type { Subject } from './subjects.ts';
+
+export interface IdleResult {
+  running: number;
+  seconds: number;
+  cpuPerMinute: number;
+  besideCpuPerMinute: number;
+  requestsPerMinute: number;
+}
+
+export interface SubjectResult {
+  subject: Subject;
+  processes: { name: string; pid: number }[];
+  rssStartBytes?: number;
+  besideRssStartBytes?: number;
+  single?: SingleResults;
+  breakdown?: string[];
+  bursts: BurstResult[];
+  deletes: DeleteResult[];
+  idle?: IdleResult;
+  /** Mean 1-minute load average of the machine while this controller was measured. */
+  loadAverage?: number;
+  error?: string;
+}
+
+export interface SubjectRunOptions {
+  kc: KubeConfig;
+  tracker: DeploymentTracker;
+  driver: ReadinessDriver;
+  /** The meter without process ids; the subject's are added once its processes run. */
+  meter: Omit<Meter, 'pids' | 'besidePids' | 'benchRequests'>;
+  singles: number;
+  bursts: readonly number[];
+  idleSeconds: number;
+  breakdown: (apply: SingleApply) => Promise<string[]>;
+  log: (line: string) => void;
+}
+
+export async function runSubject(subject: Subject, o: SubjectRunOptions): Promise<SubjectResult> {
+  const result: SubjectResult = { subject, processes: [], bursts: [], deletes: [] };
+  o.log(`\n== ${subject.label}: starting the controller ...`);
+  const t0 = Date.now();
+  const load = sampleLoadAverage();
+  let controller: RunningController | undefined;
+  try {
+    controller = await subject.start();
+    result.processes = [...controller.processes.map((p) => ({ name: p.name, pid: p.pid })), ...subject.beside];
+    o.log(`${subject.label}: running in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.processes.map((p) => `${p.name} pid ${p.pid}`).join(', ')})`);
+    const client = new DeploymentClient(o.kc, subject);
+    const meter: Meter = {
+      ...o.meter,
+      pids: controller.processes.map((p) => p.pid),
+      besidePids: subject.beside.map((b) => b.pid),
+      benchRequests: () => client.requests + o.driver.patches,
+    };
+    await quiesce(meter, 20_000);
+    result.rssStartBytes = rss(meter.pids);
+    result.besideRssStartBytes = rss(meter.besidePids);
+    const deps = { client, tracker: o.tracker, driver: o.driver, meter, log: o.log };
+
+    o.log(`${subject.label}: ${o.singles} single applies (after one warm-up), each until Running`);
+    await o.driver.release();
+    result.single = await runSingleApplies(client, o.tracker, o.singles, o.log);
+    const median = medianApply(result.single);
+    if (median) result.breakdown = await o.breakdown(median).catch((err: Error) => [`reconcile breakdown unavailable: ${err.message}`]);
+    await deleteAll([`single-0`, ...result.single.applies.map((a) => a.name)], deps);
+
+    for (const [i, size] of o.bursts.entries()) {
+      o.log(`${subject.label}: burst of ${size}`);
+      const burst = await runBurst(size, deps);
+      result.bursts.push(burst);
+      if (i === o.bursts.length - 1) {
+        o.log(`${subject.label}: idle for ${o.idleSeconds} s with ${size} Running`);
+        const before = await snapshot(meter);
+        await sleep(o.idleSeconds * 1_000);
+        const idle = cost(meter, before, await snapshot(meter));
+        result.idle = {
+          running: size,
+          seconds: idle.seconds,
+          cpuPerMinute: (idle.cpuSeconds / idle.seconds) * 60,
+          besideCpuPerMinute: (idle.besideCpuSeconds / idle.seconds) * 60,
+          requestsPerMinute: (idle.requests / idle.seconds) * 60,
+        };
+      }
+      o.log(`${subject.label}: deleting ${size}`);
+      result.deletes.push(await deleteAll(burst.names, deps));
+    }
+  } catch (err) {
+    result.error = (err as Error).message;
+    o.log(`${subject.label}: stopped early: ${result.error}`);
+  } finally {
+    result.loadAverage = load.stop();
+    if (controller) {
+      o.log(`${subject.label}: stopping the controller`);
+      await controller.stop();
+    }
+  }
+  return result;
+}

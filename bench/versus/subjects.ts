@@ -1,0 +1,58 @@
+// The two controllers as the bench sees them: where their deployments live, what a deployment looks
+// like (the same spec, examples/gpu-vllm-dynamo.yaml, in each controller's API group), how to start them.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts';
+import type { AnyObject } from '../../kube/custom-objects.ts';
+import type { RunningController } from './controller-processes.ts';
+
+export type SubjectLabel = 'ours' | 'reference';
+
+export interface Subject {
+  label: SubjectLabel;
+  namespace: string;
+  group: string;
+  version: string;
+  plural: string;
+  manifest(name: string): AnyObject;
+  start(): Promise<RunningController>;
+  /** Processes whose CPU and memory are shown beside the controller's (the Temporal server for ours). */
+  beside: { name: string; pid: number }[];
+}
+
+/** The reference's API group at b0d3fb7; its spec fields are ours, but nothing defaults them without its webhook. */
+export const REFERENCE_GROUP = 'airunway.ai';
+
+function example(repoRoot: string): AnyObject {
+  return parse(readFileSync(`${repoRoot}/examples/gpu-vllm-dynamo.yaml`, 'utf8')) as AnyObject;
+}
+
+export function oursSubject(repoRoot: string, namespace: string, start: () => Promise<RunningController>, temporalPid: number): Subject {
+  const template = example(repoRoot);
+  return {
+    label: 'ours',
+    namespace,
+    group: GROUP,
+    version: VERSION,
+    plural: MODEL_DEPLOYMENT_PLURAL,
+    manifest: (name) => ({ ...template, metadata: { name, namespace } }),
+    start,
+    beside: [{ name: 'Temporal server', pid: temporalPid }],
+  };
+}
+
+export function referenceSubject(repoRoot: string, namespace: string, start: () => Promise<RunningController>): Subject {
+  const template = example(repoRoot);
+  const spec = template.spec as { resources?: { gpu?: { count?: number } } };
+  if (!spec.resources?.gpu?.count) throw new Error('the example must give resources.gpu.count: the reference has no webhook to default it');
+  return {
+    label: 'reference',
+    namespace,
+    group: REFERENCE_GROUP,
+    version: 'v1alpha1',
+    plural: 'modeldeployments',
+    manifest: (name) => ({ ...template, apiVersion: `${REFERENCE_GROUP}/v1alpha1`, metadata: { name, namespace } }),
+    start,
+    beside: [],
+  };
+}

@@ -1,0 +1,143 @@
+// `npm run bench -- --versus-reference [--quick]`: our controller and the Go reference peer on one
+// local stack, one after the other, same spec, same readiness driver; see report.ts for what is
+// compared. Without Go or the peer, ours runs alone and the reason is printed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Client, Connection } from '@temporalio/client';
+import { stackCrdFiles } from '../../devstack/crd-files.ts';
+import { startStack, type Stack } from '../../devstack/stack.ts';
+import { CustomObjects, collectionPath } from '../../kube/custom-objects.ts';
+import { readRequestCounts, total, delta } from './apiserver-requests.ts';
+import { sleep } from './concurrency.ts';
+import { startOurs, startReference } from './controller-processes.ts';
+import { DeploymentTracker } from './deployment-tracker.ts';
+import { watchCollection, type ObjectWatch } from './object-watch.ts';
+import { ensurePeerBuilt } from './peer-build.ts';
+import { ReadinessDriver } from './readiness-driver.ts';
+import { formatBreakdown, ourReconcileBreakdown } from './reconcile-breakdown.ts';
+import { buildReport, requestMix } from './report.ts';
+import { runSubject, type SubjectResult } from './subject-run.ts';
+import { oursSubject, referenceSubject, type Subject } from './subjects.ts';
+
+export interface VersusOptions {
+  repoRoot: string;
+  quick: boolean;
+  singles: number;
+  /** Burst sizes instead of 100 (and 1,000 unless quick); the ratio line reads the 100 and 1,000 ones. */
+  bursts?: number[];
+  log: (line: string) => void;
+}
+
+const NAMESPACES = { ours: 'bench-ours', reference: 'bench-reference' } as const;
+const FIELD_MANAGER = 'kubeairunway-bench';
+
+/** A namespace with the Secret the example names, so neither controller warns about a missing token. */
+async function prepareNamespace(kc: KubeConfig, namespace: string): Promise<void> {
+  const objects = new CustomObjects(kc);
+  await objects.apply({ group: '', version: 'v1', plural: 'namespaces', name: namespace }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, FIELD_MANAGER);
+  await objects.apply(
+    { group: '', version: 'v1', plural: 'secrets', namespace, name: 'hf-token' },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'hf-token', namespace }, stringData: { HF_TOKEN: 'not-a-real-token' } },
+    FIELD_MANAGER,
+  );
+}
+
+export async function benchVersus(opts: VersusOptions): Promise<string[]> {
+  const { log } = opts;
+  const bursts = opts.bursts ?? (opts.quick ? [100] : [100, 1000]);
+  const idleSeconds = opts.quick ? 30 : 60;
+  const peer = await ensurePeerBuilt(opts.repoRoot, log);
+  if (!peer.ok) log(`reference skipped: ${peer.reason}; measuring ours alone`);
+
+  const stateDir = mkdtempSync(join(tmpdir(), 'kubeairunway-versus-'));
+  // Children run in their own process groups: on Ctrl-C, exit through the handlers that stop them.
+  const onSignal = () => process.exit(130);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let stack: Stack | undefined;
+  const watches: ObjectWatch[] = [];
+  let driver: ReadinessDriver | undefined;
+  let connection: Connection | undefined;
+  let ok = false;
+  try {
+    log(`local stack in ${stateDir}`);
+    // The peer's CRDs go in with ours and the upstream ones, before kube-controller-manager starts, so its
+    // garbage collector knows every owner kind from the start.
+    const crdFiles = [...stackCrdFiles(opts.repoRoot), ...(peer.ok ? peer.build.crdFiles : [])];
+    stack = await startStack({ stateDir, crdFiles, log: (l) => log(`[stack] ${l}`) });
+    const kc = new KubeConfig();
+    kc.loadFromFile(stack.kubeconfigPath);
+    const token = kc.getCurrentUser()?.token;
+    if (!token) throw new Error('the stack kubeconfig has no admin token');
+
+    const subjects: Subject[] = [];
+    const temporal = stack.processes.find((p) => p.name === 'temporal')!;
+    const s = stack;
+    subjects.push(oursSubject(opts.repoRoot, NAMESPACES.ours, () => startOurs(opts.repoRoot, s, NAMESPACES.ours), temporal.pid));
+    if (peer.ok) subjects.push(referenceSubject(opts.repoRoot, NAMESPACES.reference, () => startReference(peer.build, s)));
+
+    const trackers = new Map<string, DeploymentTracker>();
+    for (const subject of subjects) {
+      await prepareNamespace(kc, subject.namespace);
+      const tracker = new DeploymentTracker();
+      trackers.set(subject.namespace, tracker);
+      const path = collectionPath({ group: subject.group, version: subject.version, plural: subject.plural, namespace: subject.namespace });
+      watches.push(await watchCollection(kc, path, (type, obj, at) => tracker.onModelDeployment(type, obj, at)));
+    }
+    driver = await ReadinessDriver.start(kc, trackers);
+
+    // What the API server serves with no controller running, so it is not charged to either.
+    const b0 = await readRequestCounts(stack.kubeApiServerUrl, token);
+    await sleep(10_000);
+    const background = total(delta(await readRequestCounts(stack.kubeApiServerUrl, token), b0)) / 10;
+    log(`API server background: ${background.toFixed(1)} requests/s with no controller running`);
+
+    connection = await Connection.connect({ address: stack.temporalAddress });
+    const client = new Client({ connection, namespace: stack.temporalNamespace });
+    const results: SubjectResult[] = [];
+    for (const subject of subjects) {
+      const tracker = trackers.get(subject.namespace)!;
+      results.push(
+        await runSubject(subject, {
+          kc,
+          tracker,
+          driver,
+          meter: { apiServerUrl: stack.kubeApiServerUrl, token, backgroundPerSecond: Math.max(0, background) },
+          singles: opts.singles,
+          bursts,
+          idleSeconds,
+          breakdown: (apply) =>
+            subject.label === 'ours'
+              ? ourReconcileBreakdown(client, { namespace: subject.namespace, name: apply.name, uid: apply.uid }, apply)
+              : Promise.resolve(formatBreakdown(`the same milestones for the reference (${subject.namespace}/${apply.name}, its median single apply; it keeps no history):`, apply, [])),
+          log,
+        }),
+      );
+    }
+
+    const [ours, reference] = results as [SubjectResult, SubjectResult | undefined];
+    const report = buildReport(ours, reference, { bursts, quick: opts.quick, referenceSkipped: peer.ok ? undefined : peer.reason });
+    const out: string[] = [''];
+    for (const r of results) if (r.breakdown) out.push(...r.breakdown, '');
+    for (const r of results) {
+      const b = r.bursts.find((x) => x.size === 100) ?? r.bursts[0];
+      if (b) out.push(`API-server requests per deployment, ${r.subject.label}, burst ${b.size} (before subtracting the bench's own): ${requestMix(b.cost.byKind, b.size)}`);
+    }
+    for (const r of results) if (r.error) out.push(`${r.subject.label} stopped early: ${r.error}`);
+    out.push('', ...report.lines, report.ratioLine);
+    ok = results.every((r) => !r.error);
+    return out;
+  } finally {
+    for (const w of watches) w.stop();
+    driver?.stop();
+    await connection?.close().catch(() => undefined);
+    await stack?.stop();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    // Logs are kept when something went wrong.
+    if (ok) rmSync(stateDir, { recursive: true, force: true });
+    else log(`logs kept in ${stateDir}`);
+  }
+}
