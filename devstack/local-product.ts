@@ -1,4 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import { InformerSet } from '../kube/informer-set.ts';
 import { builtinProviders } from '../providers/index.ts';
 import { createLogger, createMetrics, startMetricsServer, stepObserver, watchDeployments } from '../observability/index.ts';
 import { lineLogger, startWebhookServer } from '../webhook/index.ts';
@@ -36,8 +37,9 @@ export async function startLocalProduct(
   const kc = new KubeConfig();
   kc.loadFromFile(stack.kubeconfigPath);
   const metrics = opts.metricsPort !== undefined ? createMetrics({ processMetrics: true }) : undefined;
-  const deploymentWatch = metrics ? await watchDeployments({ kc, log }) : undefined;
-  if (metrics && deploymentWatch) metrics.observeDeployments(deploymentWatch.deployments);
+  // The process's one cache, shared by the controller's parts and the deployment gauges.
+  const informers = new InformerSet(kc, log);
+  if (metrics) metrics.observeDeployments(watchDeployments({ informers }).deployments);
   const metricsServer = metrics ? await startMetricsServer({ registry: metrics.registry, port: opts.metricsPort!, host: '127.0.0.1' }) : undefined;
   // Step logs only for failures here; the console belongs to the person trying the product.
   const stepLogger = createLogger({ level: 'warn' });
@@ -45,6 +47,7 @@ export async function startLocalProduct(
     kc,
     temporalAddress: stack.temporalAddress,
     temporalNamespace: stack.temporalNamespace,
+    informers,
     core: true,
     watcher: true,
     providers: builtinProviders,
@@ -66,7 +69,7 @@ export async function startLocalProduct(
       if (webhook) await bounded('webhook', webhook.stop(), log);
       await bounded('controller', controller.stop(), log);
       if (metricsServer) await bounded('metrics', metricsServer.stop(), log);
-      if (deploymentWatch) await bounded('metrics watch', deploymentWatch.stop(), log);
+      await bounded('informers', informers.stop(), log);
     },
   };
 }

@@ -28,6 +28,8 @@ export interface ControllerOptions {
   watcher: boolean;
   providers: readonly ProviderDefinition[];
   settings?: Partial<ReconcileSettings>;
+  /** The process's shared informers, when other parts of the process read them too: the controller starts the set, the caller stops it. A set of its own otherwise. */
+  informers?: InformerSet;
   /** Namespaces the watcher watches; all when omitted. */
   namespaces?: readonly string[];
   workflowBundle?: WorkflowBundle;
@@ -59,7 +61,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   const stops: (() => Promise<void>)[] = [];
   // One cache per process, as controller-runtime's manager has: the watcher's handlers and every
   // activity's reads share each collection's single list and watch.
-  const informers = new InformerSet(opts.kc, log);
+  const informers = opts.informers ?? new InformerSet(opts.kc, log);
 
   if (opts.core) {
     for (const namespace of opts.namespaces ?? [undefined]) informers.collection('ModelDeployment', { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace });
@@ -137,7 +139,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       await watcher?.stop();
       ownerSignals.stop();
       await Promise.all(stops.map((s) => s()));
-      await informers.stop();
+      if (!opts.informers) await informers.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await Promise.all(runs);
       await nativeConnection.close();

@@ -5,11 +5,12 @@
 
 import { Connection } from '@temporalio/client';
 import { Runtime, type WorkflowBundle } from '@temporalio/worker';
+import { InformerSet } from '../../kube/informer-set.ts';
 import { builtinProviders } from '../../providers/index.ts';
 import { startWebhookServer, type WebhookServer } from '../../webhook/index.ts';
 import { startController, type Controller } from '../../worker/controller.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
-import { createLogger, createMetrics, lineLog, startMetricsServer, stepObserver, temporalLogger, watchDeployments, type DeploymentWatch, type Logger, type MetricsServer } from '../../observability/index.ts';
+import { createLogger, createMetrics, lineLog, startMetricsServer, stepObserver, temporalLogger, watchDeployments, type Logger, type MetricsServer } from '../../observability/index.ts';
 import { CliError } from '../errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
@@ -100,16 +101,15 @@ export async function startRun(opts: RunOptions, deps: RunDeps): Promise<Running
   try {
     if (parts.core || parts.watcher) await registerSearchAttributes(temporal, tempConnection, logger);
 
+    // The process's one cache: the controller's parts and the deployment gauges share its collections.
+    const informers = new InformerSet(kube.kc, lineLog(logger, 'informers'));
+    stops.push(() => informers.stop());
     const metrics = opts.metrics ? createMetrics({ processMetrics: true }) : undefined;
     let metricsServer: MetricsServer | undefined;
     if (metrics) {
       // Deployment gauges come from the core's process only: a provider deployed alone may not list
       // ModelDeployments, and several processes exporting them would count each deployment twice.
-      if (parts.core || parts.watcher) {
-        const watch: DeploymentWatch = await watchDeployments({ kc: kube.kc, namespaces, log: lineLog(logger, 'metrics') });
-        stops.push(() => watch.stop());
-        metrics.observeDeployments(watch.deployments);
-      }
+      if (parts.core || parts.watcher) metrics.observeDeployments(watchDeployments({ informers, namespaces }).deployments);
       metricsServer = await startMetricsServer({ registry: metrics.registry, port: metricsPort, host: opts.metricsAddress, onError: (err) => logger.error({ err: err.message }, 'metrics scrape failed') });
       stops.push(() => metricsServer!.stop());
       logger.info({ url: metricsServer.url }, 'metrics endpoint serving');
@@ -121,6 +121,7 @@ export async function startRun(opts: RunOptions, deps: RunDeps): Promise<Running
       try {
         controller = await startController({
           kc: kube.kc,
+          informers,
           temporalAddress: temporal.address,
           temporalNamespace: temporal.namespace,
           temporalConnection: tempConnection,
