@@ -18,6 +18,8 @@ export interface CarriedState {
   view: DeploymentView;
   core: CoreStatus | undefined;
   lastCoreWrite: string | undefined;
+  /** When a provider switch began waiting for the old provider (workflow time), while it waits. */
+  switchSince?: number;
 }
 
 /** How a pass ended: stop (object gone), or wait for a signal or at most `afterMs`. */
@@ -49,6 +51,8 @@ export class DeploymentState {
   private lastCoreWrite: string | undefined;
   /** Set by signals and retries: something may have changed, look again. */
   dirty = false;
+  /** When the current provider switch began waiting for the old provider (workflow time). */
+  switchSince: number | undefined;
   /** The newest resourceVersion a watch signal reported: the next pass reads nothing older. */
   private seenVersion: string | undefined;
   /** Whether this run issues the commands of FEWER_ROUND_TRIPS (false only when replaying an older history). */
@@ -65,6 +69,7 @@ export class DeploymentState {
     this.view = carried?.view ?? initialView(ref);
     this.coreStatus = carried?.core;
     this.lastCoreWrite = carried?.lastCoreWrite;
+    this.switchSince = carried?.switchSince;
     this.fewerRoundTrips = patched(FEWER_ROUND_TRIPS);
     this.core = this.fewerRoundTrips ? localCoreActivities : coreActivities;
   }
@@ -80,7 +85,7 @@ export class DeploymentState {
   }
 
   carried(): CarriedState {
-    return { view: this.view, core: this.coreStatus, lastCoreWrite: this.lastCoreWrite };
+    return { view: this.view, core: this.coreStatus, lastCoreWrite: this.lastCoreWrite, ...(this.switchSince !== undefined ? { switchSince: this.switchSince } : {}) };
   }
 
   at(step: Step, waitingFor?: string): void {

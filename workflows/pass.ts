@@ -1,6 +1,7 @@
 import type { CoreStatus } from '../activities/core/types.ts';
 import type { ApplyOutcome, ObservedStatus } from '../activities/provider/types.ts';
 import { runCleanup } from './cleanup.ts';
+import { leaveOldProvider } from './switch-provider.ts';
 import type { DeploymentState, PassEnd } from './deployment-state.ts';
 import { toMs } from './durations.ts';
 
@@ -62,13 +63,9 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   }
   const validated = { status: 'True' as const, reason: 'ValidationPassed', message: 'Spec validation passed' };
 
-  // An explicit provider different from the selected one is an identity change: the old provider
-  // removes its resources before the new one is recorded.
   let provider = snap.selectedProvider;
   if (provider && snap.explicitProvider && snap.explicitProvider !== provider) {
-    state.at('switch-provider', `provider '${provider}' to remove its resources`);
-    const result = await state.provider(provider).cleanupResources(ref);
-    if (!result.gone) return { done: false, afterMs: toMs(state.settings.pollInterval) };
+    if (!(await leaveOldProvider(state, ref, provider, snap.explicitProvider))) return { done: false, afterMs: toMs(state.settings.pollInterval) };
     provider = undefined;
   }
 

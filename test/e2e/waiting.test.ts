@@ -1,11 +1,11 @@
 // Deployments that cannot proceed say why in status, in the seed's words, and never hang silently:
-// invalid spec at reconcile time (no webhook), selector disabled, no healthy provider, and a provider
-// that has no worker serving its task queue.
+// invalid spec at reconcile time (no webhook), selector disabled, no healthy provider, a provider
+// that has no worker serving its task queue, and a switch away from such a provider.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { PROVIDER_CONFIGS } from '../../activities/deployment-ref.ts';
-import { condition, createDeployment, deleteDeployment, example, waitForDeployment, waitGone } from '../support/deployments.ts';
+import { condition, createDeployment, deleteDeployment, eventsFor, example, patchDeployment, waitForDeployment, waitGone } from '../support/deployments.ts';
 import { kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 
@@ -101,5 +101,40 @@ describe('provider selector disabled', () => {
     const md = await waitForDeployment(kube.namespace, name, 'Running', (m) => m.status?.phase === 'Running');
     expect(md.status?.provider?.selectedReason).toBe('explicit provider selection');
     expect(condition(md, 'ProviderSelected')?.reason).toBe('ExplicitSelection');
+  });
+});
+
+describe('a provider switch is bounded by the cleanup deadline', () => {
+  let kube: TestKube;
+  let ctl: TestController;
+  const gone = uniqueName('gone');
+  beforeAll(async () => {
+    kube = await testKube('e2e-switch');
+    ctl = await startTestController({ namespaces: [kube.namespace] });
+    // A provider that registered (ready, CRD reported) but whose worker is gone: it can never clean up.
+    const ref = { ...PROVIDER_CONFIGS, name: gone };
+    await objects().apply(ref, { apiVersion: API_VERSION, kind: PROVIDER_CONFIG_KIND, metadata: { name: gone }, spec: { capabilities: { engines: ['vllm'], gpuSupport: true, servingModes: ['aggregated'] }, selectionRules: [] } } as AnyObject, 'e2e-test');
+    await objects().mergePatchStatus(ref, { status: { ready: true, upstreamCRDVersion: 'kaito.sh/v1beta1' } });
+  });
+  afterAll(async () => {
+    await ctl?.stop();
+    await kube?.cleanup();
+    await objects().delete({ ...PROVIDER_CONFIGS, name: gone });
+  });
+
+  it('moves to the new provider after the deadline, with a ProviderSwitchTimeout event naming what may be left', async () => {
+    const name = uniqueName('switch');
+    await createDeployment(example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => {
+      m.metadata.name = name;
+      m.spec.provider = { name: gone };
+    }));
+    await waitForDeployment(kube.namespace, name, 'provider unavailable', (m) => m.status?.message?.includes('not available') ?? false, 60_000);
+    await patchDeployment(kube.namespace, name, { spec: { provider: { name: 'dynamo' } } });
+    // TEST_SETTINGS: cleanup deadline 20 s; the old provider's queue has no worker, so nothing else can end the wait.
+    const md = await waitForDeployment(kube.namespace, name, 'Running on dynamo', (m) => m.status?.phase === 'Running' && m.status.provider?.name === 'dynamo', 90_000);
+    expect(condition(md, 'ProviderSelected')?.reason).toBe('ExplicitSelection');
+    const timeout = (await eventsFor(kube.namespace, name)).find((e) => e.reason === 'ProviderSwitchTimeout');
+    expect(timeout?.type).toBe('Warning');
+    expect(timeout?.message).toBe(`Provider '${gone}' did not remove its resources within 20s; switching to 'dynamo' anyway, these may be orphaned: resources of provider '${gone}'`);
   });
 });
