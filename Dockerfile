@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
 # One image for every kubeairunway process: `kubeairunway run` with --core, --watcher, --providers or
-# --webhook (see deploy/). The TypeScript sources run through tsx (bin/kubeairunway.js), as in
-# development, so there is no compile step: the first stage installs the production dependencies, the
-# second adds the sources that .dockerignore lets through and runs as a non-root user.
+# --webhook (see deploy/). It runs compiled JavaScript, not TypeScript: the build stage compiles the
+# sources with `npm run build` (dist/, with the core worker's prebuilt workflow bundle, so no worker runs
+# webpack at start); the runtime stage holds the production dependencies (no tsx, no compiler), dist/,
+# package.json and the entry point, and runs as a non-root user.
 #
 #   docker build -t ghcr.io/kubeairunway/kubeairunway:v0.1.0 .
 
@@ -11,19 +12,30 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE} AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only (tsx among them: it runs the sources). Install scripts stay off, as in
-# development (package.json "allowScripts"): esbuild, @swc/core and protobufjs load their prebuilt
-# platform packages, and the Temporal worker's native bridge ships prebuilt for linux glibc.
+# Production dependencies only. Install scripts stay off, as in development (package.json
+# "allowScripts"): @swc/core and protobufjs load their prebuilt platform packages, and the Temporal
+# worker's native bridge ships prebuilt for linux glibc.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Every dependency: the build runs tsc and the workflow bundler through tsx.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+# The sources, configs and build script that .dockerignore lets through (no tests).
+COPY . .
+RUN npm run build
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
-# Sources and package.json only; tests, golden files, tools' caches and local state are excluded by
-# .dockerignore. Owned by root and read-only to the process.
-COPY . .
+# package.json: the compiled code finds the product's root and version by it. bin/kubeairunway.js runs
+# dist/ here because tsx is not installed. All owned by root and read-only to the process.
+COPY package.json ./
+COPY bin ./bin
+COPY --from=build /app/dist ./dist
 # The image's `node` user, by number, so Kubernetes can verify runAsNonRoot.
 USER 1000:1000
 # Temporal workers and the webhook stop cleanly on SIGTERM (kubeairunway handles it itself: node runs as

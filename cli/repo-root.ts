@@ -1,7 +1,6 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { productRoot } from '../worker/product-root.ts';
 
-/** The checkout this CLI runs from (examples and CRD files are read from it). */
+/** The checkout this CLI runs from (examples and CRD files are read from it), from the sources or dist/ alike. */
 export function repoRoot(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..');
+  return productRoot();
 }

@@ -1,11 +1,11 @@
-import { fileURLToPath } from 'node:url';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { InformerSet } from '../kube/informer-set.ts';
 import { Worker, type ActivityInterceptorsFactory, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import { createCoreActivities } from '../activities/core/create-core-activities.ts';
 import { coreTaskQueue } from '../workflows/settings.ts';
+import { workflowCode } from './workflow-code.ts';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+export { WORKFLOWS_PATH } from './workflow-code.ts';
 
 export interface CoreWorkerOptions {
   connection: NativeConnection;
@@ -14,7 +14,7 @@ export interface CoreWorkerOptions {
   /** The process's shared informers (reads come from their caches). */
   informers?: InformerSet;
   taskQueuePrefix: string;
-  /** A prebuilt bundle (tests share one); bundled from WORKFLOWS_PATH when omitted. */
+  /** A prebuilt bundle (tests share one); when omitted, the build's bundle or the sources (workflow-code.ts). */
   workflowBundle?: WorkflowBundle;
   /** Around every activity (metrics, step logs: observability/). */
   activityInterceptors?: ActivityInterceptorsFactory[];
@@ -26,7 +26,7 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: coreTaskQueue({ taskQueuePrefix: opts.taskQueuePrefix }),
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : workflowCode()),
     activities: createCoreActivities({ kc: opts.kc, informers: opts.informers }),
     interceptors: { activity: opts.activityInterceptors ?? [] },
     // Sized for small machines: reconciliation is I/O-bound and each workflow task is short.

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { Worker, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 
 export const HISTORIES_DIR = new URL('../workflows/__histories__/', import.meta.url);
 
@@ -22,8 +22,8 @@ export function recordedHistories(): { name: string; workflowId: string; history
     });
 }
 
-/** Replays histories against the current workflow code; returns one error message per history that no longer replays. */
-export async function replayFailures(bundle: WorkflowBundle, histories: { workflowId: string; history: unknown }[]): Promise<string[]> {
+/** Replays histories against the current workflow code (a bundle, or the build's bundle file); returns one error message per history that no longer replays. */
+export async function replayFailures(bundle: WorkflowBundleOption, histories: { workflowId: string; history: unknown }[]): Promise<string[]> {
   const failures: string[] = [];
   const results = Worker.runReplayHistories({ workflowBundle: bundle, replayName: 'kubeairunway-replay' }, histories);
   for await (const result of results) {

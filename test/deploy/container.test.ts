@@ -1,9 +1,12 @@
-// The image and the compose file, checked by reading them (no Docker engine here): the image holds
-// everything the runtime imports and runs it as non-root; the compose services fit together; every
-// flag the manifests and the compose file pass is one `kubeairunway run` accepts.
+// The image and the compose file, checked by reading them (no Docker engine here): the build stage
+// compiles everything the runtime imports, the runtime stage holds the compiled code and production
+// dependencies only and runs it as non-root; the compose services fit together; every flag the manifests
+// and the compose file pass is one `kubeairunway run` accepts. production-build.test.ts runs the build
+// itself, laid out as the image.
 
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { builtinProviders } from '../../providers/index.ts';
@@ -14,22 +17,46 @@ import { optionNames, runOptions } from './run-flags.ts';
 
 const ROOT = resolve(DEPLOY_DIR, '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
-const pkg = JSON.parse(read('package.json')) as { version: string; dependencies: Record<string, string> };
-/** The entry point, and the workflow code the Temporal worker bundles at start by path. */
-const runtime = importGraph(ROOT, ['bin/kubeairunway.js', 'workflows/index.ts']);
+const pkg = JSON.parse(read('package.json')) as { version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+/** What the runtime runs, compiled: the CLI (bin/kubeairunway.js loads it) and the workflow code the build bundles. */
+const runtime = importGraph(ROOT, ['cli/main.ts', 'workflows/index.ts']);
+/** The build script and what it imports, run in the build stage. */
+const build = importGraph(ROOT, ['scripts/build.ts']);
+
+/** The Dockerfile's stages: each FROM line's name (the last one, the image, is unnamed) and its instructions. */
+function stages(dockerfile: string): { name: string; lines: string[] }[] {
+  return dockerfile
+    .split(/^(?=FROM )/m)
+    .slice(1)
+    .map((text) => ({ name: text.match(/^FROM \S+(?: AS (\S+))?/)?.[1] ?? '', lines: text.replace(/\\\n/g, ' ').split('\n').filter((l) => l && !l.startsWith('#')) }));
+}
 
 describe('Dockerfile and .dockerignore', () => {
   const dockerfile = read('Dockerfile');
+  const [dependencies, builder, image] = stages(dockerfile);
   const ignore = read('.dockerignore')
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
+  const allowed = ignore.filter((l) => l.startsWith('!')).map((l) => l.slice(1));
+  /** Whether .dockerignore lets a repository file into the build context (itself or its top folder listed). */
+  const inContext = (file: string) => allowed.some((a) => file === a || file.startsWith(`${a}/`));
 
-  it('is a two-stage build on node:20-bookworm-slim with production dependencies only', () => {
+  it('builds in three stages on node:20-bookworm-slim: production dependencies, the build, the image', () => {
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
-    expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\}/gm)).toHaveLength(2);
-    expect(dockerfile).toMatch(/npm ci --omit=dev --ignore-scripts/);
-    expect(dockerfile).toMatch(/^COPY --from=dependencies \/app\/node_modules \.\/node_modules$/m);
+    expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\}/gm)).toHaveLength(3);
+    expect([dependencies?.name, builder?.name, image?.name]).toEqual(['dependencies', 'build', '']);
+    expect(dependencies!.lines).toContainEqual(expect.stringMatching(/^RUN npm ci --omit=dev --ignore-scripts/));
+    // The build installs the dev dependencies too (tsc, tsx, the bundler's types) and runs `npm run build`.
+    expect(builder!.lines).toContainEqual(expect.stringMatching(/^RUN npm ci --ignore-scripts/));
+    expect(builder!.lines).toContain('COPY . .');
+    expect(builder!.lines).toContain('RUN npm run build');
+  });
+
+  it('the image holds production dependencies, package.json, bin/ and dist/, and no sources', () => {
+    const copies = image!.lines.filter((l) => l.startsWith('COPY '));
+    expect(copies.sort()).toEqual(['COPY --from=build /app/dist ./dist', 'COPY --from=dependencies /app/node_modules ./node_modules', 'COPY bin ./bin', 'COPY package.json ./'].sort());
+    expect(image!.lines.some((l) => l.startsWith('RUN '))).toBe(false);
   });
 
   it('runs bin/kubeairunway.js as a numeric non-root user (Kubernetes can verify runAsNonRoot)', () => {
@@ -38,21 +65,34 @@ describe('Dockerfile and .dockerignore', () => {
     expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/app\/bin\/kubeairunway\.js"\]$/m);
   });
 
-  it('lets through every folder the runtime imports, and nothing the runtime imports is left out', () => {
+  it('the build context holds every source the runtime and the build import, the configs and bin/', () => {
     expect(ignore[0]).toBe('*');
-    const allowed = new Set(ignore.filter((l) => l.startsWith('!')).map((l) => l.slice(1)));
-    const folders = new Set([...runtime.files].map((f) => f.split('/')[0]!));
-    expect([...folders].filter((f) => !allowed.has(f))).toEqual([]);
-    expect(allowed.has('package.json') && allowed.has('package-lock.json')).toBe(true);
+    expect([...runtime.files, ...build.files].filter((f) => !inContext(f))).toEqual([]);
+    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'bin/kubeairunway.js']) expect(inContext(file), file).toBe(true);
     // The exclusions after the allow list (tests, golden files, test helpers) hit no runtime file.
     const excluded = ignore.filter((l) => !l.startsWith('!') && l !== '*').map((l) => l.replace(/^\*\*\//, ''));
-    const hit = [...runtime.files].filter((f) => excluded.some((x) => (x.startsWith('*.') ? f.endsWith(x.slice(1)) : f.split('/').includes(x))));
+    const hit = [...runtime.files, ...build.files].filter((f) => excluded.some((x) => (x.startsWith('*.') ? f.endsWith(x.slice(1)) : f.split('/').includes(x))));
     expect(hit).toEqual([]);
   });
 
-  it('every package the runtime imports is a production dependency (npm ci --omit=dev installs it)', () => {
+  it('tsconfig.build.json compiles every runtime source file, and no test', () => {
+    const { config } = ts.readConfigFile(join(ROOT, 'tsconfig.build.json'), ts.sys.readFile);
+    const parsed = ts.parseJsonConfigFileContent(config, ts.sys, ROOT);
+    expect(parsed.errors.map((e) => ts.flattenDiagnosticMessageText(e.messageText, '\n'))).toEqual([]);
+    const compiled = new Set(parsed.fileNames.map((f) => relative(ROOT, f)));
+    expect([...runtime.files].filter((f) => !compiled.has(f))).toEqual([]);
+    expect([...compiled].filter((f) => f.endsWith('.test.ts') || f.split('/').includes('testing'))).toEqual([]);
+    expect(parsed.options.rewriteRelativeImportExtensions).toBe(true);
+    // bin/kubeairunway.js loads the compiled CLI from where this config writes it.
+    expect(relative(ROOT, parsed.options.outDir!)).toBe('dist');
+    expect(read('bin/kubeairunway.js')).toContain("'../dist/cli/main.js'");
+  });
+
+  it('every package the runtime imports is a production dependency, and tsx is not one', () => {
     expect([...runtime.packages].filter((p) => !(p in pkg.dependencies))).toEqual([]);
-    expect(pkg.dependencies.tsx).toBeDefined();
+    expect(pkg.dependencies.tsx).toBeUndefined();
+    expect(pkg.devDependencies.tsx).toBeDefined();
+    expect([...build.packages].filter((p) => !(p in pkg.dependencies) && !(p in pkg.devDependencies))).toEqual([]);
   });
 });
 
