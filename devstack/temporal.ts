@@ -43,6 +43,9 @@ export async function startTemporal(bin: string, stateDir: string, opts: Tempora
   for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${FLAG_TYPE[key.type]}`);
   // Entity workflows continue-as-new when the server suggests it; a low threshold keeps histories short.
   args.push('--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=2000');
+  // One matching host serves every task queue here: a single partition per queue, so a task never waits
+  // in a partition no poller is on (the default of 4 is for clusters with many workers).
+  args.push('--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1', '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1');
   const proc = startProcess('temporal', bin, args, join(stateDir, 'temporal.log'));
   const address = `127.0.0.1:${port}`;
   await waitUntil(proc, 'serving', 120_000, async () => {

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startProcess, stopProcess, waitUntil, type ManagedProcess } from '../../devstack/process.ts';
 import type { Stack } from '../../devstack/stack.ts';
+import { buildProduct } from '../../scripts/build.ts';
 import { PEER_PROVIDERS, type PeerBuild } from './peer-build.ts';
 
 export interface RunningController {
@@ -17,13 +18,18 @@ async function stopAll(processes: readonly ManagedProcess[]): Promise<void> {
   for (const p of [...processes].reverse()) await stopProcess(p, 15_000);
 }
 
-/** Ours as it ships: `kubeairunway run` (core, watcher, all three providers in one process), no metrics endpoint, like the peer's. */
+/**
+ * Ours as it ships: the production build (compiled JavaScript and the prebuilt workflow bundle, what the
+ * image runs; built fresh into dist/ first), `kubeairunway run` with the core, the watcher and all three
+ * providers in one process, no metrics endpoint, like the peer's.
+ */
 export async function startOurs(repoRoot: string, stack: Stack, namespace: string): Promise<RunningController> {
   const logFile = join(stack.stateDir, 'ours-controller.log');
+  const { outDir } = await buildProduct(join(repoRoot, 'dist'));
   const proc = startProcess(
     'kubeairunway run',
     process.execPath,
-    [join(repoRoot, 'bin', 'kubeairunway.js'), 'run', '--kubeconfig', stack.kubeconfigPath, '--temporal-address', stack.temporalAddress, '--temporal-namespace', stack.temporalNamespace, '--namespaces', namespace, '--no-metrics'],
+    [join(outDir, 'cli', 'main.js'), 'run', '--kubeconfig', stack.kubeconfigPath, '--temporal-address', stack.temporalAddress, '--temporal-namespace', stack.temporalNamespace, '--namespaces', namespace, '--no-metrics'],
     logFile,
   );
   try {
