@@ -52,6 +52,21 @@ describe('stepOutcome', () => {
     expect(failed).toMatchObject({ errorType: 'ProviderError', summary: 'insufficient GPUs' });
   });
 
+  it('reads an assessment as its steps: the selection is counted, an invalid spec is the error', () => {
+    const snapshot = { uid: 'u', resourceVersion: '7', generation: 1, deletionTimestamp: undefined, hasFinalizer: false, paused: false, explicitProvider: undefined, selectedProvider: undefined, selectedReason: undefined, resource: undefined, validated: undefined, providerSelected: undefined };
+    const selected = stepOutcome('assessDeployment', {
+      snapshot,
+      finalizerAdded: true,
+      validation: { valid: true, message: undefined, warnings: [] },
+      selection: { provider: 'dynamo', reason: 'matched capabilities: engine=vllm, gpu=true, mode=aggregated', message: undefined, rejected: [] },
+    });
+    expect(selected).toMatchObject({ provider: 'dynamo', selected: { provider: 'dynamo', reason: 'matched capabilities: engine=vllm, gpu=true, mode=aggregated' } });
+    expect(selected.summary).toBe("finalizer added; selected 'dynamo' (matched capabilities: engine=vllm, gpu=true, mode=aggregated)");
+    const invalid = stepOutcome('assessDeployment', { snapshot, finalizerAdded: false, validation: { valid: false, message: 'engine.type is required', warnings: [] } });
+    expect(invalid).toMatchObject({ errorType: 'ValidationFailed', summary: 'engine.type is required' });
+    expect(stepOutcome('assessDeployment', { snapshot: null, finalizerAdded: false }).summary).toBe('the deployment is gone');
+  });
+
   it('has nothing to say about void results or unknown activities', () => {
     expect(stepOutcome('addFinalizer', undefined)).toEqual({ fields: {} });
     expect(stepOutcome('somethingElse', { a: 1 })).toEqual({ fields: {} });

@@ -2,7 +2,7 @@
 // report a problem the workflow then waits on (an invalid spec, no provider, a missing CRD): those count
 // as reconciliation errors too, with a type an operator can alert on.
 
-import type { DeploymentSnapshot, SelectionOutcome, ValidationOutcome } from '../activities/core/types.ts';
+import type { Assessment, DeploymentSnapshot, SelectionOutcome, ValidationOutcome } from '../activities/core/types.ts';
 import type { ApplyOutcome, CompatibilityOutcome, ObservedStatus, ReconcileOutcome } from '../activities/provider/types.ts';
 
 export interface StepOutcome {
@@ -21,18 +21,19 @@ export interface StepOutcome {
 export function stepOutcome(activity: string, result: unknown): StepOutcome {
   if (result === null || result === undefined || typeof result !== 'object') return { fields: {} };
   switch (activity) {
-    case 'readDeployment': {
-      const snap = result as DeploymentSnapshot;
-      return { provider: snap.selectedProvider, fields: { generation: snap.generation, paused: snap.paused, deleting: Boolean(snap.deletionTimestamp) } };
-    }
-    case 'validateDeployment': {
-      const v = result as ValidationOutcome;
-      return v.valid ? { fields: {} } : { errorType: 'ValidationFailed', summary: v.message ?? 'invalid spec', fields: { message: v.message } };
-    }
-    case 'selectProvider': {
-      const s = result as SelectionOutcome;
-      if (!s.provider) return { errorType: s.reason, summary: s.message ?? 'no provider selected', fields: { reason: s.reason } };
-      return { provider: s.provider, selected: { provider: s.provider, reason: s.reason }, summary: `selected '${s.provider}' (${s.reason})`, fields: { selected: s.provider, reason: s.reason } };
+    case 'readDeployment':
+      return readOutcome(result as DeploymentSnapshot);
+    case 'validateDeployment':
+      return validationOutcome(result as ValidationOutcome);
+    case 'selectProvider':
+      return selectionOutcome(result as SelectionOutcome);
+    case 'assessDeployment': {
+      const a = result as Assessment;
+      if (!a.snapshot) return { summary: 'the deployment is gone', fields: {} };
+      const steps = [readOutcome(a.snapshot), ...(a.finalizerAdded ? [{ summary: 'finalizer added', fields: {} }] : [])];
+      if (a.validation) steps.push(validationOutcome(a.validation));
+      if (a.selection) steps.push(selectionOutcome(a.selection));
+      return combined(steps);
     }
     case 'checkCompatibility':
       return compatibilityOutcome(result as CompatibilityOutcome);
@@ -41,17 +42,36 @@ export function stepOutcome(activity: string, result: unknown): StepOutcome {
     case 'observeResource':
       return observeOutcome(result as ObservedStatus);
     case 'reconcileResource': {
-      // The first of its steps that reports a problem speaks for the call; the log line keeps all three.
       const r = result as ReconcileOutcome;
-      const steps = [compatibilityOutcome(r.compatibility), ...(r.apply ? [applyOutcome(r.apply)] : []), observeOutcome(r.observed)];
-      const fields = Object.assign({}, ...steps.map((s) => s.fields)) as Record<string, unknown>;
-      const problem = steps.find((s) => s.errorType);
-      if (problem) return { ...problem, fields };
-      return { summary: steps.map((s) => s.summary).filter(Boolean).join('; '), fields };
+      return combined([compatibilityOutcome(r.compatibility), ...(r.apply ? [applyOutcome(r.apply)] : []), observeOutcome(r.observed)]);
     }
     default:
       return { fields: {} };
   }
+}
+
+/** Several steps in one call: the first that reports a problem speaks for it; the log line keeps every field. */
+function combined(steps: StepOutcome[]): StepOutcome {
+  const fields = Object.assign({}, ...steps.map((s) => s.fields)) as Record<string, unknown>;
+  const provider = steps.map((s) => s.provider).filter(Boolean).at(-1);
+  const selected = steps.find((s) => s.selected)?.selected;
+  const known = { ...(provider ? { provider } : {}), ...(selected ? { selected } : {}) };
+  const problem = steps.find((s) => s.errorType);
+  if (problem) return { ...problem, ...known, fields };
+  return { ...known, summary: steps.map((s) => s.summary).filter(Boolean).join('; '), fields };
+}
+
+function readOutcome(snap: DeploymentSnapshot): StepOutcome {
+  return { provider: snap.selectedProvider, fields: { generation: snap.generation, paused: snap.paused, deleting: Boolean(snap.deletionTimestamp) } };
+}
+
+function validationOutcome(v: ValidationOutcome): StepOutcome {
+  return v.valid ? { fields: {} } : { errorType: 'ValidationFailed', summary: v.message ?? 'invalid spec', fields: { message: v.message } };
+}
+
+function selectionOutcome(s: SelectionOutcome): StepOutcome {
+  if (!s.provider) return { errorType: s.reason, summary: s.message ?? 'no provider selected', fields: { reason: s.reason } };
+  return { provider: s.provider, selected: { provider: s.provider, reason: s.reason }, summary: `selected '${s.provider}' (${s.reason})`, fields: { selected: s.provider, reason: s.reason } };
 }
 
 function compatibilityOutcome(c: CompatibilityOutcome): StepOutcome {

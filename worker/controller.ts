@@ -82,11 +82,14 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   // Provider resource changes wake the owning deployment's workflow (signal only, never start).
   const deliver = createSignaler(client, { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix });
   const ownerSignals = new Coalescer<Delivery>((_k, d) => deliver(d), { onError: (key, err) => log(`signal to ${key} failed: ${(err as Error).message}`) });
+  // What each provider resource last looked like, by kind, namespace and name (known before a create
+  // gives it a uid): an event that shows nothing new wakes nobody.
   const seen = new Map<string, string>();
+  const seenKey = (obj: AnyObject) => `${obj.kind}/${obj.metadata?.namespace}/${obj.metadata?.name}`;
   const notifyOwner = (obj: AnyObject, reason: string) => {
     const owner = obj.metadata?.ownerReferences?.find((o) => o.kind === MODEL_DEPLOYMENT_KIND && o.controller);
     if (!owner || !obj.metadata?.namespace) return;
-    const key = obj.metadata.uid ?? '';
+    const key = seenKey(obj);
     if (reason.endsWith('deleted')) seen.delete(key);
     else {
       const fingerprint = providerResourceFingerprint(obj);
@@ -105,9 +108,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
         kc: opts.kc,
         informers,
         // Our own write's echo from the resource watch is not news: the workflow that made it knows.
-        wrote: (stored) => {
-          if (stored.metadata?.uid) seen.set(stored.metadata.uid, providerResourceFingerprint(stored));
-        },
+        wrote: (stored) => seen.set(seenKey(stored), providerResourceFingerprint(stored)),
         provider,
         taskQueuePrefix: settings.taskQueuePrefix,
         activityInterceptors: opts.activityInterceptors?.(provider.name),

@@ -97,10 +97,14 @@ export class DeploymentState {
     return providerActivities(this.settings, name, scheduleToStartMs);
   }
 
-  /** Search attributes and memo follow the view, written only when they change. */
+  /**
+   * Search attributes and memo follow the view, written only when they change: each write is a command,
+   * a history event and a visibility update on the server. Runs since FEWER_ROUND_TRIPS leave the current
+   * step out of that comparison (the `view` query answers it live; the memo is the fallback without a worker).
+   */
   publish(): void {
     const { view } = this;
-    const key = `${view.phase}|${view.provider}|${view.step}|${view.lastError?.message}`;
+    const key = `${view.phase}|${view.provider}|${this.fewerRoundTrips ? '' : view.step}|${view.lastError?.message}`;
     if (key === this.memoKey) return;
     this.memoKey = key;
     upsertSearchAttributes([

@@ -48,10 +48,14 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
   });
   setHandler(viewQuery, () => view);
 
-  upsertSearchAttributes([
-    { key: MdNamespace, value: input.ref.namespace },
-    { key: MdName, value: input.ref.name },
-  ]);
+  // The watcher starts the workflow with these attributes and continue-as-new carries them over;
+  // histories recorded before FEWER_ROUND_TRIPS set them again here.
+  if (!state.fewerRoundTrips) {
+    upsertSearchAttributes([
+      { key: MdNamespace, value: input.ref.namespace },
+      { key: MdName, value: input.ref.name },
+    ]);
+  }
 
   for (;;) {
     // Every run starts with a pass; signals that arrive during a pass mark it for one more.

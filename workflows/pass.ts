@@ -8,12 +8,16 @@ import { toMs } from './durations.ts';
 const EXPLICIT_SELECTION = 'explicit provider selection';
 
 /**
- * One level-triggered pass over the live object: each step re-reads it through an activity; the pass
- * ends by saying how long it may wait before the next one (any signal cuts the wait short).
+ * One level-triggered pass over the live object: each step reads it through an activity (from the
+ * worker's cache when that is new enough); the pass ends by saying how long it may wait before the
+ * next one (any signal cuts the wait short).
  */
 export async function runPass(state: DeploymentState): Promise<PassEnd> {
   state.at('read');
-  const snap = await state.core.readDeployment(state.readRef());
+  // Read, finalizer, validation and selection as one local activity where the history allows it; the
+  // pass below then finds their results instead of running them one by one.
+  const assessed = state.fewerRoundTrips ? await state.core.assessDeployment(state.readRef(), { selectorEnabled: state.settings.providerSelectorEnabled }) : undefined;
+  const snap = assessed ? assessed.snapshot : await state.core.readDeployment(state.readRef());
   if (!snap || snap.uid !== state.ref.uid) return { done: true };
   // Every later step of this pass reads the object at least as new as this first read saw it.
   const ref = snap.resourceVersion ? { ...state.ref, seenVersion: snap.resourceVersion } : state.ref;
@@ -45,13 +49,13 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   }
   state.view.paused = false;
 
-  if (!snap.hasFinalizer) {
+  if (!snap.hasFinalizer && !assessed) {
     state.at('finalizer');
     await state.core.addFinalizer(ref);
   }
 
   state.at('validate');
-  const validation = await state.core.validateDeployment(ref);
+  const validation = assessed?.validation ?? (await state.core.validateDeployment(ref));
   if (!validation.valid) {
     const message = validation.message ?? 'Validation failed';
     state.at('validate', 'a valid spec');
@@ -72,7 +76,7 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   let selection = provider ? recorded : undefined;
   if (!provider) {
     state.at('select-provider');
-    const outcome = await state.core.selectProvider(ref, { selectorEnabled: state.settings.providerSelectorEnabled });
+    const outcome = assessed?.selection ?? (await state.core.selectProvider(ref, { selectorEnabled: state.settings.providerSelectorEnabled }));
     if (!outcome.provider) {
       const message = outcome.message ?? 'No provider selected';
       state.at('select-provider', 'a provider');
@@ -94,11 +98,11 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   };
   const acts = state.provider(provider);
   if (state.fewerRoundTrips) {
-    state.publish();
     state.at('apply');
-    // The core's status and the provider's work touch different fields (seed 000 "Status Ownership"):
-    // both start in the same workflow task, so the resource does not wait for the core's write.
-    const [, outcome] = await Promise.all([state.writeCore(selected, ref), acts.reconcileResource(ref)]);
+    // The resource first: the core's own status write (the selection it made) follows the provider's
+    // call instead of holding back the workflow task that schedules it.
+    const outcome = await acts.reconcileResource(ref);
+    await state.writeCore(selected, ref);
     return afterProvider(state, provider, outcome.apply, outcome.observed);
   }
   await state.writeCore(selected, ref);

@@ -12,7 +12,7 @@ import { selectProvider } from '../../providers/selection.ts';
 import type { ReadRef } from '../../workflows/ids.ts';
 import { involved, modelDeploymentResource, PROVIDER_CONFIGS, readLiveDeployment } from '../deployment-ref.ts';
 import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
-import type { ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from './types.ts';
+import type { Assessment, ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from './types.ts';
 import { installedProviderCrds, withStaleProvidersNotReady } from './provider-configs.ts';
 import { BoundedSet } from '../bounded-set.ts';
 
@@ -70,7 +70,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
     }
   };
 
-  return {
+  const activities: CoreActivities = {
     async readDeployment(ref): Promise<DeploymentSnapshot | null> {
       const md = await live(ref, 'read ModelDeployment');
       if (!md) return null;
@@ -159,5 +159,16 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
     async recordEvent(ref, event: EventInput) {
       await kubeCall('record event', () => recorder.record(involved(ref), event));
     },
+    async assessDeployment(ref, input): Promise<Assessment> {
+      const snapshot = await activities.readDeployment(ref);
+      if (!snapshot || snapshot.deletionTimestamp || snapshot.paused) return { snapshot, finalizerAdded: false };
+      const seen: ReadRef = { ...ref, seenVersion: snapshot.resourceVersion || ref.seenVersion };
+      if (!snapshot.hasFinalizer) await activities.addFinalizer(seen);
+      const validation = await activities.validateDeployment(seen);
+      const switching = snapshot.selectedProvider && snapshot.explicitProvider && snapshot.explicitProvider !== snapshot.selectedProvider;
+      const selection = validation.valid && !snapshot.selectedProvider && !switching ? await activities.selectProvider(seen, input) : undefined;
+      return { snapshot, finalizerAdded: !snapshot.hasFinalizer, validation, ...(selection ? { selection } : {}) };
+    },
   };
+  return activities;
 }

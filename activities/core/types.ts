@@ -68,7 +68,25 @@ export interface EventInput {
   message: string;
 }
 
+/**
+ * What `assessDeployment` found, step by step, as far as it went: the read always; the finalizer, the
+ * validation and the provider selection only where the pass would run them next (not for an object
+ * that is gone, deleting or paused; no selection for an invalid spec, a recorded provider or a pending
+ * provider switch).
+ */
+export interface Assessment {
+  snapshot: DeploymentSnapshot | null;
+  finalizerAdded: boolean;
+  validation?: ValidationOutcome;
+  selection?: SelectionOutcome;
+}
+
 export interface CoreActivities {
+  /**
+   * read, finalizer, validate and select in one local activity: the steps of a pass that need no other
+   * component, one workflow activation instead of four. Workflows recorded before it ran them one by one.
+   */
+  assessDeployment(ref: ReadRef, input: { selectorEnabled: boolean }): Promise<Assessment>;
   readDeployment(ref: ReadRef): Promise<DeploymentSnapshot | null>;
   addFinalizer(ref: ReadRef): Promise<void>;
   removeFinalizer(ref: ReadRef): Promise<void>;

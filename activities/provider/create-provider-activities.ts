@@ -24,8 +24,9 @@ export interface ProviderActivityDeps {
   /** The process's shared informers: the deployment, the CRD and the provider's resources are read from their caches when those can answer. */
   informers?: InformerSet;
   /**
-   * Told about every provider resource this process has just written, as the API server stored it: the
-   * resource watch then knows the echo of that write is not news and wakes no workflow for it.
+   * Told about every provider resource this process writes, as the API server stores it (for a create,
+   * told first what it will look like, so the watch event cannot outrun the news): the resource watch
+   * then knows the echo of that write is not news and wakes no workflow for it.
    */
   wrote?: (stored: AnyObject) => void;
 }
@@ -102,6 +103,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
 
     let stored = current;
     if (result !== 'unchanged') {
+      if (result === 'created') deps.wrote?.({ ...stamped, metadata: { ...stamped.metadata, generation: 1 } } as AnyObject);
       const applied = await kubeCall(`apply ${primary.kind}`, () => objects.apply(primaryRef, stamped as AnyObject, fieldManager));
       deps.wrote?.(applied);
       // Metadata-only write: it does not bump the generation, and annotations are outside the hash.

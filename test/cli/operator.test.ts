@@ -87,21 +87,20 @@ describe('kubeairunway status, history, pause and resume', () => {
 
     const steps = report.timeline.filter((e) => e.kind === 'step');
     const first = (step: string) => steps.findIndex((e) => e.step === step);
-    // Core steps are local activities, then the provider's compatibility, apply and observe are one call;
-    // the core's status write runs beside that call.
-    const order = ['readDeployment', 'addFinalizer', 'validateDeployment', 'selectProvider', 'reconcileResource'];
-    for (const step of [...order, 'writeCoreStatus']) expect(first(step), step).toBeGreaterThanOrEqual(0);
-    expect(order.map(first)).toEqual([...order.map(first)].sort((a, b) => a - b));
-    expect(first('writeCoreStatus')).toBeGreaterThan(first('selectProvider'));
+    // The core's read, finalizer, validation and selection are one local activity, the provider's
+    // compatibility, apply and observe one call on its queue; the core's status write runs beside it.
+    for (const step of ['assessDeployment', 'writeCoreStatus', 'reconcileResource']) expect(first(step), step).toBeGreaterThanOrEqual(0);
+    expect(first('assessDeployment')).toBeLessThan(first('reconcileResource'));
+    expect(first('assessDeployment')).toBeLessThan(first('writeCoreStatus'));
     for (const step of steps) {
       expect(step.time).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(step.durationMs).toBeGreaterThanOrEqual(0);
       if (step.outcome !== 'running') expect(step.outcome).toBe('completed');
     }
-    expect(steps.find((e) => e.step === 'selectProvider')?.detail).toBe("selected 'dynamo' (matched capabilities: engine=vllm, gpu=true, mode=aggregated)");
+    expect(steps.find((e) => e.step === 'assessDeployment')?.detail).toBe("finalizer added; selected 'dynamo' (matched capabilities: engine=vllm, gpu=true, mode=aggregated)");
     expect(steps.find((e) => e.step === 'reconcileResource' && e.detail?.startsWith('created'))?.detail).toMatch(new RegExp(`^created DynamoGraphDeployment '${name}'; phase `));
     expect(steps.find((e) => e.step === 'reconcileResource')?.taskQueue).toBe(`${ctl.taskQueuePrefix}-provider-dynamo`);
-    expect(steps.find((e) => e.step === 'readDeployment')?.taskQueue).toBe(`${ctl.taskQueuePrefix}-core`);
+    expect(steps.find((e) => e.step === 'assessDeployment')?.taskQueue).toBe(`${ctl.taskQueuePrefix}-core`);
     expect(report.timeline[0]).toMatchObject({ kind: 'workflow', step: 'workflow started', run: 1 });
     expect(report.timeline.some((e) => e.kind === 'signal' && e.step === 'signal reconcile')).toBe(true);
 

@@ -89,7 +89,7 @@ describe('kubeairunway retry', () => {
     // The history tells the same story: validation waiting on the CRD, the retry, then the resource created.
     const history = json<HistoryReport>(await kubeairunway(['history', target(), '-o', 'json']));
     const steps = history.timeline;
-    const waiting = steps.findIndex((e) => e.step === 'validateDeployment' && e.error === `ValidationFailed: ${message}`);
+    const waiting = steps.findIndex((e) => e.step === 'assessDeployment' && e.error === `ValidationFailed: ${message}`);
     const retries = steps.map((e, i) => (e.step === 'update retry' ? i : -1)).filter((i) => i >= 0);
     const created = steps.findIndex((e) => e.step === 'reconcileResource' && e.detail?.startsWith(`created ModelInference '${name}'; phase `));
     expect(waiting).toBeGreaterThanOrEqual(0);
