@@ -100,7 +100,9 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   if (state.fewerRoundTrips) {
     state.at('apply');
     // The resource first: the core's own status write (the selection it made) follows the provider's
-    // call instead of holding back the workflow task that schedules it.
+    // call instead of holding back the workflow task that schedules it. Should the call fail, the
+    // failure's Pending status is written with this selection in it.
+    state.coreStatus = selected;
     const outcome = await acts.reconcileResource(ref);
     await state.writeCore(selected, ref);
     return afterProvider(state, provider, outcome.apply, outcome.observed);
