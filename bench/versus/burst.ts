@@ -80,7 +80,8 @@ export async function deleteAll(names: readonly string[], deps: { client: Deploy
   const last = Math.max(tracker.lastOf(names, 'mdGoneAt') ?? 0, ...names.map((n) => tracker.byName.get(n)?.dgdGoneAt ?? 0));
   await quiesce(meter);
   const after = await snapshot(meter);
-  // Memory is read a little later: a garbage collector returns pages to the OS lazily, in either runtime.
-  await sleep(5_000);
+  // Memory is read later: a garbage collector returns pages to the OS lazily, in either runtime (V8's
+  // memory reducer and Go's scavenger both wait for the process to go quiet).
+  await sleep(30_000);
   return { count: names.length, seconds: (last - start) / 1000, cost: cost(meter, before, after), rssBytes: rss(meter.pids), besideRssBytes: rss(meter.besidePids) };
 }

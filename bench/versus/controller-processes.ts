@@ -29,7 +29,8 @@ export async function startOurs(repoRoot: string, stack: Stack, namespace: strin
   const proc = startProcess(
     'kubeairunway run',
     process.execPath,
-    [join(outDir, 'cli', 'main.js'), 'run', '--kubeconfig', stack.kubeconfigPath, '--temporal-address', stack.temporalAddress, '--temporal-namespace', stack.temporalNamespace, '--namespaces', namespace, '--no-metrics'],
+    // The image's NODE_OPTIONS (Dockerfile): the flag it ships with.
+    ['--max-semi-space-size=2', join(outDir, 'cli', 'main.js'), 'run', '--kubeconfig', stack.kubeconfigPath, '--temporal-address', stack.temporalAddress, '--temporal-namespace', stack.temporalNamespace, '--namespaces', namespace, '--no-metrics'],
     logFile,
   );
   try {

@@ -119,6 +119,8 @@ export function buildReport(ours: SubjectResult, reference: SubjectResult | unde
   push('RSS at start, MiB', withBeside(MiB(o.rssStart), hasBeside ? MiB(o.besideRssStart) : undefined), MiB(r.rssStart));
   push(`RSS after burst ${lb} (all Running), MiB`, withBeside(MiB(o.rssAfterBurst), hasBeside ? MiB(o.besideRssAfterBurst) : undefined), MiB(r.rssAfterBurst), ratioOf(o.rssAfterBurst, r.rssAfterBurst));
   push('RSS after deleting everything, MiB', withBeside(MiB(o.rssAfterDelete), hasBeside ? MiB(o.besideRssAfterDelete) : undefined), MiB(r.rssAfterDelete));
+  const returned = (f: typeof o) => (f.rssAfterDelete !== undefined && f.rssStart ? `${((f.rssAfterDelete / f.rssStart - 1) * 100).toFixed(0)} % above start` : undefined);
+  push('RSS after deleting everything, against start', returned(o), returned(r));
   push(`idle CPU per minute, ${lb} Running`, withBeside(o.idleCpu === undefined ? undefined : `${o.idleCpu.toFixed(2)} s`, hasBeside ? o.besideIdleCpu?.toFixed(2) : undefined), r.idleCpu === undefined ? undefined : `${r.idleCpu.toFixed(2)} s`, ratioOf(o.idleCpu, r.idleCpu));
   push(`idle API-server requests per minute, ${lb} Running`, f1(o.idleRequests), f1(r.idleRequests));
   push(`delete ${lb} → all gone`, o.deleteS === undefined ? undefined : `${f1(o.deleteS)} s`, r.deleteS === undefined ? undefined : `${f1(r.deleteS)} s`, ratioOf(o.deleteS, r.deleteS));
