@@ -44,7 +44,8 @@ describe('third-party provider', () => {
   it('waits with the seed message while the CRD is missing, proceeds by itself once it is installed, and reaches Running', async () => {
     const name = uniqueName('acme');
     await createDeployment(deployment(name, 'acme/fast-model'));
-    const waiting = await waitForDeployment(kube.namespace, name, 'CRD not installed', (m) => m.status?.message === "Provider 'acme' CRD not installed in cluster");
+    // The provider's status and the core's (the selection) are two writes by two field managers: wait for both.
+    const waiting = await waitForDeployment(kube.namespace, name, 'CRD not installed', (m) => m.status?.message === "Provider 'acme' CRD not installed in cluster" && m.status.provider?.name === 'acme');
     expect(waiting.status?.phase).toBe('Pending');
     expect(waiting.status?.provider).toMatchObject({ name: 'acme', selectedReason: 'matched capabilities: engine=vllm, gpu=true, mode=aggregated' });
 
