@@ -126,9 +126,11 @@ describe('admission webhook, up', () => {
       const dryRun = (overrides: Record<string, unknown>) =>
         kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(manifest(kube.namespace, uniqueName('ovr'), { ...validSpec(), provider: { name, overrides } })));
 
+      // The webhook's cache may see the config before its status (the CRD version): until then the
+      // denial is "CRD not installed", so wait for the one about the override.
       const denied = await eventually('the webhook to see the published override schema', async () => {
         const r = await dryRun({ frontend: { replicas: 'two' } });
-        return r.code !== 0 ? r : undefined;
+        return r.code !== 0 && r.stderr.includes('overrides.frontend.replicas') ? r : undefined;
       }, 20_000);
       expect(denied.stderr.trim()).toMatch(new RegExp(`${escape(`${DENIED_BY}spec.provider.overrides.frontend.replicas must be an integer, got string`)}$`));
 
