@@ -29,6 +29,8 @@ export interface Stack {
   stateDir: string;
   kubeconfigPath: string;
   kubeApiServerUrl: string;
+  /** etcd's client URL (a restarted API server points at it again). */
+  etcdUrl: string;
   temporalAddress: string;
   temporalNamespace: string;
   temporalUiUrl: string | undefined;
@@ -88,6 +90,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       stateDir: opts.stateDir,
       kubeconfigPath,
       kubeApiServerUrl: api.url,
+      etcdUrl: etcd.url,
       temporalAddress: temporal.address,
       temporalNamespace: temporal.namespace,
       temporalUiUrl: temporal.uiUrl,
