@@ -23,6 +23,7 @@ export type {
 } from './contract.ts';
 export type { ProviderChoice, SelectionOptions, SelectionResult } from './selection.ts';
 export { selectProvider } from './selection.ts';
+export { describeRuleError, PROVIDER_RULE_ERROR_REASON, ruleErrorEvent, selectionRuleCompileErrors, withRuleErrors, type RuleError } from './rule-errors.ts';
 export { chooseApiVersion, UnsupportedApiVersionError } from './shared/api-version.ts';
 export type { VersionChoice } from './shared/api-version.ts';
 export { canonicalize, stableStringify } from './shared/canonical.ts';

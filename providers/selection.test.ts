@@ -26,6 +26,7 @@ function thirdParty(name: string, rules: Array<{ condition: string; priority: nu
 describe('selectProvider: seed 001 §4.4 with the built-in configurations', () => {
   it('no GPU requested → kaito (seed Example 2), with the seed selectedReason', () => {
     expect(select(cpuLlamacppSpec())).toEqual({
+      ruleErrors: [],
       selected: { name: 'kaito', reason: 'matched capabilities: engine=llamacpp, gpu=false, mode=aggregated' },
       rejected: [
         { name: 'dynamo', reason: 'engine llamacpp not supported (supports: vllm, sglang, trtllm)' },
@@ -66,6 +67,7 @@ describe('selectProvider: seed 001 §4.4 with the built-in configurations', () =
 
   it('mode=disaggregated → dynamo; GPUs in prefill/decode count as GPU; kaito filtered by capability', () => {
     expect(select(auto(disaggregatedSpec()))).toEqual({
+      ruleErrors: [],
       selected: { name: 'dynamo', reason: 'matched capabilities: engine=vllm, gpu=true, mode=disaggregated' },
       rejected: [
         { name: 'kaito', reason: 'serving mode disaggregated not supported (supports: aggregated)' },
@@ -76,6 +78,7 @@ describe('selectProvider: seed 001 §4.4 with the built-in configurations', () =
 
   it('default GPU vLLM → dynamo (seed Example 1)', () => {
     expect(select(gpuVllmSpec())).toEqual({
+      ruleErrors: [],
       selected: { name: 'dynamo', reason: 'matched capabilities: engine=vllm, gpu=true, mode=aggregated' },
       rejected: [
         { name: 'kaito', reason: "priority 10 is lower than dynamo's 50" },
@@ -96,7 +99,7 @@ describe('selectProvider: seed 001 §4.4 with the built-in configurations', () =
   });
 
   it('explicit provider: "explicit provider selection", no readiness needed, even with the selector disabled (seed Example 3)', () => {
-    expect(select(disaggregatedSpec(), [])).toEqual({ selected: { name: 'dynamo', reason: 'explicit provider selection' }, rejected: [] });
+    expect(select(disaggregatedSpec(), [])).toEqual({ selected: { name: 'dynamo', reason: 'explicit provider selection' }, rejected: [], ruleErrors: [] });
     expect(select({ ...gpuVllmSpec(), provider: { name: 'kuberay' } }, builtins(), false).selected).toEqual({
       name: 'kuberay',
       reason: 'explicit provider selection',
@@ -107,6 +110,7 @@ describe('selectProvider: seed 001 §4.4 with the built-in configurations', () =
     const md = modelDeployment('m', gpuVllmSpec());
     md.status = { provider: { name: 'kaito', selectedReason: 'team policy' } };
     expect(selectProvider(md, builtins(), { selectorEnabled: false })).toEqual({
+      ruleErrors: [],
       selected: { name: 'kaito', reason: 'team policy' },
       rejected: [],
     });
@@ -114,6 +118,7 @@ describe('selectProvider: seed 001 §4.4 with the built-in configurations', () =
 
   it('selector disabled and no provider named → the seed message', () => {
     expect(select(gpuVllmSpec(), builtins(), false)).toEqual({
+      ruleErrors: [],
       error: 'No provider specified and provider-selector not installed',
       rejected: [],
     });
@@ -122,6 +127,7 @@ describe('selectProvider: seed 001 §4.4 with the built-in configurations', () =
   it('no ready provider → "No healthy providers available", each listed as not ready', () => {
     const configs = builtinProviders.map((p) => ready(p.config, false));
     expect(select(gpuVllmSpec(), configs)).toEqual({
+      ruleErrors: [],
       error: 'No healthy providers available',
       rejected: [
         { name: 'dynamo', reason: 'not ready (status.ready is not true)' },
@@ -167,6 +173,7 @@ describe('selectProvider: scoring, tie-breaks and rule errors', () => {
     const alpha = thirdParty('alpha', [{ condition: 'true', priority: 100 }]);
     for (const configs of [[zeta, alpha], [alpha, zeta]]) {
       expect(select(gpuVllmSpec(), configs)).toEqual({
+        ruleErrors: [],
         selected: { name: 'alpha', reason: 'matched capabilities: engine=vllm, gpu=true, mode=aggregated' },
         rejected: [{ name: 'zeta', reason: 'same priority 100 as alpha, which comes first alphabetically' }],
       });
@@ -209,6 +216,31 @@ describe('selectProvider: scoring, tie-breaks and rule errors', () => {
     expect(reason).toContain('rule 2 (spec.resources.gpu.count + 1) failed: condition has type ');
     expect(reason).toContain('rule 3 (unknownVar == 1) failed: Unknown variable: unknownVar');
     expect(reason).toContain('rule 4 (spec.engine) failed: evaluated to a map, not a bool');
+  });
+
+  it('every failing rule is listed in ruleErrors, also those of the winner and of a provider that lost on priority', () => {
+    const winner = thirdParty('winner', [
+      { condition: '1 / 0 == 1', priority: 900 },
+      { condition: 'true', priority: 800 },
+    ]);
+    const loser = thirdParty('loser', [
+      { condition: 'true', priority: 10 },
+      { condition: 'spec.scaling.prefill.replicas > 1', priority: 999 },
+    ]);
+    const result = select(gpuVllmSpec(), [loser, winner]);
+    expect(result.selected?.name).toBe('winner');
+    expect(result.ruleErrors).toEqual([
+      { provider: 'loser', index: 1, condition: 'spec.scaling.prefill.replicas > 1', error: 'No such key: prefill' },
+      { provider: 'winner', index: 0, condition: '1 / 0 == 1', error: 'division by zero' },
+    ]);
+    expect(result.rejected).toEqual([
+      { name: 'loser', reason: "priority 10 is lower than winner's 800; rule 2 (spec.scaling.prefill.replicas > 1) failed: No such key: prefill" },
+    ]);
+  });
+
+  it('rules of providers filtered out before scoring are not evaluated, so they report nothing', () => {
+    const cpuOnly = thirdParty('cpu-only', [{ condition: '1 / 0 == 1', priority: 1 }], ['llamacpp']);
+    expect(select(gpuVllmSpec(), [...builtins(), cpuOnly]).ruleErrors).toEqual([]);
   });
 
   it('lists rejected providers in name order', () => {

@@ -12,11 +12,14 @@
 //      rule is not a candidate: rules are how a provider opts into auto-selection, so KubeRay, which has
 //      none, is only ever selected explicitly (§4.4 note). A rule that fails to evaluate does not match.
 //   6. Highest score wins; equal scores go to the alphabetically first name.
-// Every provider that is not selected is listed in `rejected` with the reason, in name order.
+// Every provider that is not selected is listed in `rejected` with the reason, in name order. Every rule
+// that failed (does not compile, throws, is not a bool) is also listed in `ruleErrors`, whether or not
+// its provider won: a broken rule must be seen even when another rule of the same provider matched.
 
 import { selectionMessages } from '../api/messages.ts';
 import type { InferenceProviderConfig, ModelDeployment } from '../api/types.ts';
 import { evaluateRule } from './cel.ts';
+import { describeRuleError, type RuleError } from './rule-errors.ts';
 import { requestsGpu, resolveSpec } from './shared/spec.ts';
 import type { ResolvedSpec } from './shared/spec.ts';
 
@@ -37,11 +40,15 @@ export interface SelectionResult {
   error?: string;
   /** Every provider not selected, with the reason, in name order. */
   rejected: ProviderChoice[];
+  /** Every selection rule that failed while selecting, in provider then rule order; each counted as not matching. */
+  ruleErrors: RuleError[];
 }
 
 interface Candidate {
   name: string;
   priority: number;
+  /** Rules of this provider that failed although another one matched. */
+  errors: RuleError[];
 }
 
 export function selectProvider(
@@ -50,19 +57,20 @@ export function selectProvider(
   options: SelectionOptions,
 ): SelectionResult {
   const explicit = md.spec?.provider?.name;
-  if (explicit) return { selected: { name: explicit, reason: selectionMessages.explicit }, rejected: [] };
+  if (explicit) return { selected: { name: explicit, reason: selectionMessages.explicit }, rejected: [], ruleErrors: [] };
 
   const recorded = md.status?.provider?.name;
   if (recorded) {
-    return { selected: { name: recorded, reason: md.status?.provider?.selectedReason ?? 'previously selected' }, rejected: [] };
+    return { selected: { name: recorded, reason: md.status?.provider?.selectedReason ?? 'previously selected' }, rejected: [], ruleErrors: [] };
   }
 
-  if (!options.selectorEnabled) return { error: selectionMessages.selectorDisabled, rejected: [] };
+  if (!options.selectorEnabled) return { error: selectionMessages.selectorDisabled, rejected: [], ruleErrors: [] };
 
   const spec = resolveSpec(md);
   const gpu = requestsGpu(spec);
   const rejected: ProviderChoice[] = [];
   const candidates: Candidate[] = [];
+  const ruleErrors: RuleError[] = [];
   let anyReady = false;
 
   for (const config of configs) {
@@ -77,31 +85,31 @@ export function selectProvider(
       rejected.push({ name, reason: mismatch });
       continue;
     }
-    const score = scoreRules(config, md.spec);
+    const score = scoreRules(name, config, md.spec);
+    ruleErrors.push(...score.errors);
     if (score.priority === undefined) rejected.push({ name, reason: score.explanation });
-    else candidates.push({ name, priority: score.priority });
+    else candidates.push({ name, priority: score.priority, errors: score.errors });
   }
 
-  if (!anyReady) return { error: selectionMessages.noHealthyProviders, rejected: byName(rejected) };
+  if (!anyReady) return { error: selectionMessages.noHealthyProviders, rejected: byName(rejected), ruleErrors };
 
   candidates.sort((a, b) => b.priority - a.priority || compareNames(a.name, b.name));
   const [winner, ...losers] = candidates;
   const capabilities = describeRequest(spec, gpu);
   if (!winner) {
-    return { error: `No compatible provider found for ${capabilities}`, rejected: byName(rejected) };
+    return { error: `No compatible provider found for ${capabilities}`, rejected: byName(rejected), ruleErrors };
   }
   for (const loser of losers) {
-    rejected.push({
-      name: loser.name,
-      reason:
-        loser.priority === winner.priority
-          ? `same priority ${loser.priority} as ${winner.name}, which comes first alphabetically`
-          : `priority ${loser.priority} is lower than ${winner.name}'s ${winner.priority}`,
-    });
+    const lost =
+      loser.priority === winner.priority
+        ? `same priority ${loser.priority} as ${winner.name}, which comes first alphabetically`
+        : `priority ${loser.priority} is lower than ${winner.name}'s ${winner.priority}`;
+    rejected.push({ name: loser.name, reason: [lost, ...loser.errors.map(describeRuleError)].join('; ') });
   }
   return {
     selected: { name: winner.name, reason: selectionMessages.matchedCapabilities(spec.engine ?? '', gpu, spec.mode) },
     rejected: byName(rejected),
+    ruleErrors,
   };
 }
 
@@ -117,18 +125,18 @@ function capabilityMismatch(config: InferenceProviderConfig, spec: ResolvedSpec,
   return undefined;
 }
 
-function scoreRules(config: InferenceProviderConfig, spec: unknown): { priority?: number; explanation: string } {
+function scoreRules(provider: string, config: InferenceProviderConfig, spec: unknown): { priority?: number; explanation: string; errors: RuleError[] } {
   const rules = config.spec?.selectionRules ?? [];
-  if (rules.length === 0) return { explanation: 'no selection rules (explicit selection only)' };
+  if (rules.length === 0) return { explanation: 'no selection rules (explicit selection only)', errors: [] };
   let priority: number | undefined;
-  const failures: string[] = [];
+  const errors: RuleError[] = [];
   rules.forEach((rule, index) => {
     const outcome = evaluateRule(rule.condition, spec);
-    if (outcome.error !== undefined) failures.push(`rule ${index + 1} (${rule.condition}) failed: ${outcome.error}`);
+    if (outcome.error !== undefined) errors.push({ provider, index, condition: rule.condition, error: outcome.error });
     else if (outcome.matched) priority = Math.max(priority ?? Number.NEGATIVE_INFINITY, Number.isFinite(rule.priority) ? rule.priority : 0);
   });
-  if (priority !== undefined) return { priority, explanation: '' };
-  return { explanation: ['no selection rule matched', ...failures].join('; ') };
+  if (priority !== undefined) return { priority, explanation: '', errors };
+  return { explanation: ['no selection rule matched', ...errors.map(describeRuleError)].join('; '), errors };
 }
 
 function describeRequest(spec: ResolvedSpec, gpu: boolean): string {

@@ -1,10 +1,11 @@
-// Public entry of webhook/: the admission server for ModelDeployments with its certificates and
-// registration, started from the embedded run (`kubeairunway dev`) and from the controller process.
+// Public entry of webhook/: the admission server for ModelDeployments (and the selection rules of
+// InferenceProviderConfigs) with its certificates and registration, started from the embedded run (`kubeairunway dev`) and from the controller process.
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import { hostsFrom, type Hosts } from './certificates.ts';
 import { ProviderConfigCache, listProviderConfigs } from './provider-configs.ts';
 import { registrationPublisher, type ConfigurationNames, type LabelSelector, type WebhookEndpoint } from './registration.ts';
+import { validateProviderConfigRequest } from './provider-config-review.ts';
 import { mutateRequest, validateRequest } from './review.ts';
 import { CertificateManager, type Clock, type RotationEvent, type RotationPolicy } from './rotation.ts';
 import { SecretCertificateStore } from './secret-store.ts';
@@ -18,11 +19,13 @@ export {
   DEFAULT_CONFIGURATION_NAMES,
   MUTATE_PATH,
   MUTATING_WEBHOOK_NAME,
+  PROVIDER_CONFIG_WEBHOOK_NAME,
   readCaBundles,
   registerWebhooks,
   registrationPublisher,
   unregisterWebhooks,
   VALIDATE_PATH,
+  VALIDATE_PROVIDER_CONFIG_PATH,
   VALIDATING_WEBHOOK_NAME,
   webhookConfigurations,
   type ConfigurationNames,
@@ -31,6 +34,7 @@ export {
   type WebhookEndpoint,
 } from './registration.ts';
 export { mutateRequest, validateRequest, type ClusterFacts, type MutateOptions } from './review.ts';
+export { validateProviderConfigRequest } from './provider-config-review.ts';
 export { CertificateManager, DEFAULT_POLICY, type BundlePublisher, type Clock, type RotationEvent, type RotationPolicy } from './rotation.ts';
 export { MemoryCertificateStore, type CertificateStore, type StoredCertificates } from './store.ts';
 export { SecretCertificateStore } from './secret-store.ts';
@@ -50,6 +54,8 @@ export interface WebhookRegistration {
   endpoint?: WebhookEndpoint;
   configurationNames?: Partial<ConfigurationNames>;
   namespaceSelector?: LabelSelector;
+  /** Only InferenceProviderConfigs with matching labels are reviewed (default: all). */
+  providerConfigSelector?: LabelSelector;
   timeoutSeconds?: number;
 }
 
@@ -143,6 +149,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     handlers: {
       validate: async (req) => validateRequest(req, { providerConfigs: await cache.get() }),
       mutate: async (req) => mutateRequest(req, { persistDerivedFields: options.persistDerivedFields }),
+      validateProviderConfig: async (req) => validateProviderConfigRequest(req),
     },
     onReview: options.onReview,
     onError: (err) => log.error({ err: String(err) }, 'admission review failed'),
@@ -161,6 +168,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
             endpoint,
             configurationNames: options.register.configurationNames,
             namespaceSelector: options.register.namespaceSelector,
+            providerConfigSelector: options.register.providerConfigSelector,
             timeoutSeconds: options.register.timeoutSeconds,
           }),
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SPEC_CHANGED_CONDITION, webhookConfigurations } from './registration.ts';
+import { PROVIDER_CONFIG_WEBHOOK_NAME, SPEC_CHANGED_CONDITION, webhookConfigurations } from './registration.ts';
 
 const pem = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
 
@@ -25,6 +25,18 @@ describe('webhookConfigurations', () => {
           timeoutSeconds: 5,
           namespaceSelector: { matchLabels: { team: 'a' } },
         },
+        {
+          name: 'validate.inferenceproviderconfigs.kubeairunway.ai',
+          clientConfig: { url: 'https://127.0.0.1:9443/validate-inferenceproviderconfig', caBundle: Buffer.from(pem).toString('base64') },
+          rules: [{ apiGroups: ['kubeairunway.ai'], apiVersions: ['v1alpha1'], operations: ['CREATE', 'UPDATE'], resources: ['inferenceproviderconfigs'], scope: 'Cluster' }],
+          matchConditions: [SPEC_CHANGED_CONDITION],
+          failurePolicy: 'Ignore',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          timeoutSeconds: 5,
+          // Cluster-scoped: the namespace selector cannot confine it; every provider config is reviewed.
+          objectSelector: {},
+        },
       ],
     });
     expect(mutating.kind).toBe('MutatingWebhookConfiguration');
@@ -43,6 +55,14 @@ describe('webhookConfigurations', () => {
       caBundle: Buffer.from(pem).toString('base64'),
     });
     expect(hook.namespaceSelector).toEqual({});
+  });
+
+  it('provider configs can be confined by label (cluster-scoped objects ignore the namespace selector)', () => {
+    const selector = { matchLabels: { 'test.kubeairunway.ai/webhook': 'v-test' } };
+    const { validating } = webhookConfigurations({ endpoint: { url: 'https://127.0.0.1:9443' }, providerConfigSelector: selector }, pem);
+    const hook = (validating.webhooks as Record<string, unknown>[]).find((h) => h.name === PROVIDER_CONFIG_WEBHOOK_NAME)!;
+    expect(hook.objectSelector).toEqual(selector);
+    expect(hook).not.toHaveProperty('namespaceSelector');
   });
 
   it('the match condition sends creates and spec changes only', () => {

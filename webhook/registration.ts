@@ -1,6 +1,8 @@
 // The ValidatingWebhookConfiguration and MutatingWebhookConfiguration that send ModelDeployments to
 // this webhook, applied by the controller itself (server-side apply, one field manager) so the caBundle
-// always matches the certificates it serves.
+// always matches the certificates it serves. The validating configuration also sends
+// InferenceProviderConfigs, whose CEL selection rules must compile (providers/rule-errors.ts): a rule
+// that cannot compile would otherwise be stored and silently never match.
 //
 // The webhook must never stand between a user and a delete, or between the controller and its own
 // writes: failurePolicy Ignore (down means admitted, the reconcile path validates), only CREATE and
@@ -8,16 +10,18 @@
 // leaving the spec unchanged, such as a finalizer removal or a label edit.
 
 import type { KubeConfig } from '@kubernetes/client-node';
-import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../api/constants.ts';
+import { GROUP, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG_PLURAL, VERSION } from '../api/constants.ts';
 import { CustomObjects, type AnyObject, type ResourceRef } from '../kube/custom-objects.ts';
 import type { BundlePublisher } from './rotation.ts';
 
 export const VALIDATE_PATH = '/validate-modeldeployment';
 export const MUTATE_PATH = '/mutate-modeldeployment';
+export const VALIDATE_PROVIDER_CONFIG_PATH = '/validate-inferenceproviderconfig';
 
 /** Names of the webhooks inside the configurations; kubectl quotes them: `admission webhook "<name>" denied the request`. */
 export const VALIDATING_WEBHOOK_NAME = 'validate.modeldeployments.kubeairunway.ai';
 export const MUTATING_WEBHOOK_NAME = 'default.modeldeployments.kubeairunway.ai';
+export const PROVIDER_CONFIG_WEBHOOK_NAME = 'validate.inferenceproviderconfigs.kubeairunway.ai';
 
 export interface ConfigurationNames {
   validating: string;
@@ -54,6 +58,11 @@ export interface RegistrationOptions {
   configurationNames?: Partial<ConfigurationNames>;
   /** Only namespaces matching it are sent to the webhook (default: all). */
   namespaceSelector?: LabelSelector;
+  /**
+   * Only InferenceProviderConfigs whose labels match it are sent (default: all). They are cluster-scoped,
+   * so namespaceSelector cannot confine them; tests use this to keep their webhook to their own configs.
+   */
+  providerConfigSelector?: LabelSelector;
   /** How long the API server waits for an answer before ignoring the webhook (default 5, at most 30). */
   timeoutSeconds?: number;
 }
@@ -91,6 +100,32 @@ function webhook(name: string, path: string, opts: RegistrationOptions, caBundle
   };
 }
 
+/**
+ * The same guarantees as for ModelDeployments (Ignore when down, never deletes or status: the provider's
+ * heartbeat writes status every 30 s), for the cluster-scoped InferenceProviderConfigs.
+ */
+function providerConfigWebhook(opts: RegistrationOptions, caBundlePem: string): Record<string, unknown> {
+  return {
+    name: PROVIDER_CONFIG_WEBHOOK_NAME,
+    clientConfig: clientConfig(opts.endpoint, VALIDATE_PROVIDER_CONFIG_PATH, caBundlePem),
+    rules: [
+      {
+        apiGroups: [GROUP],
+        apiVersions: [VERSION],
+        operations: ['CREATE', 'UPDATE'],
+        resources: [PROVIDER_CONFIG_PLURAL],
+        scope: 'Cluster',
+      },
+    ],
+    matchConditions: [SPEC_CHANGED_CONDITION],
+    failurePolicy: 'Ignore',
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    timeoutSeconds: opts.timeoutSeconds ?? 5,
+    objectSelector: opts.providerConfigSelector ?? {},
+  };
+}
+
 const MANAGED_LABELS = { 'app.kubernetes.io/managed-by': WEBHOOK_FIELD_MANAGER };
 
 /** Both configurations as they are applied (pure, for tests and for printing install manifests). */
@@ -101,7 +136,7 @@ export function webhookConfigurations(opts: RegistrationOptions, caBundlePem: st
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: n.validating, labels: MANAGED_LABELS },
-      webhooks: [webhook(VALIDATING_WEBHOOK_NAME, VALIDATE_PATH, opts, caBundlePem)],
+      webhooks: [webhook(VALIDATING_WEBHOOK_NAME, VALIDATE_PATH, opts, caBundlePem), providerConfigWebhook(opts, caBundlePem)],
     },
     mutating: {
       apiVersion: 'admissionregistration.k8s.io/v1',

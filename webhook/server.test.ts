@@ -1,9 +1,9 @@
 import { Agent, request } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allow, ADMISSION_API_VERSION, type AdmissionRequest } from './admission.ts';
+import { allow, ADMISSION_API_VERSION, deny, type AdmissionRequest } from './admission.ts';
 import { generateCertificates, hostsFrom, joinBundle, type CertificateSet } from './certificates.ts';
-import { MUTATE_PATH, VALIDATE_PATH } from './registration.ts';
+import { MUTATE_PATH, VALIDATE_PATH, VALIDATE_PROVIDER_CONFIG_PATH } from './registration.ts';
 import { listenAdmission, type AdmissionServer, type ReviewRecord } from './server.ts';
 
 const hosts = hostsFrom(['127.0.0.1', 'localhost']);
@@ -54,6 +54,7 @@ async function start(certs: CertificateSet, onReview?: (r: ReviewRecord) => void
     handlers: {
       validate: async (req) => allow(req.uid, ['validated']),
       mutate: async (req) => ({ ...allow(req.uid), patchType: 'JSONPatch', patch: Buffer.from('[]').toString('base64') }),
+      validateProviderConfig: async (req) => deny(req.uid, 'rule 1 does not compile'),
     },
   });
   server.setCertificate(certs.serving);
@@ -61,7 +62,7 @@ async function start(certs: CertificateSet, onReview?: (r: ReviewRecord) => void
 }
 
 describe('admission server', () => {
-  it('answers AdmissionReviews on both routes', async () => {
+  it('answers AdmissionReviews on every route', async () => {
     const certs = await generateCertificates({ hosts, now: Date.now(), validityMs: 3600_000 });
     const records: ReviewRecord[] = [];
     const s = await start(certs, (r) => records.push(r));
@@ -70,9 +71,12 @@ describe('admission server', () => {
     expect(JSON.parse(v.body)).toEqual({ apiVersion: ADMISSION_API_VERSION, kind: 'AdmissionReview', response: { uid: 'a', allowed: true, warnings: ['validated'] } });
     const m = await post(s.port, MUTATE_PATH, review('b', 'UPDATE'), certs.caPem);
     expect(JSON.parse(m.body).response).toMatchObject({ uid: 'b', allowed: true, patchType: 'JSONPatch' });
+    const p = await post(s.port, VALIDATE_PROVIDER_CONFIG_PATH, review('c'), certs.caPem);
+    expect(JSON.parse(p.body).response).toMatchObject({ uid: 'c', allowed: false, status: { message: 'rule 1 does not compile' } });
     expect(records.map((r) => [r.path, r.operation, r.warnings, r.patched])).toEqual([
       [VALIDATE_PATH, 'CREATE', 1, []],
       [MUTATE_PATH, 'UPDATE', 0, []],
+      [VALIDATE_PROVIDER_CONFIG_PATH, 'CREATE', 0, []],
     ]);
   });
 
@@ -89,7 +93,7 @@ describe('admission server', () => {
   });
 
   it('refuses TLS until it has a certificate', async () => {
-    server = await listenAdmission({ host: '127.0.0.1', port: 0, handlers: { validate: async (r) => allow(r.uid), mutate: async (r) => allow(r.uid) } });
+    server = await listenAdmission({ host: '127.0.0.1', port: 0, handlers: { validate: async (r) => allow(r.uid), mutate: async (r) => allow(r.uid), validateProviderConfig: async (r) => allow(r.uid) } });
     const certs = await generateCertificates({ hosts, now: Date.now(), validityMs: 3600_000 });
     await expect(post(server.port, VALIDATE_PATH, review('a'), certs.caPem)).rejects.toThrow();
     server.setCertificate(certs.serving);

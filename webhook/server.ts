@@ -7,11 +7,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MalformedReviewError, parseReview, reviewOf, type AdmissionRequest, type AdmissionResponse } from './admission.ts';
 import type { PemPair } from './certificates.ts';
-import { MUTATE_PATH, VALIDATE_PATH } from './registration.ts';
+import { MUTATE_PATH, VALIDATE_PATH, VALIDATE_PROVIDER_CONFIG_PATH } from './registration.ts';
 
 export interface AdmissionHandlers {
   validate(req: AdmissionRequest): Promise<AdmissionResponse>;
   mutate(req: AdmissionRequest): Promise<AdmissionResponse>;
+  /** InferenceProviderConfigs. */
+  validateProviderConfig(req: AdmissionRequest): Promise<AdmissionResponse>;
 }
 
 export interface ReviewRecord {
@@ -96,6 +98,7 @@ export async function listenAdmission(opts: AdmissionServerOptions): Promise<Adm
   const routes: Record<string, (req: AdmissionRequest) => Promise<AdmissionResponse>> = {
     [VALIDATE_PATH]: (r) => opts.handlers.validate(r),
     [MUTATE_PATH]: (r) => opts.handlers.mutate(r),
+    [VALIDATE_PROVIDER_CONFIG_PATH]: (r) => opts.handlers.validateProviderConfig(r),
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -15,6 +15,8 @@ import {
   kubectlApply,
   manifest,
   mdRef,
+  PROVIDER_CONFIG_DENIED_BY,
+  PROVIDER_CONFIG_TEST_LABEL,
   removeFinalizers,
   startTestWebhook,
   untilEffective,
@@ -137,6 +139,36 @@ describe('admission webhook, up', () => {
       const warned = await dryRun({ frontend: { replicsa: 2 } });
       expect(warned.code).toBe(0);
       expect(warned.stderr).toContain("Warning: Unknown override key 'spec.provider.overrides.frontend.replicsa' is ignored");
+    } finally {
+      await objects.delete(ipcRef).catch(() => undefined);
+    }
+  });
+
+  it('an InferenceProviderConfig whose selection rule does not compile is rejected, naming the rule and the error', async () => {
+    const name = uniqueName('wh-rules');
+    const ipc = (conditions: string[]) => ({
+      apiVersion: 'kubeairunway.ai/v1alpha1',
+      kind: 'InferenceProviderConfig',
+      metadata: { name, labels: { [PROVIDER_CONFIG_TEST_LABEL]: webhook.names.validating } },
+      spec: { capabilities: { engines: ['vllm'], servingModes: ['aggregated'], gpuSupport: true }, selectionRules: conditions.map((condition) => ({ condition, priority: 10 })) },
+    });
+    const ipcRef = { group: 'kubeairunway.ai', version: 'v1alpha1', plural: 'inferenceproviderconfigs', name };
+    try {
+      const res = await kubectlApply(ipc(["spec.engine.type == 'vllm'", "spec.engine.type == 'vllm' &&"]));
+      expect(res.code).not.toBe(0);
+      expect(res.stderr.trim()).toMatch(
+        new RegExp(`${escape(`${PROVIDER_CONFIG_DENIED_BY}spec.selectionRules[1].condition: rule 2 (spec.engine.type == 'vllm' &&) does not compile: `)}\\S.*$`),
+      );
+      expect(await objects.get(ipcRef)).toBeUndefined();
+
+      // Rules that compile are admitted, also those that can only fail on some specs: selection reports those.
+      const ok = await kubectlApply(ipc(["spec.engine.type == 'vllm'", 'spec.scaling.prefill.replicas > 1']));
+      expect(ok.code).toBe(0);
+      // An edit that breaks a stored rule is denied too, and the stored rules stay as they were.
+      const edit = await kubectlApply(ipc(['spec.scaling.prefill.replicas >']));
+      expect(edit.code).not.toBe(0);
+      expect(edit.stderr).toContain(`${PROVIDER_CONFIG_DENIED_BY}spec.selectionRules[0].condition: rule 1 (spec.scaling.prefill.replicas >) does not compile: `);
+      expect(((await objects.get(ipcRef))?.spec as { selectionRules: unknown[] }).selectionRules).toHaveLength(2);
     } finally {
       await objects.delete(ipcRef).catch(() => undefined);
     }

@@ -60,6 +60,10 @@ export async function dryRunCreate(kc: KubeConfig, obj: Record<string, unknown>)
 }
 
 export const DENIED_BY = 'admission webhook "validate.modeldeployments.kubeairunway.ai" denied the request: ';
+export const PROVIDER_CONFIG_DENIED_BY = 'admission webhook "validate.inferenceproviderconfigs.kubeairunway.ai" denied the request: ';
+
+/** The label that sends an InferenceProviderConfig to one test webhook (its validating configuration's name). */
+export const PROVIDER_CONFIG_TEST_LABEL = 'test.kubeairunway.ai/webhook';
 
 export type TimedReview = ReviewRecord & { at: number };
 
@@ -86,7 +90,13 @@ export async function startTestWebhook(kc: KubeConfig, namespace: string, extra:
     providerConfigTtlMs: 200,
     onReview: (r) => reviews.push({ ...r, at: Date.now() }),
     ...extra,
-    register: { configurationNames: names, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } }, ...extra.register },
+    register: {
+      configurationNames: names,
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
+      // InferenceProviderConfigs are cluster-scoped: only those labelled for this webhook reach it.
+      providerConfigSelector: { matchLabels: { [PROVIDER_CONFIG_TEST_LABEL]: names.validating } },
+      ...extra.register,
+    },
   });
   let stopped = false;
   const stop = async () => {
