@@ -1,7 +1,8 @@
-// The providers the offline commands reason about: the built-in ones, with InferenceProviderConfigs from
-// `--provider-config` files replacing a built-in config of the same name or adding a third-party one.
-// Offline there is no provider worker to report readiness, so a config without status.ready counts as
-// ready; a file can set `status.ready: false` to see what happens when a provider is down.
+// The providers the offline commands reason about: the built-in ones (or, with `explain --cluster`, the
+// cluster's), with InferenceProviderConfigs from `--provider-config` files replacing a config of the
+// same name or adding a third-party one. Offline there is no provider worker to report readiness, so a
+// built-in or file config without status.ready counts as ready; a file can set `status.ready: false` to
+// see what happens when a provider is down. Cluster configs keep the readiness their providers report.
 
 import { findProvider, builtinProviders, type ProviderDefinition } from '../providers/index.ts';
 import type { InferenceProviderConfig } from '../api/types.ts';
@@ -17,13 +18,17 @@ export interface ProviderCatalog {
   names: string[];
 }
 
-export async function loadProviderCatalog(io: CliIO, configFiles: readonly string[] = []): Promise<ProviderCatalog> {
+/**
+ * `base`: the configs to start from instead of the built-in ones (the cluster's), taken as they are.
+ */
+export async function loadProviderCatalog(io: CliIO, configFiles: readonly string[] = [], base?: readonly InferenceProviderConfig[]): Promise<ProviderCatalog> {
   const fromFiles = toProviderConfigs(await readManifests(io, configFiles));
   const byName = new Map<string, InferenceProviderConfig>();
-  for (const provider of builtinProviders) byName.set(provider.name, provider.config);
-  for (const config of fromFiles) byName.set(config.metadata.name ?? '', config);
+  if (base) for (const config of base) byName.set(config.metadata.name ?? '', config);
+  else for (const provider of builtinProviders) byName.set(provider.name, assumeReady(provider.config));
+  for (const config of fromFiles) byName.set(config.metadata.name ?? '', assumeReady(config));
 
-  const configs = [...byName.keys()].sort().map((name) => assumeReady(byName.get(name)!));
+  const configs = [...byName.keys()].sort().map((name) => byName.get(name)!);
   return { configs, definition: findProvider, names: configs.map((c) => c.metadata.name ?? '') };
 }
 

@@ -15,6 +15,8 @@ import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/c
 import type { Assessment, ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from './types.ts';
 import { installedProviderCrds, withStaleProvidersNotReady } from './provider-configs.ts';
 import { BoundedSet } from '../bounded-set.ts';
+import { ruleErrorReporter } from './rule-error-report.ts';
+import { withRuleErrors } from '../../providers/rule-errors.ts';
 
 function conditionInput(md: ModelDeployment, type: string): ConditionInput | undefined {
   const c = md.status?.conditions?.find((x) => x.type === type);
@@ -33,6 +35,7 @@ export interface CoreActivityDeps {
 export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
   const objects = new CustomObjects(deps.kc);
   const recorder = new EventRecorder(deps.kc, CONTROLLER_FIELD_MANAGER);
+  const ruleErrors = ruleErrorReporter(objects, recorder);
   const staleAfter = deps.providerStaleAfterMs ?? 3 * 60_000;
 
   const live = async (ref: ReadRef, action: string, fresh = false): Promise<ModelDeployment | undefined> =>
@@ -127,9 +130,12 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
       if (!md) return { provider: undefined, reason: 'NotFound', message: 'ModelDeployment no longer exists', rejected: [] };
       const configs = withStaleProvidersNotReady(await listProviderConfigs(), Date.now(), staleAfter);
       const result = selectProvider(md, configs, { selectorEnabled: input.selectorEnabled });
+      // A failing rule counts as not matching; it is reported on the deployment and the provider config.
+      ruleErrors.report(involved(ref), md, configs, result.ruleErrors);
       if (!result.selected) {
         const reason = input.selectorEnabled ? 'NoHealthyProvider' : 'NoProvider';
-        return { provider: undefined, reason, message: result.error, rejected: result.rejected };
+        const message = result.error === undefined ? undefined : withRuleErrors(result.error, result.ruleErrors);
+        return { provider: undefined, reason, message, rejected: result.rejected };
       }
       recorder.post(involved(ref), events.providerSelected(result.selected.name, result.selected.reason));
       return { provider: result.selected.name, reason: result.selected.reason, message: undefined, rejected: result.rejected };

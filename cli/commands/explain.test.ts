@@ -77,6 +77,33 @@ describe('kubeairunway explain', () => {
     expect(result.stdout).toMatch(/ {4}dynamo: priority \d+ is lower than acme's 1000\n/);
   });
 
+  it('lists every selection rule that failed, also those of the provider that won through another rule', async () => {
+    const config = providerConfig('acme', {
+      capabilities: { engines: ['vllm'], servingModes: ['aggregated'], gpuSupport: true },
+      selectionRules: [
+        { condition: 'spec.scaling.prefill.replicas > 1', priority: 2000 },
+        { condition: 'true', priority: 1000 },
+      ],
+    });
+    const result = await run(['explain', '-f', 'md.yaml', '--provider-config', 'acme.yaml'], { 'md.yaml': manifest('md', GPU), 'acme.yaml': config });
+    expect(result.stdout).toContain('  selected: acme (matched capabilities: engine=vllm, gpu=true, mode=aggregated)\n');
+    expect(result.stdout).toContain('  rule errors (each counts as not matching):\n    acme: rule 1 (spec.scaling.prefill.replicas > 1) failed: No such key: prefill\n');
+    const json = await run(['explain', '-f', 'md.yaml', '--provider-config', 'acme.yaml', '-o', 'json'], { 'md.yaml': manifest('md', GPU), 'acme.yaml': config });
+    expect(JSON.parse(json.stdout)[0].ruleErrors).toEqual(['acme: rule 1 (spec.scaling.prefill.replicas > 1) failed: No such key: prefill']);
+  });
+
+  it('is offline unless --cluster is given: --kubeconfig alone is a mistake, said so', async () => {
+    const result = await run(['explain', '-f', 'examples/gpu-vllm-dynamo.yaml', '--kubeconfig', '/nonexistent']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('error: --kubeconfig and --context need --cluster: explain is offline by default.\n');
+  });
+
+  it('--cluster with a kubeconfig that cannot be loaded says which', async () => {
+    const result = await run(['explain', '-f', 'examples/gpu-vllm-dynamo.yaml', '--cluster', '--kubeconfig', '/nonexistent/kubeconfig']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: Cannot load the kubeconfig \/nonexistent\/kubeconfig: /);
+  });
+
   it('no provider matches', async () => {
     const spec = { model: { id: 'a/b' }, engine: { type: 'sglang' }, resources: { gpu: { count: 1 } } };
     const only = (name: string) => providerConfig(name, {}, { ready: false });

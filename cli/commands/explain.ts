@@ -1,23 +1,30 @@
 // `kubeairunway explain -f FILE`: which provider the controller would select for each ModelDeployment
-// and why, why every other provider was not selected, and whether the selected one accepts the spec.
-// Exit code 0 when every deployment would be served, 1 otherwise.
+// and why, why every other provider was not selected, which selection rules failed (they count as not
+// matching), and whether the selected one accepts the spec. Exit code 0 when every deployment would be
+// served, 1 otherwise.
+//
+// Offline by default, with the built-in provider configs: the answer for a file does not depend on
+// whatever cluster the shell's KUBECONFIG happens to name. `--cluster` selects with the cluster's
+// InferenceProviderConfigs instead (third-party providers, edited rules, readiness as reported).
 
 import { Option, type Command } from 'commander';
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { explicitProvider } from '../../api/spec-helpers.ts';
-import type { ProviderChoice } from '../../providers/index.ts';
+import { describeRuleError, type ProviderChoice } from '../../providers/index.ts';
 import { describeObject, readManifests } from '../documents.ts';
 import { CliError } from '../errors.ts';
 import { countIssues, formatJson, issueLines } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { kindOf } from '../objects.ts';
+import { withKubeOptions, type KubeOptions } from '../operator/connection-options.ts';
 import { planDeployment, type DeploymentPlan } from '../deployment-plan.ts';
 import { loadProviderCatalog, type ProviderCatalog } from '../provider-catalog.ts';
 import { action, type CommandRegistration } from '../program.ts';
 
-interface ExplainOptions {
+interface ExplainOptions extends KubeOptions {
   filename: string[];
   providerConfig?: string[];
+  cluster?: boolean;
   output: 'text' | 'json';
 }
 
@@ -30,23 +37,29 @@ export interface Explanation {
   selected: ProviderChoice | null;
   selectionError: string | null;
   notSelected: ProviderChoice[];
+  /** Selection rules that failed, as "<provider>: rule N (<condition>) failed: <error>"; each counted as not matching. */
+  ruleErrors: string[];
   compatibility: { compatible: boolean; errors: string[]; warnings: string[] } | null;
   /** Whether the controller could go on to create the provider resource. */
   deployable: boolean;
 }
 
 export const explainCommand: CommandRegistration = (program: Command, { io }) => {
-  program
+  const command = program
     .command('explain')
     .description('Show which provider would be selected for ModelDeployments, and why the others would not.')
     .requiredOption('-f, --filename <path...>', 'ModelDeployment manifest, directory, or - for stdin (repeatable)')
-    .option('--provider-config <path...>', 'InferenceProviderConfig manifests to select with (replace built-ins of the same name)')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(action((options: ExplainOptions) => runExplain(io, options)));
+    .option('--provider-config <path...>', 'InferenceProviderConfig manifests to select with (replace configs of the same name)')
+    .option('--cluster', "select with the cluster's InferenceProviderConfigs instead of the built-in ones (default: offline)")
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'));
+  withKubeOptions(command).action(action((options: ExplainOptions) => runExplain(io, options)));
 };
 
 export async function runExplain(io: CliIO, options: ExplainOptions): Promise<number> {
-  const catalog = await loadProviderCatalog(io, options.providerConfig);
+  if (!options.cluster && (options.kubeconfig || options.context)) throw new CliError('--kubeconfig and --context need --cluster: explain is offline by default.');
+  // Loaded on demand: offline runs must not pay for the Kubernetes client.
+  const cluster = options.cluster ? await (await import('../cluster-provider-configs.ts')).readClusterProviderConfigs(options) : undefined;
+  const catalog = await loadProviderCatalog(io, options.providerConfig, cluster?.configs);
   const docs = await readManifests(io, options.filename);
   if (docs.length === 0) throw new CliError(`No objects found in ${options.filename.join(', ')}.`);
   const wrongKind = docs.find((d) => kindOf(d) !== MODEL_DEPLOYMENT_KIND);
@@ -56,7 +69,10 @@ export async function runExplain(io: CliIO, options: ExplainOptions): Promise<nu
 
   const explanations = docs.map((doc) => explain(planDeployment(doc, catalog), catalog));
   if (options.output === 'json') io.stdout(formatJson(explanations));
-  else io.stdout(explanations.map(textExplanation).join('\n'));
+  else {
+    if (cluster) io.stdout(`Provider configs from the cluster at ${cluster.server}: ${cluster.configs.length > 0 ? catalog.names.join(', ') : 'none registered'}\n\n`);
+    io.stdout(explanations.map(textExplanation).join('\n'));
+  }
   return explanations.every((e) => e.deployable) ? 0 : 1;
 }
 
@@ -75,6 +91,7 @@ function explain(plan: DeploymentPlan, catalog: ProviderCatalog): Explanation {
     selected: plan.selection.selected ?? null,
     selectionError: plan.selection.error ?? null,
     notSelected,
+    ruleErrors: plan.selection.ruleErrors.map((e) => `${e.provider}: ${describeRuleError(e)}`),
     compatibility: plan.compatibility ?? null,
     deployable: plan.problems.length === 0,
   };
@@ -101,6 +118,11 @@ function textExplanation(e: Explanation): string {
   if (e.notSelected.length > 0) {
     lines.push('  not selected:');
     for (const r of e.notSelected) lines.push(`    ${r.name}: ${r.reason}`);
+  }
+  // Also those of a provider that won through another rule: a broken rule is worth knowing either way.
+  if (e.ruleErrors.length > 0) {
+    lines.push('  rule errors (each counts as not matching):');
+    for (const r of e.ruleErrors) lines.push(`    ${r}`);
   }
   return `${lines.join('\n')}\n`;
 }

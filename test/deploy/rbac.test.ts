@@ -64,6 +64,9 @@ const controller: Expectations = {
     q('patch', 'modeldeployments.kubeairunway.ai/status', inUserNs),
     q('list', 'inferenceproviderconfigs.kubeairunway.ai'),
     q('watch', 'inferenceproviderconfigs.kubeairunway.ai'),
+    // The RulesValid condition of a config whose selection rule failed (activities/core/rule-error-report.ts).
+    q('patch', 'inferenceproviderconfigs.kubeairunway.ai/status', { name: 'kaito' }),
+    q('patch', 'inferenceproviderconfigs.kubeairunway.ai/status', { name: 'a-third-party-provider' }),
     q('list', 'customresourcedefinitions.apiextensions.k8s.io'),
     q('watch', 'customresourcedefinitions.apiextensions.k8s.io'),
     q('create', 'events', inUserNs),
@@ -79,7 +82,6 @@ const controller: Expectations = {
     q('delete', 'dynamographdeployments.nvidia.com', inUserNs),
     q('create', 'configmaps', inUserNs),
     q('patch', 'inferenceproviderconfigs.kubeairunway.ai', { name: 'kaito' }),
-    q('patch', 'inferenceproviderconfigs.kubeairunway.ai/status', { name: 'kaito' }),
     q('get', 'customresourcedefinitions.apiextensions.k8s.io', { name: 'workspaces.kaito.sh' }),
     q('update', 'secrets', { namespace: SYSTEM_NAMESPACE, name: 'kubeairunway-webhook-tls' }),
     q('patch', 'mutatingwebhookconfigurations.admissionregistration.k8s.io', { name: 'kubeairunway-mutating-webhook' }),
