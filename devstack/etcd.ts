@@ -9,8 +9,9 @@ export interface Etcd {
   url: string;
 }
 
-export async function startEtcd(bin: string, stateDir: string): Promise<Etcd> {
-  const [clientPort, peerPort] = [await freePort(), await freePort()];
+/** `ports` fixed by the caller keep the address stable when a supervised etcd is restarted. */
+export async function startEtcd(bin: string, stateDir: string, ports?: { client: number; peer: number }): Promise<Etcd> {
+  const [clientPort, peerPort] = ports ? [ports.client, ports.peer] : [await freePort(), await freePort()];
   const dataDir = join(stateDir, 'etcd');
   mkdirSync(dataDir, { recursive: true });
   const url = `http://127.0.0.1:${clientPort}`;

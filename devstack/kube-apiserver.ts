@@ -36,8 +36,8 @@ function credentials(pki: string): { keyFile: string; pubFile: string; tokenFile
   return { keyFile, pubFile, tokenFile, token };
 }
 
-export async function startKubeApiServer(bin: string, stateDir: string, etcdUrl: string): Promise<KubeApiServer> {
-  const port = await freePort();
+export async function startKubeApiServer(bin: string, stateDir: string, etcdUrl: string, fixedPort?: number): Promise<KubeApiServer> {
+  const port = fixedPort ?? (await freePort());
   const pki = join(stateDir, 'pki');
   const creds = credentials(pki);
   const url = `https://127.0.0.1:${port}`;

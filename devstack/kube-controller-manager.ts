@@ -7,8 +7,8 @@ import { startProcess, waitUntil, type ManagedProcess } from './process.ts';
  * Runs only the garbage collector (owner references) and the namespace controller (namespace
  * deletion); everything else a real cluster runs would need nodes and kubelets this stack lacks.
  */
-export async function startKubeControllerManager(bin: string, stateDir: string, kubeconfig: string): Promise<ManagedProcess> {
-  const port = await freePort();
+export async function startKubeControllerManager(bin: string, stateDir: string, kubeconfig: string, fixedPort?: number): Promise<ManagedProcess> {
+  const port = fixedPort ?? (await freePort());
   const proc = startProcess(
     'kube-controller-manager',
     bin,

@@ -14,7 +14,12 @@ interface PidRecord {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  // A killed process whose parent has not collected it yet holds no ports any more: count it as gone.
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
@@ -33,8 +38,25 @@ export function recordPids(stateDir: string, pids: number[]): void {
   writeFileSync(join(stateDir, PID_FILE), JSON.stringify(record));
 }
 
+export function removePidFile(stateDir: string): void {
+  rmSync(join(stateDir, PID_FILE), { force: true });
+}
+
+/**
+ * Reaps like `reapStack` and waits (boundedly) until the killed processes are gone, so their ports are
+ * free when the new run chooses its own: a port still held by the previous run would otherwise look
+ * taken and the new run would have to move.
+ */
+export async function reapStackAndWait(stateDir: string, timeoutMs = 10_000): Promise<number> {
+  const pids: number[] = [];
+  const killed = reapStack(stateDir, pids);
+  const deadline = Date.now() + timeoutMs;
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return killed;
+}
+
 /** Kills what an ownerless stack in `stateDir` left running; only processes whose command line names that folder. */
-export function reapStack(stateDir: string): number {
+export function reapStack(stateDir: string, killedPids: number[] = []): number {
   const file = join(stateDir, PID_FILE);
   if (!existsSync(file)) return 0;
   let record: PidRecord;
@@ -48,6 +70,7 @@ export function reapStack(stateDir: string): number {
   for (const pid of record.pids) {
     if (alive(pid) && commandLine(pid).includes(stateDir)) {
       process.kill(pid, 'SIGKILL');
+      killedPids.push(pid);
       killed++;
     }
   }

@@ -2,6 +2,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { InformerSet } from '../kube/informer-set.ts';
 import { builtinProviders } from '../providers/index.ts';
 import { createLogger, createMetrics, startMetricsServer, stepObserver, watchDeployments } from '../observability/index.ts';
+import type { HealthReport } from '../observability/metrics-server.ts';
+import { watchTemporalLink } from '../observability/temporal-link.ts';
 import { lineLogger, startWebhookServer } from '../webhook/index.ts';
 import { startController, type Controller } from '../worker/controller.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
@@ -14,6 +16,8 @@ export interface LocalProduct {
   controller: Controller;
   webhookUrl: string | undefined;
   metricsUrl: string | undefined;
+  /** The stack's servers and this process's link to Temporal: what `/healthz` reports. */
+  health(): HealthReport;
   /** Stops the parts in reverse order, each within a bounded time (the stack itself is the caller's). */
   stop(): Promise<void>;
 }
@@ -40,7 +44,14 @@ export async function startLocalProduct(
   // The process's one cache, shared by the controller's parts and the deployment gauges.
   const informers = new InformerSet(kc, log);
   if (metrics) metrics.observeDeployments(watchDeployments({ informers }).deployments);
-  const metricsServer = metrics ? await startMetricsServer({ registry: metrics.registry, port: opts.metricsPort!, host: '127.0.0.1' }) : undefined;
+  // Lost and back said once each, however long the Temporal server is away (the SDK retries by itself).
+  const temporalLink = watchTemporalLink({ address: stack.temporalAddress, log });
+  const health = (): HealthReport => {
+    const down = stack.health().down.map((d) => `${d.name} (${d.reason} ${((Date.now() - d.since) / 1000).toFixed(0)}s ago; restarting)`);
+    if (temporalLink.down) down.push(`connection to the Temporal server at ${stack.temporalAddress}`);
+    return { ok: down.length === 0, down };
+  };
+  const metricsServer = metrics ? await startMetricsServer({ registry: metrics.registry, port: opts.metricsPort!, host: '127.0.0.1', health }) : undefined;
   // Step logs only for failures here; the console belongs to the person trying the product.
   const stepLogger = createLogger({ level: 'warn' });
   const controller = await startController({
@@ -64,7 +75,9 @@ export async function startLocalProduct(
     controller,
     webhookUrl: webhook?.url,
     metricsUrl: metricsServer?.url,
+    health,
     async stop() {
+      temporalLink.stop();
       await bounded('simulators', Promise.all(simulators.map((s) => s.stop())), log);
       if (webhook) await bounded('webhook', webhook.stop(), log);
       await bounded('controller', controller.stop(), log);

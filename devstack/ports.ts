@@ -22,3 +22,13 @@ export function preferredPort(port: number): Promise<number> {
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(port)));
   });
 }
+
+/** Whether something listens on 127.0.0.1:`port` right now (a bind attempt, as the server would make). */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}

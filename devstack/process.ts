@@ -46,6 +46,12 @@ export async function waitUntil(proc: ManagedProcess, what: string, timeoutMs: n
       lastError = (err as Error).message;
     }
     if (Date.now() > deadline) {
+      // A server that never got ready must not keep its ports: the caller may start it again.
+      try {
+        process.kill(proc.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
       throw new Error(
         `${proc.name} not ${what} after ${timeoutMs / 1000}s${lastError ? ` (last error: ${lastError})` : ''}. Last lines of ${proc.logFile}:\n${tailOf(proc.logFile)}`,
       );
@@ -72,6 +78,11 @@ export async function stopProcess(proc: ManagedProcess, graceMs = 10_000): Promi
     }
     await exited;
   }
+}
+
+/** Stops (SIGTERM, then SIGKILL after the grace period) every process still running whose log is in `dir`. */
+export async function stopProcessesLoggingIn(dir: string, graceMs = 10_000): Promise<void> {
+  await Promise.all([...running].filter((p) => p.logFile.startsWith(dir)).map((p) => stopProcess(p, graceMs)));
 }
 
 /** Synchronous last resort for process exit paths, where no promise will be awaited. */

@@ -7,8 +7,10 @@ import { startEtcd } from './etcd.ts';
 import { startKubeApiServer } from './kube-apiserver.ts';
 import { startKubeControllerManager } from './kube-controller-manager.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
-import { recordPids, reapStack } from './leftovers.ts';
-import { killChildrenOnExit, stopProcess, type ManagedProcess } from './process.ts';
+import { reapStackAndWait, recordPids, removePidFile } from './leftovers.ts';
+import { planPorts, type PortName, type StackPorts } from './port-plan.ts';
+import { killChildrenOnExit, stopProcessesLoggingIn, type ManagedProcess } from './process.ts';
+import { Supervisor, type StackHealth } from './supervisor.ts';
 import { startTemporal } from './temporal.ts';
 
 export interface StackOptions {
@@ -19,8 +21,13 @@ export interface StackOptions {
   /** Web UI and a SQLite history file (the embedded run); headless and in memory otherwise. */
   temporalUi?: boolean;
   temporalPersistent?: boolean;
-  temporalPort?: number;
-  temporalUiPort?: number;
+  /**
+   * Ports that must be exactly these (the ones people type): the start fails, naming the process that
+   * holds one, rather than moving it. `flag` is how the user chooses another, for that message.
+   */
+  fixedPorts?: Partial<Record<PortName, { port: number; what: string; flag?: string }>>;
+  /** Restart a server that dies (the embedded run); otherwise a death is only reported. */
+  supervise?: boolean;
   /** Progress lines; silent when omitted. */
   log?: (line: string) => void;
 }
@@ -29,72 +36,102 @@ export interface Stack {
   stateDir: string;
   kubeconfigPath: string;
   kubeApiServerUrl: string;
-  /** etcd's client URL (a restarted API server points at it again). */
   etcdUrl: string;
   temporalAddress: string;
   temporalNamespace: string;
   temporalUiUrl: string | undefined;
+  ports: StackPorts;
+  /** The servers as they run now (a restarted one replaces its entry). */
   processes: ManagedProcess[];
+  /** Which servers are down (being restarted) right now. */
+  health(): StackHealth;
   stop(): Promise<void>;
 }
 
-/** Starts etcd, kube-apiserver, kube-controller-manager and the Temporal dev server on loopback, in that order. */
+/**
+ * Starts etcd, kube-apiserver, kube-controller-manager and the Temporal dev server on loopback, in that
+ * order, and keeps them running: one that dies is restarted on the same ports and data. Leftovers of an
+ * earlier run in the same folder are reaped first, before any port is chosen, so they never push this
+ * run off its ports.
+ */
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const log = opts.log ?? (() => {});
   const bins = resolveAllTools();
   mkdirSync(opts.stateDir, { recursive: true });
-  const reaped = reapStack(opts.stateDir);
+  const reaped = await reapStackAndWait(opts.stateDir);
   if (reaped > 0) log(`stopped ${reaped} process(es) left over from an earlier run in ${opts.stateDir}`);
   killChildrenOnExit();
+  // A run that ends without stop() (an uncaught error) kills its servers on exit; its pid file goes too.
+  const onExit = () => removePidFile(opts.stateDir);
+  process.once('exit', onExit);
+  const ports = await planPorts(opts.stateDir, opts.fixedPorts ?? {}, log);
 
   const processes: ManagedProcess[] = [];
-  const track = (p: ManagedProcess) => {
-    processes.push(p);
-    recordPids(opts.stateDir, processes.map((x) => x.pid));
-  };
+  const supervisor = new Supervisor(
+    log,
+    () => {
+      // Replaced in place: callers hold this array.
+      processes.splice(0, processes.length, ...supervisor.processes());
+      recordPids(opts.stateDir, processes.map((p) => p.pid));
+    },
+    opts.supervise ?? false,
+  );
+  let stopped = false;
   const stop = async () => {
-    for (const p of [...processes].reverse()) await stopProcess(p);
+    if (stopped) return;
+    stopped = true;
+    await supervisor.stop();
+    // A server being started (first start or restart) when the stop came is not known to the supervisor yet.
+    await stopProcessesLoggingIn(opts.stateDir);
+    removePidFile(opts.stateDir);
+    process.off('exit', onExit);
   };
-  const timed = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+  const timed = async (what: string, start: () => Promise<ManagedProcess>): Promise<ManagedProcess> => {
     const t0 = Date.now();
     log(`starting ${what} ...`);
-    const result = await fn();
+    const proc = await supervisor.add({ name: what, start });
     log(`${what} ready in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-    return result;
+    return proc;
   };
 
   try {
-    const etcd = await timed('etcd', () => startEtcd(bins.etcd, opts.stateDir));
-    track(etcd.process);
-    const api = await timed('kube-apiserver', () => startKubeApiServer(bins['kube-apiserver'], opts.stateDir, etcd.url));
-    track(api.process);
+    const etcdUrl = `http://127.0.0.1:${ports.etcdClient}`;
+    await timed('etcd', async () => (await startEtcd(bins.etcd, opts.stateDir, { client: ports.etcdClient, peer: ports.etcdPeer })).process);
+    const apiServer = async () => startKubeApiServer(bins['kube-apiserver'], opts.stateDir, etcdUrl, ports.kubeApiServer);
+    let api!: Awaited<ReturnType<typeof apiServer>>;
+    await timed('kube-apiserver', async () => (api = await apiServer()).process);
     const kubeconfigPath = join(opts.stateDir, 'kubeconfig');
     writeKubeconfig(kubeconfigPath, { server: api.url, token: api.adminToken, caFile: api.caFile });
     if (opts.crdFiles?.length) {
       const crds = readCrdFiles(opts.crdFiles);
       const kc = new KubeConfig();
       kc.loadFromFile(kubeconfigPath);
-      await timed(`${crds.length} CRDs`, () => installCrds(kc, crds));
+      const t0 = Date.now();
+      await installCrds(kc, crds);
+      log(`${crds.length} CRDs ready in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
     }
-    track(await timed('kube-controller-manager', () => startKubeControllerManager(bins['kube-controller-manager'], opts.stateDir, kubeconfigPath)));
-    const temporal = await timed('Temporal dev server', () =>
-      startTemporal(bins.temporal, opts.stateDir, {
-        ui: opts.temporalUi,
-        dbFile: opts.temporalPersistent ? join(opts.stateDir, 'temporal.db') : undefined,
-        port: opts.temporalPort,
-        uiPort: opts.temporalUiPort,
-      }),
-    );
-    track(temporal.process);
+    await timed('kube-controller-manager', () => startKubeControllerManager(bins['kube-controller-manager'], opts.stateDir, kubeconfigPath, ports.kubeControllerManager));
+    const temporalOpts = {
+      ui: opts.temporalUi,
+      dbFile: opts.temporalPersistent ? join(opts.stateDir, 'temporal.db') : undefined,
+      port: ports.temporal,
+      uiPort: ports.temporalUi,
+      httpPort: ports.temporalHttp,
+      metricsPort: ports.temporalMetrics,
+    };
+    let temporal!: Awaited<ReturnType<typeof startTemporal>>;
+    await timed('Temporal dev server', async () => (temporal = await startTemporal(bins.temporal, opts.stateDir, temporalOpts)).process);
     return {
       stateDir: opts.stateDir,
       kubeconfigPath,
       kubeApiServerUrl: api.url,
-      etcdUrl: etcd.url,
+      etcdUrl,
       temporalAddress: temporal.address,
       temporalNamespace: temporal.namespace,
       temporalUiUrl: temporal.uiUrl,
+      ports,
       processes,
+      health: () => supervisor.health(),
       stop,
     };
   } catch (err) {

@@ -21,6 +21,9 @@ export interface TemporalOptions {
   /** Preferred ports (the embedded run keeps its UI address stable); free ones are picked otherwise. */
   port?: number;
   uiPort?: number;
+  /** The server's HTTP API and metrics ports; fixed by a supervisor so a restarted server keeps them. */
+  httpPort?: number;
+  metricsPort?: number;
 }
 
 // The SDK's enum names the server's wire values; the dev server's flag wants the short type name.
@@ -38,7 +41,7 @@ export async function startTemporal(bin: string, stateDir: string, opts: Tempora
   } else {
     args.push('--headless');
   }
-  args.push('--http-port', String(await freePort()), '--metrics-port', String(await freePort()));
+  args.push('--http-port', String(opts.httpPort ?? (await freePort())), '--metrics-port', String(opts.metricsPort ?? (await freePort())));
   if (opts.dbFile) args.push('--db-filename', opts.dbFile);
   for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${FLAG_TYPE[key.type]}`);
   // Entity workflows continue-as-new when the server suggests it; a low threshold keeps histories short.

@@ -1,6 +1,7 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { collectionPath, CustomObjects, type AnyObject, type CollectionRef, type ResourceRef } from './custom-objects.ts';
 import { resilientInformer, type StartedInformer } from './informer.ts';
+import { Outage } from '../observability/outage.ts';
 
 export interface CollectionSpec extends CollectionRef {
   labelSelector?: string;
@@ -48,11 +49,14 @@ export class InformerSet {
     if (!entry) {
       const query = { labelSelector: spec.labelSelector, fieldSelector: spec.fieldSelector };
       const accept = spec.metadataOnly ? METADATA_ONLY : undefined;
+      // One line when the watch is lost and one when it is back; the retries between are silent.
+      const outage = new Outage(`${what} watch`, this.log);
       const informer = resilientInformer<KubernetesObject>(this.kc, collectionPath(spec), async () => (await this.objects.listRaw(spec, query, accept)) as never, {
         labelSelector: spec.labelSelector,
         fieldSelector: spec.fieldSelector,
         accept: spec.metadataOnly ? METADATA_ONLY_WATCH : undefined,
-        onError: (err, delay) => this.log(`${what} watch failed (${(err as Error).message?.split('\n')[0]}); restarting in ${delay}ms`),
+        onError: (err) => outage.failed(String((err as Error)?.message ?? err)),
+        onRecovered: () => outage.succeeded(),
       });
       entry = Object.assign(informer, { spec });
       this.collections.set(key, entry);

@@ -1,10 +1,13 @@
 import { ListWatch, Watch, type Informer, type KubeConfig, type KubernetesObject, type ListPromise, type ObjectCache } from '@kubernetes/client-node';
+import { Backoff } from './backoff.ts';
 
 export type ResilientInformer<T extends KubernetesObject> = Informer<T> & ObjectCache<T>;
 
 export interface InformerOptions {
   /** Called on every (re)start failure, with the delay before the next attempt. */
   onError?: (err: unknown, retryInMs: number) => void;
+  /** Called once when a list and watch succeed again after failures (the end of an outage). */
+  onRecovered?: () => void;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   labelSelector?: string;
@@ -36,8 +39,10 @@ function withAccept(kc: KubeConfig, accept: string): KubeConfig {
 
 /**
  * An informer that keeps going. client-node's informer stops on any error but 410 Gone (a reset
- * connection, a 403, a CRD not yet established); this one restarts it with exponential backoff, and
- * resets the backoff once a watch connects again.
+ * connection, a 403, a CRD not yet established); this one restarts it with capped exponential backoff
+ * and jitter (so a process's informers do not all hit a returning API server at once). The backoff
+ * starts over only after a restart that listed and watched again: client-node emits `connect` before
+ * its list, so that event says nothing about the server being back.
  */
 export function resilientInformer<T extends KubernetesObject>(
   kc: KubeConfig,
@@ -47,9 +52,7 @@ export function resilientInformer<T extends KubernetesObject>(
 ): StartedInformer<T> {
   const watch = new Watch(opts.accept ? withAccept(kc, opts.accept) : kc);
   const informer = new ListWatch<T>(path, watch, list, false, opts.labelSelector, opts.fieldSelector);
-  const initial = opts.initialBackoffMs ?? 1_000;
-  const max = opts.maxBackoffMs ?? 30_000;
-  let backoff = initial;
+  const backoff = new Backoff({ initialMs: opts.initialBackoffMs ?? 1_000, maxMs: opts.maxBackoffMs ?? 30_000 });
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let synced = false;
@@ -59,7 +62,12 @@ export function resilientInformer<T extends KubernetesObject>(
   const begin = async () => {
     failed = false;
     await informer.start();
-    if (!failed) synced = true;
+    if (failed || stopped) return;
+    synced = true;
+    if (backoff.attempts > 0) {
+      backoff.reset();
+      opts.onRecovered?.();
+    }
   };
 
   const restart = () => {
@@ -69,15 +77,12 @@ export function resilientInformer<T extends KubernetesObject>(
   function scheduleRestart(err: unknown) {
     failed = true;
     if (stopped) return;
-    opts.onError?.(err, backoff);
+    const delay = backoff.next();
+    opts.onError?.(err, delay);
     clearTimeout(timer);
-    timer = setTimeout(restart, backoff);
-    backoff = Math.min(backoff * 2, max);
+    timer = setTimeout(restart, delay);
   }
   informer.on('error', scheduleRestart);
-  informer.on('connect', () => {
-    backoff = initial;
-  });
 
   return {
     informer,

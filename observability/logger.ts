@@ -3,6 +3,7 @@
 
 import type { LogLevel, LogMetadata, Logger as TemporalLogger } from '@temporalio/common';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { takeSdkLogLine } from './temporal-link.ts';
 
 export type { Logger } from 'pino';
 
@@ -22,6 +23,8 @@ export function temporalLogger(logger: Logger): TemporalLogger {
     const fields = meta ?? {};
     // A provider worker serves activities only, by design; the SDK warns about it at every start.
     if (message === EXPECTED_WARNING) return child.debug(fields, message);
+    // A lost server is said once by the process's Temporal link, not once per poll retry.
+    if (takeSdkLogLine(message, meta)) return child.debug(fields, message);
     switch (level) {
       case 'TRACE':
         return child.trace(fields, message);

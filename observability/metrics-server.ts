@@ -10,7 +10,20 @@ export interface MetricsServer {
   stop(): Promise<void>;
 }
 
-export async function startMetricsServer(opts: { registry: Registry; port: number; host?: string; onError?: (err: Error) => void }): Promise<MetricsServer> {
+/** What `/healthz` reports: healthy, or the parts that are down (one per line). */
+export interface HealthReport {
+  ok: boolean;
+  down: string[];
+}
+
+export async function startMetricsServer(opts: {
+  registry: Registry;
+  port: number;
+  host?: string;
+  onError?: (err: Error) => void;
+  /** The process's own view of its dependencies; `/healthz` answers 503 naming what is down. Always ok when omitted. */
+  health?: () => HealthReport;
+}): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -18,7 +31,9 @@ export async function startMetricsServer(opts: { registry: Registry; port: numbe
       return;
     }
     if (path === '/healthz') {
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      const report = opts.health?.() ?? { ok: true, down: [] };
+      if (report.ok) res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      else res.writeHead(503, { 'content-type': 'text/plain' }).end(`unhealthy\n${report.down.map((d) => `down: ${d}\n`).join('')}`);
       return;
     }
     if (path !== '/metrics') {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { InvalidArgumentError } from 'commander';
 import { action, type CommandRegistration } from '../program.ts';
 import { repoRoot } from '../repo-root.ts';
 
@@ -7,12 +8,22 @@ export const devCommand: CommandRegistration = (program) => {
     .command('dev')
     .description('run kubeairunway on an embedded local stack (etcd, kube-apiserver, kube-controller-manager, Temporal with its UI)')
     .option('--state-dir <dir>', 'where the stack keeps its data and logs', join(repoRoot(), '.state', 'dev'))
+    // Fixed so the README's commands and the UI link work; a taken port fails the start naming its holder.
+    .option('--temporal-port <port>', 'Temporal server port', toPort, 7233)
+    .option('--temporal-ui-port <port>', 'Temporal UI port', toPort, 8233)
+    .option('--metrics-port <port>', 'metrics and /healthz port', toPort, 9090)
     .action(
-      action(async (opts: { stateDir: string }) => {
+      action(async (opts: { stateDir: string; temporalPort: number; temporalUiPort: number; metricsPort: number }) => {
         // Loaded on demand: the offline commands must not pay for the stack's modules.
         const { runDev } = await import('../dev/run-dev.ts');
-        await runDev({ stateDir: opts.stateDir });
+        await runDev(opts);
         return 0;
       }),
     );
 };
+
+function toPort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new InvalidArgumentError(`not a TCP port: ${value}`);
+  return port;
+}

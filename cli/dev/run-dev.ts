@@ -1,37 +1,94 @@
 import { stackCrdFiles } from '../../devstack/crd-files.ts';
-import { startLocalProduct } from '../../devstack/local-product.ts';
-import { preferredPort } from '../../devstack/ports.ts';
-import { startStack } from '../../devstack/stack.ts';
+import { removePidFile } from '../../devstack/leftovers.ts';
+import { startLocalProduct, type LocalProduct } from '../../devstack/local-product.ts';
+import { describeHolder, portHolder } from '../../devstack/port-holder.ts';
+import { PortTakenError, portTakenMessage } from '../../devstack/port-plan.ts';
+import { portIsFree } from '../../devstack/ports.ts';
+import { stopProcessesLoggingIn } from '../../devstack/process.ts';
+import { startStack, type Stack } from '../../devstack/stack.ts';
 import { killAllNow } from '../../devstack/process.ts';
+import { CliError } from '../errors.ts';
 import { repoRoot } from '../repo-root.ts';
+import { swallowShutdownNoise } from './shutdown-noise.ts';
 
 export interface DevOptions {
   stateDir: string;
+  temporalPort: number;
+  temporalUiPort: number;
+  metricsPort: number;
 }
 
-/** The embedded run: the whole local stack on loopback, until Ctrl-C. */
+
+/** The embedded run: the whole local stack on loopback, supervised, until Ctrl-C. */
 export async function runDev(opts: DevOptions): Promise<void> {
   const log = (line: string) => process.stdout.write(`[dev] ${line}\n`);
-  const stack = await startStack({
-    stateDir: opts.stateDir,
-    crdFiles: stackCrdFiles(repoRoot()),
-    temporalUi: true,
-    temporalPersistent: true,
-    temporalPort: await preferredPort(7233),
-    temporalUiPort: await preferredPort(8233),
-    log,
+  // Signals are handled from the first moment: a Ctrl-C while the stack starts stops what started.
+  const interrupted = onInterrupt(() => log('still stopping; press Ctrl-C twice more to kill everything at once'));
+  let stack: Stack | undefined;
+  let product: LocalProduct | undefined;
+  const starting = (async () => {
+    await claimPort(opts.metricsPort, 'The metrics and /healthz', '--metrics-port');
+    stack = await startStack({
+      stateDir: opts.stateDir,
+      crdFiles: stackCrdFiles(repoRoot()),
+      temporalUi: true,
+      temporalPersistent: true,
+      supervise: true,
+      fixedPorts: {
+        temporal: { port: opts.temporalPort, what: 'The Temporal server', flag: '--temporal-port' },
+        temporalUi: { port: opts.temporalUiPort, what: 'The Temporal UI', flag: '--temporal-ui-port' },
+      },
+      log,
+    });
+    product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, metricsPort: opts.metricsPort, log });
+  })();
+  const first = await Promise.race([starting.then(() => 'started' as const), interrupted.then(() => 'interrupted' as const)]).catch(async (err: Error) => {
+    await stack?.stop();
+    removePidFile(opts.stateDir);
+    if (err instanceof PortTakenError) throw new CliError(err.message);
+    throw err;
   });
-  const product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, metricsPort: await preferredPort(9090), log });
+  if (first === 'interrupted') {
+    log('interrupted while starting; stopping what started ...');
+    // Whatever is still starting fails once its server is stopped; that failure is expected now.
+    starting.catch(() => undefined);
+    await stopProcessesLoggingIn(opts.stateDir);
+    await product?.stop();
+    await stack?.stop();
+    removePidFile(opts.stateDir);
+    log('stopped');
+    return;
+  }
+  printWelcome(stack!, product!);
+  await interrupted;
+  log('stopping ...');
+  // Calls in flight when the Temporal connection closes fail with "Channel has been shut down"; expected now.
+  swallowShutdownNoise(log);
+  await product!.stop();
+  // The stack's servers are stopped by process id, whatever happened above.
+  await stack!.stop();
+  log('stopped');
+}
+
+/** The metrics server is this process's own, so it is not in the stack's port plan; same rule, though. */
+async function claimPort(port: number, what: string, flag: string): Promise<void> {
+  if (await portIsFree(port)) return;
+  const holder = portHolder(port);
+  throw new PortTakenError(portTakenMessage(what, port, holder ? describeHolder(holder) : 'a process this user cannot see', flag));
+}
+
+function printWelcome(stack: Stack, product: LocalProduct): void {
   process.stdout.write(
     [
       '',
-      'kubeairunway is running on a local stack.',
+      'kubeairunway is running on a local stack (its servers are restarted if they die).',
       `  kubeconfig:   ${stack.kubeconfigPath}`,
       `  try:          kubectl --kubeconfig ${stack.kubeconfigPath} get namespaces`,
       `  Temporal UI:  ${stack.temporalUiUrl}`,
       `  Temporal:     ${stack.temporalAddress} (namespace ${stack.temporalNamespace})`,
       `  webhook:      ${product.webhookUrl}`,
       `  metrics:      ${product.metricsUrl}`,
+      `  health:       ${product.metricsUrl?.replace(/\/metrics$/, '/healthz')}`,
       `  logs:         ${stack.stateDir}/*.log`,
       `  deploy:       kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/gpu-vllm-dynamo.yaml`,
       `  watch:        kubectl --kubeconfig ${stack.kubeconfigPath} get md -w`,
@@ -41,12 +98,6 @@ export async function runDev(opts: DevOptions): Promise<void> {
       '',
     ].join('\n'),
   );
-  await untilInterrupted(() => log('still stopping; press Ctrl-C twice more to kill everything at once'));
-  log('stopping ...');
-  await product.stop();
-  // The stack's servers are stopped by process id, whatever happened above.
-  await stack.stop();
-  log('stopped');
 }
 
 /**
@@ -55,7 +106,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
  * let the second signal kill this process before it stopped its children. A third signal kills the
  * children at once and exits.
  */
-function untilInterrupted(onRepeat: () => void): Promise<void> {
+function onInterrupt(onRepeat: () => void): Promise<void> {
   return new Promise((resolve) => {
     let count = 0;
     const onSignal = () => {
@@ -71,4 +122,3 @@ function untilInterrupted(onRepeat: () => void): Promise<void> {
     process.on('SIGTERM', onSignal);
   });
 }
-

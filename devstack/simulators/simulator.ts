@@ -1,6 +1,7 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { resilientInformer } from '../../kube/informer.ts';
+import { Outage } from '../../observability/outage.ts';
 import { GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts';
 
 /**
@@ -84,11 +85,12 @@ export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opt
     timers.add(timer);
   };
 
+  const outage = new Outage(`simulator ${script.plural}: watch`, (line) => opts.log?.(line));
   const { informer, start, stop } = resilientInformer<KubernetesObject>(
     kc,
     path,
     async () => (await objects.listRaw({ group: script.group, version: script.version, plural: script.plural })) as never,
-    { onError: (err, delay) => opts.log?.(`simulator ${script.plural}: watch failed (${(err as Error).message?.split('\n')[0]}); retrying in ${delay}ms`) },
+    { onError: (err) => outage.failed(String((err as Error)?.message ?? err)), onRecovered: () => outage.succeeded() },
   );
   informer.on('add', (o) => void simulate(o as AnyObject));
   informer.on('update', (o) => void simulate(o as AnyObject));
