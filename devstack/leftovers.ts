@@ -14,8 +14,9 @@ interface PidRecord {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-  } catch {
-    return false;
+  } catch (err) {
+    // EPERM: it exists, as another user's process.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   // A killed process whose parent has not collected it yet holds no ports any more: count it as gone.
   try {

@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { reapStackAndWait } from './leftovers.ts';
+import { freePort, portIsFree } from './ports.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'leftovers-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('reapStackAndWait', () => {
+  it('kills what a dead owner left listening and returns once its port is free again', async () => {
+    // A dead owner: a process that has already exited.
+    const owner = spawn('true');
+    await new Promise((r) => owner.once('exit', r));
+    const port = await freePort();
+    // The leftover names the state folder in its command line, as every stack server does.
+    const leftover = spawn(process.execPath, ['-e', `require('net').createServer().listen(${port}, '127.0.0.1'); setInterval(() => {}, 1000)`, dir], { stdio: 'ignore' });
+    await new Promise<void>((resolve) => {
+      const check = async () => ((await portIsFree(port)) ? setTimeout(check, 20) : resolve());
+      void check();
+    });
+    writeFileSync(join(dir, 'stack.pids.json'), JSON.stringify({ owner: owner.pid, pids: [leftover.pid] }));
+    expect(await reapStackAndWait(dir)).toBe(1);
+    expect(await portIsFree(port)).toBe(true);
+    expect(existsSync(join(dir, 'stack.pids.json'))).toBe(false);
+  });
+
+  it('leaves a live owner’s stack alone', async () => {
+    writeFileSync(join(dir, 'stack.pids.json'), JSON.stringify({ owner: process.pid === 1 ? 2 : 1, pids: [] }));
+    expect(await reapStackAndWait(dir)).toBe(0);
+    expect(existsSync(join(dir, 'stack.pids.json'))).toBe(true);
+  });
+});
