@@ -3,6 +3,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { builtinProviders } from '../../providers/index.ts';
 import { startController } from '../../worker/controller.ts';
+import { startWebhookServer } from '../../webhook/index.ts';
 import { startSimulator } from '../../devstack/simulators/simulator.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
@@ -17,27 +18,38 @@ interface ProcessOptions {
   watcher: boolean;
   providers: boolean;
   simulators: boolean;
+  /** A prebuilt workflow bundle (written once by the caller), so a restarted process does not bundle again. */
+  workflowBundlePath?: string;
+  /** Run the admission webhook too, registered with the API server, storing its certificate in this namespace. */
+  webhookNamespace?: string;
 }
 
 const opts = JSON.parse(process.argv[2] ?? '{}') as ProcessOptions;
 const kc = new KubeConfig();
 kc.loadFromFile(opts.kubeconfigPath);
-const controller = await startController({
-  kc,
-  temporalAddress: opts.temporalAddress,
-  temporalNamespace: opts.temporalNamespace,
-  core: opts.core,
-  watcher: opts.watcher,
-  providers: opts.providers ? builtinProviders : [],
-  settings: opts.settings,
-  namespaces: opts.namespaces,
-  heartbeatMs: 2_000,
-  providerCrdPollMs: 1_000,
-});
+// A process of only simulators or only the webhook talks to no Temporal server.
+const controller =
+  opts.core || opts.watcher || opts.providers
+    ? await startController({
+        kc,
+        temporalAddress: opts.temporalAddress,
+        temporalNamespace: opts.temporalNamespace,
+        core: opts.core,
+        watcher: opts.watcher,
+        providers: opts.providers ? builtinProviders : [],
+        settings: opts.settings,
+        namespaces: opts.namespaces,
+        heartbeatMs: 2_000,
+        providerCrdPollMs: 1_000,
+        ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : {}),
+      })
+    : undefined;
+const webhook = opts.webhookNamespace ? await startWebhookServer({ kc, namespace: opts.webhookNamespace, register: {} }) : undefined;
 const simulators = opts.simulators ? await Promise.all(UPSTREAM_SCRIPTS.map((s) => startSimulator(kc, s, { readyAfterMs: 1_000 }))) : [];
 process.stdout.write('READY\n');
 process.once('SIGTERM', async () => {
   await Promise.all(simulators.map((s) => s.stop()));
-  await controller.stop();
+  await webhook?.stop();
+  await controller?.stop();
   process.exit(0);
 });

@@ -1,0 +1,112 @@
+// What must hold once the chaos stops and every part runs again: read from the cluster and from
+// Temporal, after waiting (bounded) for the product to converge.
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Client, Connection } from '@temporalio/client';
+import type { ModelDeployment } from '../../api/types.ts';
+import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
+import type { Stack } from '../../devstack/stack.ts';
+import type { Workload } from './workload.ts';
+
+export interface ChaosFindings {
+  deploymentsLost: number;
+  duplicatedProviderResources: number;
+  orphanedProviderResources: number;
+  deploymentsNotConverged: number;
+  deletionsPastDeadline: number;
+  workflowsFailed: number;
+  /** One line per finding, for the person reading a failed run. */
+  details: string[];
+}
+
+const DGD = { group: 'nvidia.com', version: 'v1alpha1', plural: 'dynamographdeployments' };
+
+export async function checkInvariants(
+  kc: KubeConfig,
+  stack: Stack,
+  workload: Workload,
+  opts: { namespace: string; deadlineMs: number; convergeWithinMs?: number; log: (line: string) => void },
+): Promise<ChaosFindings> {
+  const objects = new CustomObjects(kc);
+  const until = Date.now() + (opts.convergeWithinMs ?? 240_000);
+  let { findings, settled } = await look(objects, workload, opts);
+  while (Date.now() < until && !settled) {
+    await new Promise((r) => setTimeout(r, 2_000));
+    ({ findings, settled } = await look(objects, workload, opts));
+  }
+  findings.workflowsFailed = await failedWorkflows(stack, findings.details);
+  await workload.stop();
+  return findings;
+}
+
+/** The findings as the cluster stands now; settled once nothing is left to converge or to finish deleting. */
+async function look(objects: CustomObjects, workload: Workload, opts: { namespace: string; deadlineMs: number }): Promise<{ findings: ChaosFindings; settled: boolean }> {
+  const details: string[] = [];
+  const mds = (await objects.list(workload.collection())) as unknown as ModelDeployment[];
+  const dgds = await objects.list({ ...DGD, namespace: opts.namespace });
+  const byName = new Map(mds.map((m) => [m.metadata.name!, m]));
+  const uids = new Set(mds.map((m) => m.metadata.uid));
+  const owned = new Map<string, AnyObject[]>();
+  let orphaned = 0;
+  for (const d of dgds) {
+    const owner = d.metadata?.ownerReferences?.find((o) => o.kind === 'ModelDeployment')?.uid;
+    if (!owner || !uids.has(owner)) {
+      orphaned++;
+      details.push(`orphaned ${d.metadata?.name} (owner ${owner ?? 'none'})`);
+      continue;
+    }
+    owned.set(owner, [...(owned.get(owner) ?? []), d]);
+  }
+
+  let lost = 0;
+  let notConverged = 0;
+  let duplicated = 0;
+  for (const [name, replicas] of workload.expected) {
+    const md = byName.get(name);
+    if (!md) {
+      lost++;
+      details.push(`lost ${name}`);
+      continue;
+    }
+    const mine = owned.get(md.metadata.uid!) ?? [];
+    duplicated += Math.max(0, mine.length - 1);
+    if (mine.length > 1) details.push(`${name} has ${mine.length} provider resources`);
+    const s = md.status;
+    const converged = s?.phase === 'Running' && s.observedGeneration === md.metadata.generation && s.replicas?.desired === replicas && mine.length === 1;
+    if (!converged) {
+      notConverged++;
+      details.push(`${name} not converged: phase ${s?.phase}, observed ${s?.observedGeneration}/${md.metadata.generation}, desired ${s?.replicas?.desired}/${replicas}, ${mine.length} provider resource(s)`);
+    }
+  }
+  let pastDeadline = 0;
+  let deleting = 0;
+  const now = Date.now();
+  for (const [name, d] of workload.deletions) {
+    const stillThere = byName.has(name);
+    const took = (d.goneAt ?? (stillThere ? now : d.requestedAt)) - d.requestedAt;
+    if (took > opts.deadlineMs) {
+      pastDeadline++;
+      details.push(`deletion of ${name} took ${Math.round(took / 1000)} s${stillThere ? ' and is not done' : ''}`);
+    }
+    if (stillThere) deleting++;
+  }
+  return {
+    findings: { deploymentsLost: lost, duplicatedProviderResources: duplicated, orphanedProviderResources: orphaned, deploymentsNotConverged: notConverged, deletionsPastDeadline: pastDeadline, workflowsFailed: 0, details },
+    settled: lost + duplicated + orphaned + notConverged + deleting === 0,
+  };
+}
+
+/** Workflows that ended in failure (or were timed out or terminated): none may. */
+async function failedWorkflows(stack: Stack, details: string[]): Promise<number> {
+  const connection = await Connection.connect({ address: stack.temporalAddress });
+  try {
+    const client = new Client({ connection, namespace: stack.temporalNamespace });
+    let failed = 0;
+    for await (const wf of client.workflow.list({ query: `WorkflowType = 'modelDeploymentWorkflow' AND ExecutionStatus != 'Running' AND ExecutionStatus != 'Completed' AND ExecutionStatus != 'ContinuedAsNew'` })) {
+      failed++;
+      details.push(`workflow ${wf.workflowId} ${wf.status.name}`);
+    }
+    return failed;
+  } finally {
+    await connection.close();
+  }
+}
