@@ -20,7 +20,7 @@ export interface DefaultsOptions {
 
 export function applyDefaults(spec: ModelDeploymentSpec, options: DefaultsOptions = {}): ModelDeploymentSpec {
   if (!isPlainObject(spec)) return spec;
-  const out = structuredClone(spec) as Obj;
+  const out = jsonCopy(spec) as Obj;
 
   const model = ensureObject(out, 'model');
   if (model) {
@@ -66,6 +66,27 @@ function ensureObject(parent: Obj, key: string): Obj | undefined {
   if (parent[key] == null) parent[key] = {};
   const value = parent[key];
   return isPlainObject(value) ? value : undefined;
+}
+
+/**
+ * A deep copy of the JSON structure (plain objects and lists; other values kept as they are). Iterative,
+ * so no nesting depth can exhaust the stack (structuredClone did, from about 3,000 levels, which the API
+ * server stores under provider.overrides), and keys such as `__proto__` stay own properties.
+ */
+function jsonCopy(value: unknown): unknown {
+  const copyOf = (v: unknown): unknown => (Array.isArray(v) ? new Array<unknown>(v.length) : isPlainObject(v) ? {} : v);
+  const root = copyOf(value);
+  const stack: Array<[unknown, unknown]> = root !== value ? [[value, root]] : [];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop() as [Record<string, unknown>, Record<string, unknown>];
+    for (const key of Object.keys(from)) {
+      const child = from[key];
+      const copy = copyOf(child);
+      Object.defineProperty(to, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      if (copy !== child) stack.push([child, copy]);
+    }
+  }
+  return root;
 }
 
 function setDefault(target: Obj, key: string, value: unknown): void {

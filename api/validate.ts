@@ -9,6 +9,7 @@ import { modelDeploymentSpecSchema } from './crd/model-deployment-schema.ts';
 import { extendedRules } from './extended-rules.ts';
 import { checkOverrides, isPlainObject, jsonTypeName, OVERRIDES_PATH, type OverrideSchema } from './overrides.ts';
 import { field, servingMode } from './spec-helpers.ts';
+import { podRules } from './pod-rules.ts';
 import { checkStructure } from './structural.ts';
 import type { Issue, ValidationResult } from './types.ts';
 import { GPU_ENGINES, ValidationMessage } from './validation-messages.ts';
@@ -50,6 +51,7 @@ export function validate(spec: unknown, context: ValidationContext = {}): Valida
 
     seedRules(spec, result);
     extendedRules(spec, context.previousSpec, result);
+    podRules(spec, result);
     providerRules(spec, context, result);
   } catch (err) {
     // Defensive only: the checks above are written not to throw. A bug must still not crash admission.

@@ -36,10 +36,12 @@ export function compileRule(expression: string): Compiled {
 export function evaluateRule(expression: string, spec: unknown): RuleOutcome {
   const compiled = compileRule(expression);
   if (compiled.error !== undefined) return { matched: false, error: compiled.error };
-  const value = canonicalize(spec);
-  const context = { spec: value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {} };
   let result: unknown;
   try {
+    // Inside the try: a spec nested deeper than the stack allows (the API server stores up to 10,000
+    // levels under provider.overrides) is a rule that fails to evaluate, not a failed selection.
+    const value = canonicalize(spec);
+    const context = { spec: value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {} };
     result = compiled.program(context);
   } catch (error) {
     return { matched: false, error: describeError(error) };

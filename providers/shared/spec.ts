@@ -79,7 +79,8 @@ export function resolveSpec(md: ModelDeployment): ResolvedSpec {
     modelId,
     servedName: source === 'huggingface' ? servedNameOverride(model.servedName, modelId) : undefined,
     source,
-    engine: engine.type,
+    // A type of the wrong kind reads as absent (an object here would break every message that names it).
+    engine: typeof engine.type === 'string' ? engine.type : undefined,
     contextLength: positiveInteger(engine.contextLength),
     trustRemoteCode: engine.trustRemoteCode === true,
     args: Object.entries(stringMap(engine.args)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
