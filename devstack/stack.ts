@@ -28,6 +28,8 @@ export interface StackOptions {
   fixedPorts?: Partial<Record<PortName, { port: number; what: string; flag?: string }>>;
   /** Restart a server that dies (the embedded run); otherwise a death is only reported. */
   supervise?: boolean;
+  /** Aborting it (Ctrl-C while starting) stops whatever has started and fails the start. */
+  signal?: AbortSignal;
   /** Progress lines; silent when omitted. */
   log?: (line: string) => void;
 }
@@ -86,7 +88,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     removePidFile(opts.stateDir);
     process.off('exit', onExit);
   };
+  const stopping = () => void stop();
+  opts.signal?.addEventListener('abort', stopping, { once: true });
   const timed = async (what: string, start: () => Promise<ManagedProcess>): Promise<ManagedProcess> => {
+    if (stopped) throw new Error(`stopped before ${what} started`);
     const t0 = Date.now();
     log(`starting ${what} ...`);
     const proc = await supervisor.add({ name: what, start });
@@ -121,6 +126,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     };
     let temporal!: Awaited<ReturnType<typeof startTemporal>>;
     await timed('Temporal dev server', async () => (temporal = await startTemporal(bins.temporal, opts.stateDir, temporalOpts)).process);
+    opts.signal?.removeEventListener('abort', stopping);
+    if (stopped) throw new Error('stopped while starting');
     return {
       stateDir: opts.stateDir,
       kubeconfigPath,

@@ -47,6 +47,10 @@ export class Supervisor {
   /** Starts a part for the first time (a failure here fails the caller's start) and watches it from then on. */
   async add(spec: PartSpec): Promise<ManagedProcess> {
     const proc = await spec.start();
+    if (this.stopping) {
+      await stopProcess(proc);
+      throw new Error(`stopped while ${spec.name} was starting`);
+    }
     const part: Part = { spec, proc };
     this.parts.push(part);
     this.watch(part, proc);

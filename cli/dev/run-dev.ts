@@ -26,6 +26,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
   const interrupted = onInterrupt(() => log('still stopping; press Ctrl-C twice more to kill everything at once'));
   let stack: Stack | undefined;
   let product: LocalProduct | undefined;
+  const aborting = new AbortController();
   const starting = (async () => {
     await claimPort(opts.metricsPort, 'The metrics and /healthz', '--metrics-port');
     stack = await startStack({
@@ -38,6 +39,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
         temporal: { port: opts.temporalPort, what: 'The Temporal server', flag: '--temporal-port' },
         temporalUi: { port: opts.temporalUiPort, what: 'The Temporal UI', flag: '--temporal-ui-port' },
       },
+      signal: aborting.signal,
       log,
     });
     product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, metricsPort: opts.metricsPort, log });
@@ -50,11 +52,13 @@ export async function runDev(opts: DevOptions): Promise<void> {
   });
   if (first === 'interrupted') {
     log('interrupted while starting; stopping what started ...');
-    // Whatever is still starting fails once its server is stopped; that failure is expected now.
-    starting.catch(() => undefined);
-    await stopProcessesLoggingIn(opts.stateDir);
+    swallowShutdownNoise(log);
+    // The stack stops its servers (a server still starting too); the start then fails, as expected now.
+    aborting.abort();
+    await starting.catch(() => undefined);
     await product?.stop();
     await stack?.stop();
+    await stopProcessesLoggingIn(opts.stateDir);
     removePidFile(opts.stateDir);
     log('stopped');
     return;

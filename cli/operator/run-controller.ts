@@ -11,6 +11,7 @@ import { startWebhookServer, type WebhookServer } from '../../webhook/index.ts';
 import { startController, type Controller } from '../../worker/controller.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { createLogger, createMetrics, lineLog, startMetricsServer, stepObserver, temporalLogger, watchDeployments, type Logger, type MetricsServer } from '../../observability/index.ts';
+import { watchTemporalLink } from '../../observability/temporal-link.ts';
 import { CliError } from '../errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
@@ -140,6 +141,9 @@ export async function startRun(opts: RunOptions, deps: RunDeps): Promise<Running
       }
       const started = controller;
       stops.push(() => started.stop());
+      // Lost and back said once each while the SDK reconnects by itself (its per-retry lines are dropped).
+      const link = watchTemporalLink({ address: temporal.address, connection: tempConnection, log: lineLog(logger, 'temporal') });
+      stops.push(async () => link.stop());
     }
 
     let webhook: WebhookServer | undefined;
