@@ -60,29 +60,39 @@ export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opt
     return parseOutcome(md?.metadata?.annotations?.[OUTCOME_ANNOTATION]);
   };
 
-  const writeStatus = async (obj: AnyObject, status: Record<string, unknown>) => {
-    try {
-      await objects.mergePatchStatus(ref(obj), { status });
-    } catch (err) {
-      opts.log?.(`simulator: status of ${obj.metadata?.namespace}/${obj.metadata?.name} not written: ${(err as Error).message.split('\n')[0]}`);
-    }
-  };
+  const writeStatus = (obj: AnyObject, status: Record<string, unknown>) => objects.mergePatchStatus(ref(obj), { status });
+  /** A pause that stop() cuts short (the simulation then simply never goes on). */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
 
-  const simulate = async (obj: AnyObject) => {
+  // A real operator retries until its status is written; so does this one, so an API server that is
+  // down for a moment (the chaos run kills it) leaves no resource stuck in "progressing".
+  const simulate = async (obj: AnyObject): Promise<void> => {
     const uid = obj.metadata?.uid;
     const generation = obj.metadata?.generation ?? 0;
     if (!uid || obj.metadata?.deletionTimestamp || handled.get(uid) === generation) return;
     handled.set(uid, generation);
-    await writeStatus(obj, script.progressing(obj));
-    const outcome = await outcomeFor(obj);
-    if (outcome.kind === 'hold') return;
-    const timer = setTimeout(async () => {
-      timers.delete(timer);
-      const live = await objects.get(ref(obj)).catch(() => undefined);
+    try {
+      await writeStatus(obj, script.progressing(obj));
+      const outcome = await outcomeFor(obj);
+      if (outcome.kind === 'hold') return;
+      await pause(readyAfter);
+      const live = await objects.get(ref(obj));
       if (!live || live.metadata?.generation !== generation) return;
       await writeStatus(live, outcome.kind === 'fail' ? script.failed(live, outcome.message) : script.ready(live));
-    }, readyAfter);
-    timers.add(timer);
+    } catch (err) {
+      opts.log?.(`simulator: status of ${obj.metadata?.namespace}/${obj.metadata?.name} not written (${(err as Error).message.split('\n')[0]}); trying again`);
+      if (handled.get(uid) === generation) handled.delete(uid);
+      await pause(1_000);
+      const latest = (informer.get(obj.metadata!.name!, obj.metadata!.namespace) as AnyObject | undefined) ?? obj;
+      if (latest.metadata?.uid === uid) await simulate(latest);
+    }
   };
 
   const outage = new Outage(`simulator ${script.plural}: watch`, (line) => opts.log?.(line));
