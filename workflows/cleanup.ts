@@ -7,6 +7,8 @@ import { stepError } from './step-error.ts';
 
 /** Patch ID (see `patched()`): guards a change in the commands the cleanup issues. */
 const CLEANUP_CLEARS_BEFORE_ATTEMPT = 'cleanup-clears-signal-before-attempt';
+/** Patch ID: the cleanup reports itself in status (phase Terminating) and by an event when it has to wait. */
+const CLEANUP_REPORTS_ITS_WAIT = 'cleanup-reports-its-wait';
 
 /**
  * Deletion: the provider deletes its resources and the workflow waits until they are gone, woken by
@@ -41,6 +43,7 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
     }
     state.publish();
     if (gone) break;
+    if (attempts === 1 && patched(CLEANUP_REPORTS_ITS_WAIT)) await reportWaiting(state, snap, remaining, deadline);
     if (!clearBefore) state.dirty = false;
     await condition(() => state.dirty, Math.min(toMs(state.settings.pollInterval), Math.max(deadline - Date.now(), 1)));
   }
@@ -53,4 +56,23 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
   }
   state.at('cleanup', 'finalizer removal');
   await state.core.removeFinalizer(state.ref);
+}
+
+/**
+ * The seed's Terminating phase while the deletion waits (the provider wrote Running until now and no
+ * longer observes), and one event saying what it waits for and until when: `kubectl get md` and
+ * `kubectl describe md` show a deletion in progress, not a deployment still running.
+ */
+async function reportWaiting(state: DeploymentState, snap: DeploymentSnapshot, remaining: string[], deadline: number): Promise<void> {
+  const until = new Date(deadline).toISOString();
+  const message = `Waiting for provider '${snap.selectedProvider}' to delete ${remaining.join(', ')} (at most until ${until}, then the finalizer is removed anyway)`;
+  // Everything the core owns goes into the apply again (SSA drops what an apply leaves out), from this
+  // run's memory or, in a run that never wrote it, from the object as read.
+  const owned = state.coreStatus ?? {
+    provider: snap.selectedProvider ? { name: snap.selectedProvider, selectedReason: snap.selectedReason ?? '' } : undefined,
+    validated: snap.validated,
+    providerSelected: snap.providerSelected,
+  };
+  await state.writeCore({ ...owned, phase: { phase: 'Terminating', message } });
+  await state.core.recordEvent(state.ref, { type: 'Normal', reason: 'WaitingForCleanup', message });
 }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoProvider } from '../../providers/index.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
-import { deleteDeployment, eventsFor, getDeployment as getDeploymentObject, getObject, patchDeployment, runningDeployment, UPSTREAM, waitGone } from '../support/deployments.ts';
+import { deleteDeployment, eventsFor, getDeployment as getDeploymentObject, getObject, patchDeployment, phaseIs, runningDeployment, UPSTREAM, waitForDeployment, waitGone } from '../support/deployments.ts';
 import { eventually, kubeConfig, testKube, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 
@@ -49,6 +49,10 @@ describe('bounded deletion', () => {
     await objects.mergePatch(ref, { metadata: { finalizers: ['example.com/operator-hold'] } });
     const started = Date.now();
     await deleteDeployment(kube.namespace, name);
+    // While it waits, the deployment says so: the seed's Terminating phase and one event.
+    const waiting = await waitForDeployment(kube.namespace, name, 'Terminating', phaseIs('Terminating'));
+    expect(waiting.status?.message).toMatch(new RegExp(`^Waiting for provider 'dynamo' to delete DynamoGraphDeployment ${kube.namespace}/${name} \\(at most until \\S+, then the finalizer is removed anyway\\)$`));
+    expect((await eventsFor(kube.namespace, name)).find((e) => e.reason === 'WaitingForCleanup')).toMatchObject({ type: 'Normal', message: waiting.status?.message });
     await waitGone(kube.namespace, name, 60_000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(CLEANUP_TIMEOUT_MS - 1_000);
     const timeout = (await eventsFor(kube.namespace, name)).find((e) => e.reason === 'FinalizerTimeout');
