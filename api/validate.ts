@@ -20,6 +20,8 @@ export interface ValidationContext {
    * is an error ("Provider '{name}' CRD not installed in cluster"); when omitted, the check is skipped.
    */
   installedProviderCRDs?: readonly string[];
+  /** Every provider with an InferenceProviderConfig; when given, a provider outside it is reported as not registered. */
+  registeredProviders?: readonly string[];
   /** The provider chosen by selection (status.provider.name), used when spec.provider.name is empty. */
   selectedProvider?: string;
   /**
@@ -136,7 +138,9 @@ function providerRules(spec: Record<string, unknown>, context: ValidationContext
   const explicit = field(spec, 'provider', 'name');
   const provider = typeof explicit === 'string' && explicit !== '' ? explicit : context.selectedProvider;
 
-  if (provider && context.installedProviderCRDs && !context.installedProviderCRDs.includes(provider)) {
+  if (provider && context.registeredProviders && !context.registeredProviders.includes(provider)) {
+    out.errors.push({ field: 'spec.provider.name', message: ValidationMessage.providerNotRegistered(provider, context.registeredProviders) });
+  } else if (provider && context.installedProviderCRDs && !context.installedProviderCRDs.includes(provider)) {
     out.errors.push({ field: 'spec.provider.name', message: ValidationMessage.providerCrdNotInstalled(provider) });
   }
 

@@ -20,6 +20,9 @@ export const ValidationMessage = {
   engineTypeRequired: 'engine.type is required',
   modelIdRequired: 'model.id is required when source is huggingface',
   providerCrdNotInstalled: (provider: string): string => `Provider '${provider}' CRD not installed in cluster`,
+  // Beyond the seed: a provider nobody registered is not one whose CRD is missing.
+  providerNotRegistered: (provider: string, registered: readonly string[]): string =>
+    `Provider '${provider}' is not registered: no InferenceProviderConfig named '${provider}' (registered: ${registered.length > 0 ? registered.join(', ') : 'none'})`,
   // Beyond the seed's table (api/extended-rules.ts): faults a cluster would otherwise show only later.
   customSourceRequiresImage:
     'image is required when source is custom (the model is pre-loaded in the image; provider default images hold no model)',

@@ -66,7 +66,10 @@ function readOutcome(snap: DeploymentSnapshot): StepOutcome {
 }
 
 function validationOutcome(v: ValidationOutcome): StepOutcome {
-  return v.valid ? { fields: {} } : { errorType: 'ValidationFailed', summary: v.message ?? 'invalid spec', fields: { message: v.message } };
+  // Warnings (unknown override keys among them, seed 001 §4.15) reach the step log.
+  const warnings = v.warnings?.length ? { warnings: v.warnings } : {};
+  if (!v.valid) return { errorType: 'ValidationFailed', summary: v.message ?? 'invalid spec', fields: { message: v.message, ...warnings } };
+  return { ...(v.warnings?.length ? { summary: `warnings: ${v.warnings.join('; ')}` } : {}), fields: warnings };
 }
 
 function selectionOutcome(s: SelectionOutcome): StepOutcome {

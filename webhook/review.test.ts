@@ -59,8 +59,10 @@ describe('validateRequest: the seed table', () => {
 describe('validateRequest: provider CRD installed (from InferenceProviderConfig status)', () => {
   const { spec, message } = providerNotInstalled('kaito');
 
-  it('no InferenceProviderConfig for the provider: denied', () => {
-    expect(validateRequest(create(spec), { providerConfigs: [ipc('dynamo')] }).status?.message).toBe(message);
+  it('no InferenceProviderConfig for the provider: denied as not registered (not as a missing CRD)', () => {
+    expect(validateRequest(create(spec), { providerConfigs: [ipc('dynamo')] }).status?.message).toBe(
+      "Provider 'kaito' is not registered: no InferenceProviderConfig named 'kaito' (registered: dynamo)",
+    );
   });
 
   it('an InferenceProviderConfig whose upstreamCRDVersion is empty: denied', () => {
@@ -76,7 +78,7 @@ describe('validateRequest: provider CRD installed (from InferenceProviderConfig 
   });
 
   it('the provider selected earlier (status) counts on an update', () => {
-    const res = validateRequest(update(validSpec(), { ...validSpec(), image: 'x' }, { provider: { name: 'kaito' } }), { providerConfigs: [] });
+    const res = validateRequest(update(validSpec(), { ...validSpec(), image: 'x' }, { provider: { name: 'kaito' } }), { providerConfigs: [ipc('kaito', { installed: false })] });
     expect(res.status?.message).toBe(message);
   });
 });

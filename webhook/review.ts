@@ -72,6 +72,7 @@ export function validateRequest(req: AdmissionRequest, facts: ClusterFacts = {})
   const context: ValidationContext = { ...(selected ? { selectedProvider: selected } : {}) };
   if (provider && facts.providerConfigs) {
     context.installedProviderCRDs = installedProviderCrds(facts.providerConfigs);
+    context.registeredProviders = facts.providerConfigs.map((c) => c.metadata.name ?? '');
     // The provider publishes the overrides it understands; with no provider chosen yet (a create left
     // to selection) they are checked by the provider's compatibility step instead.
     const overrideSchema = overrideSchemaOf(facts.providerConfigs.find((c) => c.metadata?.name === provider));

@@ -58,7 +58,7 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   const validation = assessed?.validation ?? (await state.core.validateDeployment(ref));
   if (!validation.valid) {
     const message = validation.message ?? 'Validation failed';
-    state.at('validate', 'a valid spec');
+    state.at('validate', validation.waitingFor ?? 'a valid spec');
     return waitPending(state, message, {
       ...stopped,
       validated: { status: 'False', reason: 'ValidationFailed', message },

@@ -3,6 +3,7 @@ import { API_VERSION, CONTROLLER_FIELD_MANAGER, FINALIZER, MODEL_DEPLOYMENT_KIND
 import { events } from '../../api/messages.ts';
 import type { InferenceProviderConfig, ModelDeployment } from '../../api/types.ts';
 import { validate } from '../../api/validate.ts';
+import { ValidationMessage } from '../../api/validation-messages.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
 import { classifyKubeError, kubeCall, toActivityFailure } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
@@ -17,6 +18,16 @@ import { installedProviderCrds, withStaleProvidersNotReady } from './provider-co
 import { BoundedSet } from '../bounded-set.ts';
 import { ruleErrorReporter } from './rule-error-report.ts';
 import { withRuleErrors } from '../../providers/rule-errors.ts';
+
+/**
+ * When the spec is fine and only its provider is missing (not registered, or its CRD not installed),
+ * the deployment waits for that, not for "a valid spec": what `kar status` shows as awaited.
+ */
+function providerWait(provider: string, registered: readonly string[], messages: readonly string[]): { waitingFor?: string } {
+  const missing = registered.includes(provider) ? ValidationMessage.providerCrdNotInstalled(provider) : ValidationMessage.providerNotRegistered(provider, registered);
+  if (messages.length !== 1 || messages[0] !== missing) return {};
+  return { waitingFor: registered.includes(provider) ? `the CRD of provider '${provider}' to be installed` : `provider '${provider}' to register (an InferenceProviderConfig named '${provider}')` };
+}
 
 function conditionInput(md: ModelDeployment, type: string): ConditionInput | undefined {
   const c = md.status?.conditions?.find((x) => x.type === type);
@@ -106,9 +117,10 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
       if (!md) return { valid: true, message: undefined, warnings: [] };
       const provider = md.spec?.provider?.name || md.status?.provider?.name || undefined;
       const configs = provider ? await listProviderConfigs() : [];
+      const registered = configs.map((c) => c.metadata.name ?? '');
       const result = validate(md.spec, {
         selectedProvider: md.status?.provider?.name,
-        ...(provider ? { installedProviderCRDs: installedProviderCrds(configs) } : {}),
+        ...(provider ? { installedProviderCRDs: installedProviderCrds(configs), registeredProviders: registered } : {}),
       });
       const secret = md.spec?.secrets?.huggingFaceToken;
       const checkKey = `${ref.uid}/${md.metadata.generation}/${secret}`;
@@ -118,10 +130,12 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         }
         secretsChecked.add(checkKey);
       }
+      const messages = [...new Set(result.errors.map((e) => e.message))];
       return {
-        valid: result.errors.length === 0,
-        message: result.errors.length > 0 ? result.errors.map((e) => e.message).join('; ') : undefined,
+        valid: messages.length === 0,
+        message: messages.length > 0 ? messages.join('; ') : undefined,
         warnings: result.warnings.map((w) => w.message),
+        ...(provider ? providerWait(provider, registered, messages) : {}),
       };
     },
 

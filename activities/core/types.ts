@@ -49,9 +49,11 @@ export interface CoreStatus {
 
 export interface ValidationOutcome {
   valid: boolean;
-  /** The seed's messages, joined. */
+  /** The seed's messages, joined (each once). */
   message: string | undefined;
   warnings: string[];
+  /** Set when the spec is fine but its provider is not there yet: what the deployment waits for instead of a valid spec. */
+  waitingFor?: string;
 }
 
 export interface SelectionOutcome {

@@ -65,7 +65,8 @@ describe('kubeairunway retry', () => {
     // Retried while the CRD is still missing: the step runs again and is still waiting.
     const early = await kubeairunway(['retry', target(), '-o', 'json']);
     expect(early.code).toBe(0);
-    expect(json<RetryReport>(early)).toMatchObject({ retried: 'validate', wasWaitingFor: 'a valid spec', outcome: 'waiting', now: { step: 'validate', waitingFor: 'a valid spec' } });
+    const awaited = `the CRD of provider '${widget.provider.name}' to be installed`;
+    expect(json<RetryReport>(early)).toMatchObject({ retried: 'validate', wasWaitingFor: awaited, outcome: 'waiting', now: { step: 'validate', waitingFor: awaited } });
 
     await installCrds(kube.kc, [widget.crd]);
     // The provider's heartbeat reports the CRD (every 2 s here); the deployment itself stays where it is.
@@ -77,7 +78,7 @@ describe('kubeairunway retry', () => {
     const result = await kubeairunway(['retry', target()]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`Retrying step 'validate' of ${target()} (workflow ${workflowId}) ...`);
-    expect(result.stdout).toMatch(new RegExp(`^Retried step 'validate' of ${target()}, which was waiting for a valid spec\\.\\nThe new attempt succeeded in \\S+: phase Deploying, provider ${widget.provider.name}\\.\\n$`));
+    expect(result.stdout).toMatch(new RegExp(`^Retried step 'validate' of ${target()}, which was waiting for the CRD of provider '${widget.provider.name}' to be installed\\.\\nThe new attempt succeeded in \\S+: phase Deploying, provider ${widget.provider.name}\\.\\n$`));
 
     // Done when the retry answered, not later.
     const widgetResource = await widgetObject();

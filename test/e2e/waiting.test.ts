@@ -44,8 +44,9 @@ describe('waiting with a reason (selector enabled, no provider workers)', () => 
     }));
     const md = await waitForDeployment(kube.namespace, name, 'validation failure', (m) => condition(m, 'Validated')?.status === 'False');
     expect(md.status?.phase).toBe('Pending');
-    expect(md.status?.message).toBe("Provider 'nonexistent' CRD not installed in cluster");
-    expect(condition(md, 'Validated')?.message).toBe("Provider 'nonexistent' CRD not installed in cluster");
+    // No InferenceProviderConfig of that name: not a missing CRD but a provider nobody registered.
+    expect(md.status?.message).toMatch(/^Provider 'nonexistent' is not registered: no InferenceProviderConfig named 'nonexistent' \(registered: [^)]*\)$/);
+    expect(condition(md, 'Validated')?.message).toBe(md.status?.message);
     await deleteDeployment(kube.namespace, name);
     await waitGone(kube.namespace, name);
   });
