@@ -54,11 +54,29 @@ describe('admission webhook, up', () => {
   });
 
   it('the validating webhook denies with exactly the seed message (provider CRD not installed)', async () => {
+    // A provider that registered (its InferenceProviderConfig exists) but found no CRD to serve.
+    const provider = uniqueName('nocrd');
+    const ipcRef = { group: 'kubeairunway.ai', version: 'v1alpha1', plural: 'inferenceproviderconfigs', name: provider };
+    const ipc = { apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'InferenceProviderConfig', metadata: { name: provider }, spec: { capabilities: { engines: ['vllm'], gpuSupport: true } } };
+    try {
+      await objects.apply(ipcRef, ipc, 'webhook-test');
+      await objects.applyStatus(ipcRef, { apiVersion: ipc.apiVersion, kind: ipc.kind, metadata: ipc.metadata, status: { upstreamCRDVersion: '' } }, 'webhook-test');
+      const { spec, message } = providerNotInstalled(provider);
+      const res = await eventually('the webhook to see the provider registered', async () => {
+        const r = await kubectlApply(manifest(kube.namespace, uniqueName('bad'), spec));
+        return r.code !== 0 && r.stderr.includes('CRD not installed') ? r : undefined;
+      }, 20_000);
+      expect(res.stderr.trim()).toMatch(new RegExp(`${escape(DENIED_BY + message)}$`));
+    } finally {
+      await objects.delete(ipcRef).catch(() => undefined);
+    }
+  });
+
+  it('denies a provider nobody registered, saying so', async () => {
     const provider = uniqueName('absent');
-    const { spec, message } = providerNotInstalled(provider);
-    const res = await kubectlApply(manifest(kube.namespace, uniqueName('bad'), spec));
+    const res = await kubectlApply(manifest(kube.namespace, uniqueName('bad'), providerNotInstalled(provider).spec));
     expect(res.code).not.toBe(0);
-    expect(res.stderr.trim()).toMatch(new RegExp(`${escape(DENIED_BY + message)}$`));
+    expect(res.stderr).toContain(`${DENIED_BY}Provider '${provider}' is not registered: no InferenceProviderConfig named '${provider}' (registered: `);
   });
 
   it('servedName with a custom source is admitted with the seed warning', async () => {
@@ -218,7 +236,7 @@ describe('admission webhook, down (failurePolicy Ignore)', () => {
     const ref = mdRef(kube.namespace, name);
     const obj = manifest(kube.namespace, name, spec, { finalizers: [HOLD] });
 
-    expect(await dryRunCreate(kube.kc, obj)).toBe(DENIED_BY + message);
+    expect(await dryRunCreate(kube.kc, obj)).toContain(`${DENIED_BY}Provider '${provider}' is not registered`);
 
     await webhook.stop();
     const res = await kubectlApply(obj);
