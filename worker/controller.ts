@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Client, type TLSConfig } from '@temporalio/client';
-import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type WorkflowBundle } from '@temporalio/worker';
+import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ProviderDefinition } from '../providers/contract.ts';
 import type { AnyObject } from '../kube/custom-objects.ts';
 import { Coalescer } from '../watcher/coalescer.ts';
@@ -32,7 +32,8 @@ export interface ControllerOptions {
   informers?: InformerSet;
   /** Namespaces the watcher watches; all when omitted. */
   namespaces?: readonly string[];
-  workflowBundle?: WorkflowBundle;
+  /** Prebuilt workflow code: a bundle in memory (tests share one) or a bundle file. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
   heartbeatMs?: number;
   /** How often a provider looks for its CRD while it is not installed (its resource watch starts then). */
   providerCrdPollMs?: number;

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { InformerSet } from '../kube/informer-set.ts';
-import { Worker, type ActivityInterceptorsFactory, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, type ActivityInterceptorsFactory, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createCoreActivities } from '../activities/core/create-core-activities.ts';
 import { coreTaskQueue } from '../workflows/settings.ts';
 import { workflowCode } from './workflow-code.ts';
@@ -15,9 +15,12 @@ export interface CoreWorkerOptions {
   informers?: InformerSet;
   taskQueuePrefix: string;
   /** A prebuilt bundle (tests share one); when omitted, the build's bundle or the sources (workflow-code.ts). */
-  workflowBundle?: WorkflowBundle;
+  /** Prebuilt workflow code: a bundle in memory (tests share one) or a bundle file. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
   /** Around every activity (metrics, step logs: observability/). */
   activityInterceptors?: ActivityInterceptorsFactory[];
+  /** The sticky cache's size; MAX_CACHED_WORKFLOWS when omitted. */
+  maxCachedWorkflows?: number;
 }
 
 /** The core worker: runs the ModelDeployment workflows and the core's activities. */
@@ -32,5 +35,12 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
     // Sized for small machines: reconciliation is I/O-bound and each workflow task is short.
     maxConcurrentWorkflowTaskExecutions: 20,
     maxConcurrentActivityTaskExecutions: 40,
+    // The SDK's default follows the heap limit (about 2,300 workflows at a 4 GiB heap, some 400 KiB of
+    // resident memory each): bounded instead, a deployment past the cache replays its short history
+    // (tens of events) when it is next woken, which an idle one is only at its resync.
+    maxCachedWorkflows: opts.maxCachedWorkflows ?? MAX_CACHED_WORKFLOWS,
   });
 }
+
+/** Workflows a core worker keeps in memory between their workflow tasks (sticky cache). */
+export const MAX_CACHED_WORKFLOWS = 300;
