@@ -23,6 +23,10 @@ describe('reapStackAndWait', () => {
     });
     writeFileSync(join(dir, 'stack.pids.json'), JSON.stringify({ owner: owner.pid, pids: [leftover.pid] }));
     expect(await reapStackAndWait(dir)).toBe(1);
+    // The leftover is this test's own child, so it lingers as a zombie until Node collects it (a real
+    // leftover's parent is gone and init collects it at once): give the port that moment, boundedly.
+    const deadline = Date.now() + 5_000;
+    while (!(await portIsFree(port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(await portIsFree(port)).toBe(true);
     expect(existsSync(join(dir, 'stack.pids.json'))).toBe(false);
   });
