@@ -97,7 +97,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       if (seen.get(key) === fingerprint) return;
       seen.set(key, fingerprint);
     }
-    ownerSignals.trigger(owner.uid, { ref: { namespace: obj.metadata.namespace, name: owner.name, uid: owner.uid }, request: { reason }, start: false });
+    ownerSignals.trigger(owner.uid, { ref: { namespace: obj.metadata.namespace, name: owner.name, uid: owner.uid }, request: { reason, fromResource: true }, start: false });
   };
 
   const registrations: Registration[] = [];

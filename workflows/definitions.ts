@@ -7,6 +7,8 @@ export interface ReconcileRequest {
   generation?: number;
   /** The object's resourceVersion in the event that caused the signal: reads must see at least this one. */
   resourceVersion?: string;
+  /** Woken by a change of the provider's resource (its operator's status, an edit, a deletion), not of the object. */
+  fromResource?: boolean;
 }
 
 export const reconcileSignal = defineSignal<[ReconcileRequest]>('reconcile');

@@ -53,6 +53,12 @@ export class DeploymentState {
   dirty = false;
   /** When the current provider switch began waiting for the old provider (workflow time). */
   switchSince: number | undefined;
+  /**
+   * True while everything that woke the workflow since the last pass was a change of the provider's
+   * resource, and that pass ended settled: the object itself is as that pass judged it, so the next
+   * pass only needs the provider's call (see `runPass`).
+   */
+  onlyResourceChanged = false;
   /** The newest resourceVersion a watch signal reported: the next pass reads nothing older. */
   private seenVersion: string | undefined;
   /** Whether this run issues the commands of FEWER_ROUND_TRIPS (false only when replaying an older history). */

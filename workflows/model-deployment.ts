@@ -28,15 +28,18 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
 
   setHandler(reconcileSignal, (request) => {
     state.sawVersion(request?.resourceVersion);
+    if (!request?.fromResource) state.onlyResourceChanged = false;
     state.dirty = true;
   });
   setHandler(retrySignal, () => {
+    state.onlyResourceChanged = false;
     state.dirty = true;
   });
   setHandler(retryUpdate, async (): Promise<RetryResult> => {
     const retried = view.lastError?.step ?? (view.waitingFor ? view.step : undefined);
     const previousError = view.lastError;
     const target = view.passes + (inPass ? 2 : 1);
+    state.onlyResourceChanged = false;
     state.dirty = true;
     await condition(() => view.passes >= target);
     return {
@@ -81,7 +84,9 @@ export async function modelDeploymentWorkflow(input: ModelDeploymentInput): Prom
     state.publish();
     if (end.done) return view;
 
-    await condition(() => state.dirty, end.afterMs);
+    // Settled (idle, no error) and nothing but the provider's resource wakes it: the next pass may be short.
+    state.onlyResourceChanged = view.step === 'idle' && !view.lastError && !state.dirty;
+    if (!(await condition(() => state.dirty, end.afterMs))) state.onlyResourceChanged = false;
     const info = workflowInfo();
     // A retry update still waiting for its pass gets that pass first; the next iteration continues as new.
     if ((info.continueAsNewSuggested || info.historyLength > settings.maxHistoryEvents) && allHandlersFinished()) {

@@ -1,3 +1,4 @@
+import { patched } from '@temporalio/workflow';
 import type { CoreStatus } from '../activities/core/types.ts';
 import type { ApplyOutcome, ObservedStatus } from '../activities/provider/types.ts';
 import { runCleanup } from './cleanup.ts';
@@ -6,6 +7,8 @@ import type { DeploymentState, PassEnd } from './deployment-state.ts';
 import { toMs } from './durations.ts';
 
 const EXPLICIT_SELECTION = 'explicit provider selection';
+/** Patch ID (see `patched()`): a pass woken only by the provider's resource runs only the provider's call. */
+const RESOURCE_CHANGE_SKIPS_ASSESSMENT = 'resource-change-skips-assessment';
 
 /**
  * One level-triggered pass over the live object: each step reads it through an activity (from the
@@ -13,6 +16,15 @@ const EXPLICIT_SELECTION = 'explicit provider selection';
  * next one (any signal cuts the wait short).
  */
 export async function runPass(state: DeploymentState): Promise<PassEnd> {
+  const settledOn = state.view.provider;
+  if (state.fewerRoundTrips && state.onlyResourceChanged && settledOn && patched(RESOURCE_CHANGE_SKIPS_ASSESSMENT)) {
+    // Only the provider's resource changed since a settled pass (its operator's status, an edit, a
+    // deletion): the provider's one call observes it, restores it if edited, recreates it if gone. Any
+    // change of the object itself, a retry or the resync timer brings the whole pass back.
+    state.at('apply');
+    const outcome = await state.provider(settledOn).reconcileResource(state.readRef());
+    return afterProvider(state, settledOn, outcome.apply, outcome.observed);
+  }
   state.at('read');
   // Read, finalizer, validation and selection as one local activity where the history allows it; the
   // pass below then finds their results instead of running them one by one.
