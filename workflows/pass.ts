@@ -23,7 +23,8 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
     // change of the object itself, a retry or the resync timer brings the whole pass back.
     state.at('apply');
     const outcome = await state.provider(settledOn).reconcileResource(state.readRef());
-    return afterProvider(state, settledOn, outcome.apply, outcome.observed);
+    // The provider found no object (deleted without our finalizer): the whole pass decides what ends.
+    if (outcome.observed.phase !== 'Terminating') return afterProvider(state, settledOn, outcome.apply, outcome.observed);
   }
   state.at('read');
   // Read, finalizer, validation and selection as one local activity where the history allows it; the
