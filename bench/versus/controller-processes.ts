@@ -42,8 +42,22 @@ export async function startOurs(repoRoot: string, stack: Stack, namespace: strin
   return { processes: [proc], stop: () => stopAll([proc]) };
 }
 
-/** The reference as its README runs it: the manager and each provider, webhooks and metrics off. */
+/**
+ * The reference as its README runs it: the manager and each provider, webhooks and metrics off. Its
+ * providers sometimes exit at start (they read back their InferenceProviderConfig before it is
+ * visible): a failed start is tried again, twice at most.
+ */
 export async function startReference(build: PeerBuild, stack: Stack): Promise<RunningController> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startReferenceOnce(build, stack);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
+async function startReferenceOnce(build: PeerBuild, stack: Stack): Promise<RunningController> {
   const env = { KUBECONFIG: stack.kubeconfigPath, ENABLE_WEBHOOKS: 'false' };
   const common = ['--leader-elect=false', '--metrics-bind-address=0', '--health-probe-bind-address=0'];
   const parts = [
