@@ -15,11 +15,12 @@ function apply(doc: unknown, ops: readonly PatchOperation[]): unknown {
     for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
     const last = keys.at(-1)!;
     if (op.op === 'remove') {
-      if (!(last in parent)) throw new Error(`remove of missing ${op.path}`);
+      // Own keys only: `toString` is "in" every object, yet a patch may add it as a key of its own.
+      if (!Object.hasOwn(parent, last)) throw new Error(`remove of missing ${op.path}`);
       delete parent[last];
     } else {
-      if (op.op === 'replace' && !(last in parent)) throw new Error(`replace of missing ${op.path}`);
-      if (op.op === 'add' && last in parent) throw new Error(`add over existing ${op.path}`);
+      if (op.op === 'replace' && !Object.hasOwn(parent, last)) throw new Error(`replace of missing ${op.path}`);
+      if (op.op === 'add' && Object.hasOwn(parent, last)) throw new Error(`add over existing ${op.path}`);
       parent[last] = structuredClone(op.value);
     }
   }
@@ -47,6 +48,10 @@ describe('diff', () => {
 
   it('equal documents give no operations, whatever the key order', () => {
     expect(diff({ a: 1, b: 2 }, { b: 2, a: 1 })).toEqual([]);
+  });
+
+  it('a key named like an Object.prototype member is added, not taken as present', () => {
+    expect(apply({ a: {} }, diff({ a: {} }, { a: { toString: '' } }))).toEqual({ a: { toString: '' } });
   });
 
   it('applying the diff yields the target (property)', () => {
