@@ -24,7 +24,7 @@ export async function checkInvariants(
   kc: KubeConfig,
   stack: Stack,
   workload: Workload,
-  opts: { namespace: string; deadlineMs: number; convergeWithinMs?: number; log: (line: string) => void },
+  opts: { namespace: string; deadlineMs: number; apiDown?: readonly [number, number][]; convergeWithinMs?: number; log: (line: string) => void },
 ): Promise<ChaosFindings> {
   const objects = new CustomObjects(kc);
   const until = Date.now() + (opts.convergeWithinMs ?? 240_000);
@@ -39,7 +39,7 @@ export async function checkInvariants(
 }
 
 /** The findings as the cluster stands now; settled once nothing is left to converge or to finish deleting. */
-async function look(objects: CustomObjects, workload: Workload, opts: { namespace: string; deadlineMs: number }): Promise<{ findings: ChaosFindings; settled: boolean }> {
+async function look(objects: CustomObjects, workload: Workload, opts: { namespace: string; deadlineMs: number; apiDown?: readonly [number, number][] }): Promise<{ findings: ChaosFindings; settled: boolean }> {
   const details: string[] = [];
   const mds = (await objects.list(workload.collection())) as unknown as ModelDeployment[];
   const dgds = await objects.list({ ...DGD, namespace: opts.namespace });
@@ -82,10 +82,12 @@ async function look(objects: CustomObjects, workload: Workload, opts: { namespac
   const now = Date.now();
   for (const [name, d] of workload.deletions) {
     const stillThere = byName.has(name);
-    const took = (d.goneAt ?? (stillThere ? now : d.requestedAt)) - d.requestedAt;
+    const end = d.goneAt ?? (stillThere ? now : d.requestedAt);
+    const down = overlap(opts.apiDown ?? [], d.requestedAt, end);
+    const took = end - d.requestedAt - down;
     if (took > opts.deadlineMs) {
       pastDeadline++;
-      details.push(`deletion of ${name} took ${Math.round(took / 1000)} s${stillThere ? ' and is not done' : ''}`);
+      details.push(`deletion of ${name} took ${Math.round(took / 1000)} s (not counting ${Math.round(down / 1000)} s of API server outage)${stillThere ? ' and is not done' : ''}`);
     }
     if (stillThere) deleting++;
   }
@@ -93,6 +95,11 @@ async function look(objects: CustomObjects, workload: Workload, opts: { namespac
     findings: { deploymentsLost: lost, duplicatedProviderResources: duplicated, orphanedProviderResources: orphaned, deploymentsNotConverged: notConverged, deletionsPastDeadline: pastDeadline, workflowsFailed: 0, details },
     settled: lost + duplicated + orphaned + notConverged + deleting === 0,
   };
+}
+
+/** How much of [from, to] the given spans cover. */
+function overlap(spans: readonly [number, number][], from: number, to: number): number {
+  return spans.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
 }
 
 /** Workflows that ended in failure (or were timed out or terminated): none may. */
