@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { classifyKubeError } from './errors.ts';
+import { BoundedMap } from './bounded-map.ts';
 import { KubeRest } from './rest.ts';
 
 export interface InvolvedObject {
@@ -37,7 +38,7 @@ const MAX_QUEUED = 1000;
 export class EventRecorder {
   private readonly rest: KubeRest;
   /** The Events this recorder last wrote, by name: a repeat is one update, not a failed create and a read. */
-  private readonly written = new Map<string, StoredEvent>();
+  private readonly written = new BoundedMap<string, StoredEvent>(MAX_REMEMBERED);
   /** Background writes by event name, so repeats of one event are counted one after another. */
   private readonly queued = new Map<string, Promise<void>>();
 
@@ -109,10 +110,7 @@ export class EventRecorder {
   }
 
   private remember(event: StoredEvent): void {
-    const { name } = event.metadata;
-    this.written.delete(name);
-    this.written.set(name, event);
-    if (this.written.size > MAX_REMEMBERED) this.written.delete(this.written.keys().next().value!);
+    this.written.set(event.metadata.name, event);
   }
 }
 

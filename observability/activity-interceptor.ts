@@ -8,6 +8,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInterceptorsFactory, Next, ActivityInboundCallsInterceptor } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { ControllerMetrics } from './metrics.ts';
+import { BoundedMap } from '../kube/bounded-map.ts';
 import { stepOutcome } from './step-outcome.ts';
 
 export interface StepObserverOptions {
@@ -32,16 +33,6 @@ export function failureType(err: unknown): string {
   return 'Error';
 }
 
-/** A Map that forgets its oldest entries, so deployments deleted long ago do not pile up. */
-class BoundedMap<V> extends Map<string, V> {
-  override set(key: string, value: V): this {
-    this.delete(key);
-    super.set(key, value);
-    if (this.size > MAX_TRACKED) this.delete(this.keys().next().value!);
-    return this;
-  }
-}
-
 /** Activities that end a provider's pass: its reconciliation duration is measured up to their end. */
 const PASS_ENDS = new Set(['observeResource', 'reconcileResource', 'cleanupResources']);
 
@@ -49,9 +40,9 @@ export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFac
   const now = opts.now ?? (() => performance.now());
   // The core worker learns each deployment's provider from readDeployment/selectProvider results, so
   // its own failures are labelled with the provider too.
-  const providerOf = new BoundedMap<string>();
+  const providerOf = new BoundedMap<string, string>(MAX_TRACKED);
   // A provider's pass starts with checkCompatibility and ends with observeResource, in the same workflow.
-  const passStart = new BoundedMap<number>();
+  const passStart = new BoundedMap<string, number>(MAX_TRACKED);
 
   return (ctx: Context) => ({
     inbound: {

@@ -15,7 +15,7 @@ import { involved, modelDeploymentResource, PROVIDER_CONFIGS, readLiveDeployment
 import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import type { Assessment, ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from './types.ts';
 import { installedProviderCrds, withStaleProvidersNotReady } from './provider-configs.ts';
-import { BoundedSet } from '../bounded-set.ts';
+import { BoundedMap } from '../../kube/bounded-map.ts';
 import { ruleErrorReporter } from './rule-error-report.ts';
 import { withRuleErrors } from '../../providers/rule-errors.ts';
 
@@ -57,7 +57,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
 
   // A missing Secret is reported once per spec generation: the check is a GET (no watch: the
   // controller may not enumerate Secrets), and a pass re-run for any other reason need not repeat it.
-  const secretsChecked = new BoundedSet(10_000);
+  const secretsChecked = new BoundedMap<string, true>(10_000);
 
   /**
    * Finalizer edits are a JSON patch guarded by a `test` of the list it edits, so a finalizer another
@@ -128,7 +128,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         if (!(await kubeCall('check Secret', () => secretExists(deps.kc, ref.namespace, secret)))) {
           recorder.post(involved(ref), events.secretNotFound(secret, ref.namespace));
         }
-        secretsChecked.add(checkKey);
+        secretsChecked.set(checkKey, true);
       }
       const messages = [...new Set(result.errors.map((e) => e.message))];
       return {
