@@ -38,7 +38,6 @@ export interface Stack {
   stateDir: string;
   kubeconfigPath: string;
   kubeApiServerUrl: string;
-  etcdUrl: string;
   temporalAddress: string;
   temporalNamespace: string;
   temporalUiUrl: string | undefined;
@@ -132,7 +131,6 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       stateDir: opts.stateDir,
       kubeconfigPath,
       kubeApiServerUrl: api.url,
-      etcdUrl,
       temporalAddress: temporal.address,
       temporalNamespace: temporal.namespace,
       temporalUiUrl: temporal.uiUrl,

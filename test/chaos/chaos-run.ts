@@ -15,7 +15,7 @@ import { toMs } from '../../workflows/durations.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { checkInvariants, type ChaosFindings } from './invariants.ts';
 import { productProcess, type Killable } from './product-process.ts';
-import { apiServerPart, temporalPart } from './stack-parts.ts';
+import { stackServer } from './stack-parts.ts';
 import { Workload } from './workload.ts';
 
 export interface ChaosOptions {
@@ -59,7 +59,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const random = seededRandom(opts.seed);
   const stateDir = mkdtempSync(join(tmpdir(), 'kubeairunway-chaos-'));
   const repoRoot = new URL('../..', import.meta.url).pathname;
-  const stack = await startStack({ stateDir, crdFiles: stackCrdFiles(repoRoot), temporalPersistent: true, log: (l) => opts.log(`[stack] ${l}`) });
+  const stack = await startStack({ stateDir, crdFiles: stackCrdFiles(repoRoot), temporalPersistent: true, supervise: true, log: (l) => opts.log(`[stack] ${l}`) });
   const parts: Killable[] = [];
   try {
     const kc = new KubeConfig();
@@ -90,8 +90,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       productProcess('watcher 1', () => ({ ...base, watcher: true })),
       productProcess('watcher 2', () => ({ ...base, watcher: true })),
       productProcess('webhook', () => ({ ...base, webhookNamespace: 'kubeairunway-system' })),
-      temporalPart(stack),
-      apiServerPart(stack),
+      stackServer(stack, 'temporal'),
+      stackServer(stack, 'kube-apiserver'),
     ];
     const simulators = productProcess('simulated operators', () => ({ ...base, simulators: true }));
     parts.push(simulators, ...targets.filter((t) => !['temporal', 'kube-apiserver'].includes(t.name)));

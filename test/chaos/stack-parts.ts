@@ -1,55 +1,31 @@
-// The local stack's servers as chaos targets: SIGKILLed by process id and started again on the same
-// port with the same data (etcd keeps the cluster, Temporal its SQLite history), as a supervisor would.
-import { join } from 'node:path';
-import { startKubeApiServer } from '../../devstack/kube-apiserver.ts';
-import type { ManagedProcess } from '../../devstack/process.ts';
+// The local stack's servers as chaos targets: SIGKILLed by process id; the stack's own supervisor
+// (`supervise: true`) starts them again on the same port with the same data, as `npm run dev` does, and
+// "started" here means the supervisor says the server is back.
 import type { Stack } from '../../devstack/stack.ts';
-import { startTemporal } from '../../devstack/temporal.ts';
-import { resolveAllTools } from '../../tools/resolve.ts';
 import type { Killable } from './product-process.ts';
 
-function killProcess(proc: ManagedProcess): Promise<void> {
-  if (proc.exited) return Promise.resolve();
-  return new Promise((resolve) => {
-    proc.child.once('exit', () => resolve());
-    process.kill(proc.pid, 'SIGKILL');
-  });
-}
-
-/** The Temporal dev server of a stack started with `temporalPersistent`: history survives the kill. */
-export function temporalPart(stack: Stack): Killable {
-  const bins = resolveAllTools();
-  const port = Number(stack.temporalAddress.split(':').pop());
-  let proc = stack.processes.find((p) => p.name === 'temporal')!;
+/** A supervised stack server, by its process name (`temporal`, `kube-apiserver`). */
+export function stackServer(stack: Stack, processName: string): Killable {
+  const current = () => stack.processes.find((p) => p.name === processName);
   return {
-    name: 'temporal',
+    name: processName,
     get running() {
-      return !proc.exited;
+      return current()?.exited === undefined && stack.health().ok;
     },
-    kill: () => killProcess(proc),
+    async kill() {
+      const proc = current();
+      if (!proc || proc.exited) return;
+      await new Promise<void>((resolve) => {
+        proc.child.once('exit', () => resolve());
+        process.kill(proc.pid, 'SIGKILL');
+      });
+    },
     async start() {
-      const server = await startTemporal(bins.temporal, stack.stateDir, { dbFile: join(stack.stateDir, 'temporal.db'), port });
-      stack.processes.push(server.process);
-      proc = server.process;
-    },
-  };
-}
-
-/** The kube-apiserver: etcd keeps every object, so it comes back with the cluster as it was. */
-export function apiServerPart(stack: Stack): Killable {
-  const bins = resolveAllTools();
-  const port = Number(new URL(stack.kubeApiServerUrl).port);
-  let proc = stack.processes.find((p) => p.name === 'kube-apiserver')!;
-  return {
-    name: 'kube-apiserver',
-    get running() {
-      return !proc.exited;
-    },
-    kill: () => killProcess(proc),
-    async start() {
-      const api = await startKubeApiServer(bins['kube-apiserver'], stack.stateDir, stack.etcdUrl, port);
-      stack.processes.push(api.process);
-      proc = api.process;
+      const deadline = Date.now() + 120_000;
+      while (!this.running) {
+        if (Date.now() > deadline) throw new Error(`${processName} not back within 120 s: ${JSON.stringify(stack.health().down)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     },
   };
 }
