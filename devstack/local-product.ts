@@ -9,6 +9,7 @@ import { startController, type Controller } from '../worker/controller.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
 import { UPSTREAM_SCRIPTS } from './simulators/scripts.ts';
 import { startSimulator } from './simulators/simulator.ts';
+import { startPodReadinessSimulator } from './simulators/pod-readiness.ts';
 import type { Stack } from './stack.ts';
 
 export interface LocalProduct {
@@ -24,7 +25,8 @@ export interface LocalProduct {
 
 /**
  * The whole product on a local stack: core worker, built-in provider workers, watcher, optionally the
- * admission webhook, and the simulated upstream operators standing in for KAITO, Dynamo and KubeRay.
+ * admission webhook, the simulated upstream operators standing in for KAITO, Dynamo and KubeRay, and a
+ * simulated kubelet that makes the pods of kinds like FlameCluster ready.
  */
 export async function startLocalProduct(
   stack: Stack,
@@ -69,7 +71,11 @@ export async function startLocalProduct(
   // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
   const webhook = opts.webhook ? await startWebhookServer({ kc, namespace: 'kubeairunway-system', register: {}, log: lineLogger(log) }) : undefined;
   // No GPUs or upstream operators here: simulated ones write the upstream status instead.
-  const simulators = await Promise.all(UPSTREAM_SCRIPTS.map((script) => startSimulator(kc, script, { readyAfterMs: opts.simulatedReadyAfterMs, log })));
+  // No kubelet either: the pods that kinds like FlameCluster create are made Running (or Failed) by one.
+  const simulators = await Promise.all([
+    ...UPSTREAM_SCRIPTS.map((script) => startSimulator(kc, script, { readyAfterMs: opts.simulatedReadyAfterMs, log })),
+    startPodReadinessSimulator(kc, { readyAfterMs: opts.simulatedReadyAfterMs, log }),
+  ]);
   return {
     kc,
     controller,

@@ -6,6 +6,7 @@ import { WORKFLOWS_PATH } from '../../worker/core-worker.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
+import { startPodReadinessSimulator } from '../../devstack/simulators/pod-readiness.ts';
 import { kubeConfig, stackInfo, uniqueName } from './env.ts';
 
 let bundle: Promise<WorkflowBundle> | undefined;
@@ -58,6 +59,8 @@ export async function startTestController(opts: {
   const simulators: Simulator[] = [];
   if (opts.simulators ?? true) {
     for (const script of UPSTREAM_SCRIPTS) simulators.push(await startSimulator(kc, script, { readyAfterMs: 1_000 }));
+    // Only the test's namespaces: files share one cluster, and another file's pods are not this one's to run.
+    simulators.push(await startPodReadinessSimulator(kc, { readyAfterMs: 1_000, namespaces: opts.namespaces }));
   }
   return {
     controller,
