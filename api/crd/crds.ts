@@ -1,4 +1,4 @@
-// The two CustomResourceDefinitions as data. `npm run crds` serializes them into deploy/crds/.
+// The CustomResourceDefinitions as data. `npm run crds` serializes them into deploy/crds/.
 
 import {
   GROUP,
@@ -11,6 +11,15 @@ import {
   PROVIDER_CONFIG_SINGULAR,
   VERSION,
 } from '../constants.ts';
+import {
+  FLAME_CLUSTER_KIND,
+  FLAME_CLUSTER_PLURAL,
+  FLAME_CLUSTER_SHORT_NAME,
+  FLAME_CLUSTER_SINGULAR,
+  FLAME_GROUP,
+  FLAME_VERSION,
+} from '../flame/constants.ts';
+import { flameClusterRootSchema } from './flame-cluster-schema.ts';
 import { modelDeploymentSpecSchema, modelDeploymentStatusSchema } from './model-deployment-schema.ts';
 import { providerConfigSpecSchema, providerConfigStatusSchema } from './provider-config-schema.ts';
 import type { CustomResourceDefinition, JSONSchemaProps } from './schema-types.ts';
@@ -114,8 +123,43 @@ export const providerConfigCrd: CustomResourceDefinition = {
   },
 };
 
+/** FlameCluster (seed 004): its own API group, reconciled by the same engine. */
+export const flameClusterCrd: CustomResourceDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${FLAME_CLUSTER_PLURAL}.${FLAME_GROUP}` },
+  spec: {
+    group: FLAME_GROUP,
+    names: {
+      kind: FLAME_CLUSTER_KIND,
+      listKind: `${FLAME_CLUSTER_KIND}List`,
+      plural: FLAME_CLUSTER_PLURAL,
+      singular: FLAME_CLUSTER_SINGULAR,
+      shortNames: [FLAME_CLUSTER_SHORT_NAME],
+      categories: ['flame'],
+    },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: FLAME_VERSION,
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: flameClusterRootSchema },
+        subresources: { status: {} },
+        additionalPrinterColumns: [
+          { name: 'State', type: 'string', jsonPath: '.status.state' },
+          { name: 'Ready Executors', type: 'integer', jsonPath: '.status.executorManager.ready', description: 'Ready executor manager pods' },
+          { name: 'Replicas', type: 'integer', jsonPath: '.spec.executorManager.replicas', description: 'Requested executor manager pods' },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+      },
+    ],
+  },
+};
+
 /** File name under deploy/crds/ → CRD, in the order they are written. */
 export const crdFiles: readonly { file: string; crd: CustomResourceDefinition }[] = [
   { file: `${GROUP}_${MODEL_DEPLOYMENT_PLURAL}.yaml`, crd: modelDeploymentCrd },
   { file: `${GROUP}_${PROVIDER_CONFIG_PLURAL}.yaml`, crd: providerConfigCrd },
+  { file: `${FLAME_GROUP}_${FLAME_CLUSTER_PLURAL}.yaml`, crd: flameClusterCrd },
 ];

@@ -1,0 +1,146 @@
+// OpenAPI schema of FlameCluster (seed 004 §5.4). Source of deploy/crds/flame.xflops.io_flameclusters.yaml.
+// It enforces at admission what api/flame/validate.ts checks (a unit test runs both over one table), so
+// `kubectl apply` refuses a broken cluster in the same terms instead of the controller finding out later.
+
+import {
+  CLUSTER_NAME_PATTERN,
+  IMAGE_PATTERN,
+  MAX_CHILD_NAME_LENGTH,
+  QUANTITY_STRING_PATTERN,
+  flameNames,
+} from '../flame/names.ts';
+import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
+
+const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
+
+const image = (component: string, example: string): JSONSchemaProps =>
+  str(`Container image of the ${component}, with an explicit tag (e.g. ${example}).`, {
+    minLength: 1,
+    pattern: IMAGE_PATTERN,
+  });
+
+/**
+ * A quantity as Kubernetes writes it in a CRD: an integer or a string (x-kubernetes-int-or-string, so the
+ * node has no `type`). `pattern` applies to strings and `minimum` to integers; neither allows a negative
+ * amount, which the pod would be refused for.
+ */
+const quantitySchema = {
+  description: 'A non-negative quantity, e.g. "500m", "2Gi" or 4.',
+  'x-kubernetes-int-or-string': true,
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  pattern: QUANTITY_STRING_PATTERN,
+  minimum: 0,
+} satisfies JSONSchemaProps & { anyOf: JSONSchemaProps[]; 'x-kubernetes-int-or-string': true };
+
+const resources = (component: string): JSONSchemaProps => ({
+  type: 'object',
+  description: `Resource requests and limits of the ${component} container, passed to its pod unchanged.`,
+  properties: {
+    requests: { type: 'object', description: 'Minimum resources, by resource name (cpu, memory, ...).', additionalProperties: quantitySchema },
+    limits: { type: 'object', description: 'Maximum resources, by resource name.', additionalProperties: quantitySchema },
+  },
+});
+
+export const flameClusterSpecSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'A Flame cluster: one session manager, executor managers and the object cache Service.',
+  required: ['sessionManager', 'executorManager'],
+  properties: {
+    sessionManager: {
+      type: 'object',
+      description: 'The session manager (a single pod) and the `cluster` section of flame-cluster.yaml.',
+      required: ['image'],
+      properties: {
+        image: image('session manager', 'xflops/flame-session:v0.1.0'),
+        resources: resources('session manager'),
+        slot: str('Resource slot definition, e.g. "cpu=1,mem=1g" (cluster.slot).'),
+        policy: str('Scheduling policy, e.g. "priority" (cluster.policy).'),
+        storage: str('Storage backend URI, e.g. "sqlite://flame.db" (cluster.storage).'),
+      },
+    },
+    executorManager: {
+      type: 'object',
+      description: 'The executor manager pods and the `executors` section of flame-cluster.yaml.',
+      required: ['image', 'replicas'],
+      properties: {
+        image: image('executor manager', 'xflops/flame-executor:v0.1.0'),
+        replicas: { type: 'integer', minimum: 0, description: 'Number of executor manager pods; 0 runs the session manager alone.' },
+        resources: resources('executor manager'),
+        shim: str('Executor shim type, e.g. "host" (executors.shim).'),
+        maxExecutors: { type: 'integer', minimum: 1, description: 'executors.limits.max_executors; 1 when omitted.' },
+      },
+    },
+    objectCache: {
+      type: 'object',
+      description: 'The `cache` section of flame-cluster.yaml (its endpoint is the object cache Service).',
+      properties: {
+        networkInterface: str('Network interface for the cache, e.g. "eth0" (cache.network_interface).'),
+        storage: str('Cache storage path, e.g. "/var/lib/flame/cache" (cache.storage).'),
+      },
+    },
+  },
+};
+
+export const flameClusterStatusSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'Observed state, written by the controller.',
+  properties: {
+    sessionManager: {
+      type: 'object',
+      properties: {
+        ready: { type: 'integer', minimum: 0, description: 'Ready session manager pods (0 or 1).' },
+        endpoint: str('Where executors and clients reach the session manager.'),
+      },
+    },
+    executorManager: {
+      type: 'object',
+      properties: {
+        replicas: { type: 'integer', minimum: 0, description: 'Requested executor manager pods.' },
+        ready: { type: 'integer', minimum: 0, description: 'Ready executor manager pods.' },
+      },
+    },
+    state: str('Pending, Running or Failed.', { enum: ['Pending', 'Running', 'Failed'] }),
+    configGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'Bumped whenever the generated flame-cluster.yaml changes.' },
+    observedGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'metadata.generation of the spec this status describes.' },
+    message: str('Human-readable summary.'),
+  },
+};
+
+const SESSION_MANAGER_SUFFIX = flameNames.sessionManager('').length;
+const EXECUTOR_SUFFIX = flameNames.executor('', 0).length - 1;
+
+/**
+ * Rules on the whole object (only there can CEL see metadata.name). The API server takes no fieldPath
+ * into metadata (its schema has no properties), so the messages name the field themselves. Guarded with
+ * has() so that a missing field is reported by `required`, not as a CEL error.
+ */
+export const flameClusterRootRules: CelValidationRule[] = [
+  {
+    rule: `self.metadata.name.matches('${CLUSTER_NAME_PATTERN}')`,
+    message:
+      "metadata.name must be a DNS-1035 label (lower-case letters, digits and '-', starting with a letter and ending with a letter or digit), since it prefixes the Service names",
+    reason: 'FieldValueInvalid',
+  },
+  {
+    // The last executor pod, <name>-executor-manager-<replicas-1>, or <name>-session-manager without executors.
+    rule:
+      `!has(self.spec) || !has(self.spec.executorManager) || !has(self.spec.executorManager.replicas) || ` +
+      `size(self.metadata.name) + (self.spec.executorManager.replicas > 0 ? ${EXECUTOR_SUFFIX} + size(string(int(self.spec.executorManager.replicas) - 1)) : ${SESSION_MANAGER_SUFFIX}) <= ${MAX_CHILD_NAME_LENGTH}`,
+    message: `metadata.name is too long: the longest pod name, <name>-executor-manager-<replicas-1> (or <name>-session-manager with 0 replicas), must be at most ${MAX_CHILD_NAME_LENGTH} characters, since pod names become hostnames, which must be DNS labels`,
+    reason: 'FieldValueInvalid',
+  },
+];
+
+export const flameClusterRootSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'FlameCluster runs a Flame cluster (xflops/flame): a session manager, executor managers and their Services, from one manifest.',
+  required: ['spec'],
+  properties: {
+    apiVersion: { type: 'string' },
+    kind: { type: 'string' },
+    metadata: { type: 'object' },
+    spec: flameClusterSpecSchema,
+    status: flameClusterStatusSchema,
+  },
+  'x-kubernetes-validations': flameClusterRootRules,
+};

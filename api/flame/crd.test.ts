@@ -1,0 +1,155 @@
+// The FlameCluster CRD and validateFlameCluster agree: whatever the API server would admit, the
+// workflow accepts, and the reverse. The schema is evaluated offline the way the API server does it
+// (types, int-or-string, required, minimum, minLength, pattern, then the CEL rules on the whole object).
+
+import { evaluate } from '@marcbachmann/cel-js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { flameClusterCrd } from '../crd/crds.ts';
+import type { JSONSchemaProps } from '../crd/schema-types.ts';
+import { seedSpec } from './testing.ts';
+import { validateFlameCluster } from './validate.ts';
+
+type Json = Record<string, unknown>;
+type Node = JSONSchemaProps & { anyOf?: JSONSchemaProps[]; 'x-kubernetes-int-or-string'?: true };
+
+const root = flameClusterCrd.spec.versions[0]!.schema.openAPIV3Schema;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function hasType(value: unknown, type: JSONSchemaProps['type']): boolean {
+  switch (type) {
+    case undefined:
+      return true;
+    case 'object':
+      return isObject(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    default:
+      return typeof value === type;
+  }
+}
+
+/** Schema violations of `value`; null fields count as absent (the API server drops them). */
+function schemaErrors(value: unknown, schema: Node, path: string): string[] {
+  if (!hasType(value, schema.type)) return [`${path}: type`];
+  if (schema.anyOf && !schema.anyOf.some((branch) => hasType(value, branch.type))) return [`${path}: anyOf`];
+  const errors: string[] = [];
+  if (typeof value === 'number' && schema.minimum !== undefined && value < schema.minimum) errors.push(`${path}: minimum`);
+  if (typeof value === 'string') {
+    if (schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${path}: minLength`);
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) errors.push(`${path}: pattern`);
+  }
+  if (isObject(value)) {
+    for (const key of schema.required ?? []) if (value[key] == null) errors.push(`${path}.${key}: required`);
+    for (const [key, child] of Object.entries(value)) {
+      if (child == null) continue;
+      const childSchema = schema.properties?.[key] ?? schema.additionalProperties;
+      // Unknown fields are pruned, not refused.
+      if (childSchema) errors.push(...schemaErrors(child, childSchema, `${path}.${key}`));
+    }
+  }
+  return errors;
+}
+
+/** Whether the API server would store `object`: the schema first, then (on a valid object) the CEL rules. */
+function admitted(object: Json): boolean {
+  if (schemaErrors(object, root, '').length > 0) return false;
+  return (root['x-kubernetes-validations'] ?? []).every((r) => evaluate(r.rule, { self: object }) === true);
+}
+
+function cluster(name: string, spec: unknown): Json {
+  return { apiVersion: 'flame.xflops.io/v1alpha1', kind: 'FlameCluster', metadata: { name }, spec };
+}
+
+function variant(change: (spec: Json) => void, name = 'my-flame'): Json {
+  const spec = structuredClone(seedSpec()) as unknown as Json;
+  change(spec);
+  return cluster(name, spec);
+}
+const sm = (s: Json) => s.sessionManager as Json;
+const em = (s: Json) => s.executorManager as Json;
+
+const TABLE: [string, Json, boolean][] = [
+  ["the seed's example", variant(() => {}), true],
+  ['replicas 0', variant((s) => (em(s).replicas = 0)), true],
+  ['replicas -1', variant((s) => (em(s).replicas = -1)), false],
+  ['replicas 1.5', variant((s) => (em(s).replicas = 1.5)), false],
+  ['replicas "3"', variant((s) => (em(s).replicas = '3')), false],
+  ['no replicas', variant((s) => delete em(s).replicas), false],
+  ['maxExecutors 1', variant((s) => (em(s).maxExecutors = 1)), true],
+  ['maxExecutors 0', variant((s) => (em(s).maxExecutors = 0)), false],
+  ['no maxExecutors', variant((s) => delete em(s).maxExecutors), true],
+  ['no session manager image', variant((s) => delete sm(s).image), false],
+  ['empty executor image', variant((s) => (em(s).image = '')), false],
+  ['image with whitespace', variant((s) => (em(s).image = 'a b')), false],
+  ['image null', variant((s) => (sm(s).image = null)), false],
+  ['no executorManager', variant((s) => delete s.executorManager), false],
+  ['sessionManager a string', variant((s) => (s.sessionManager = 'x')), false],
+  ['no spec', cluster('my-flame', undefined), false],
+  ['no objectCache', variant((s) => delete s.objectCache), true],
+  ['objectCache a string', variant((s) => (s.objectCache = 'x')), false],
+  ['slot a number', variant((s) => (sm(s).slot = 1)), false],
+  ['shim null', variant((s) => (em(s).shim = null)), true],
+  ['quantities', variant((s) => (em(s).resources = { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: 2, 'nvidia.com/gpu': 1 } })), true],
+  ['negative quantity string', variant((s) => (em(s).resources = { limits: { cpu: '-1' } })), false],
+  ['negative quantity number', variant((s) => (em(s).resources = { limits: { cpu: -1 } })), false],
+  ['fractional quantity number', variant((s) => (em(s).resources = { limits: { cpu: 0.5 } })), false],
+  ['quantity "0.5"', variant((s) => (em(s).resources = { limits: { cpu: '0.5' } })), true],
+  ['quantity "lots"', variant((s) => (sm(s).resources = { requests: { memory: 'lots' } })), false],
+  ['quantity true', variant((s) => (sm(s).resources = { requests: { memory: true } })), false],
+  ['resources a string', variant((s) => (sm(s).resources = '1 cpu')), false],
+  ['unknown fields are pruned', variant((s) => ((s.extra = 1), (sm(s).resources = { claims: [] }))), true],
+  ['name of 44 with 3 executors', variant(() => {}, 'a'.repeat(44)), true],
+  ['name of 45 with 3 executors', variant(() => {}, 'a'.repeat(45)), false],
+  ['name of 44 with 11 executors', variant((s) => (em(s).replicas = 11), 'a'.repeat(44)), false],
+  ['name of 47 with no executors', variant((s) => (em(s).replicas = 0), 'a'.repeat(47)), true],
+  ['name of 48 with no executors', variant((s) => (em(s).replicas = 0), 'a'.repeat(48)), false],
+  ['name starting with a digit', variant(() => {}, '1flame'), false],
+  ['name with a dot', variant(() => {}, 'flame.prod'), false],
+  ['name with upper case', variant(() => {}, 'Flame'), false],
+];
+
+describe('the FlameCluster CRD and validateFlameCluster agree', () => {
+  it.each(TABLE)('%s', (_name, object, expected) => {
+    expect(admitted(object)).toBe(expected);
+    expect(validateFlameCluster(object).valid).toBe(expected);
+  });
+
+  it('on specs built from good and bad parts', () => {
+    const optional = (...values: unknown[]) => fc.constantFrom<unknown>(undefined, ...values);
+    const quantities = optional({ cpu: '1' }, { cpu: 2, memory: '4Gi' }, { cpu: -1 }, { cpu: 0.5 }, { memory: 'lots' }, 'x');
+    const resources = fc.oneof(optional('x', null), fc.record({ requests: quantities, limits: quantities }, { requiredKeys: [] }));
+    const image = optional('img:1', '', ' img', 3, null);
+    const text = optional('x', 1, null);
+    const spec = fc.record(
+      {
+        sessionManager: fc.oneof(
+          fc.constantFrom<unknown>(undefined, 'x'),
+          fc.record({ image, resources, slot: text, policy: text, storage: text }, { requiredKeys: [] }),
+        ),
+        executorManager: fc.oneof(
+          fc.constantFrom<unknown>(undefined, []),
+          fc.record(
+            { image, replicas: optional(0, 1, 3, 10, 11, -1, 1.5, '2', null), resources, shim: text, maxExecutors: optional(1, 10, 0, 2.5, '3') },
+            { requiredKeys: [] },
+          ),
+        ),
+        objectCache: fc.oneof(optional('x'), fc.record({ networkInterface: text, storage: text }, { requiredKeys: [] })),
+      },
+      { requiredKeys: [] },
+    );
+    const name = fc.constantFrom('my-flame', 'a'.repeat(43), 'a'.repeat(44), 'a'.repeat(47), 'a'.repeat(48), '9lives', 'x');
+    fc.assert(
+      fc.property(name, spec, (n, s) => {
+        const object = JSON.parse(JSON.stringify(cluster(n, s))) as Json;
+        expect(validateFlameCluster(object).valid).toBe(admitted(object));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
