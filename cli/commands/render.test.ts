@@ -149,7 +149,7 @@ describe('kubeairunway render: failures', () => {
 
   it('only ModelDeployments in -f', async () => {
     const result = await run(['render', '-f', 'c.yaml'], { 'c.yaml': providerConfig('x', {}) });
-    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: c.yaml holds InferenceProviderConfig x; render takes ModelDeployments (pass provider configs with --provider-config).\n' });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: c.yaml holds InferenceProviderConfig x; render takes ModelDeployments and FlameClusters (pass provider configs with --provider-config).\n' });
   });
 
   it('a broken provider config is one sentence', async () => {
@@ -169,4 +169,68 @@ it('the rendered YAML parses back to the JSON rendering', async () => {
   const yaml = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml']);
   const json = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml', '-o', 'json']);
   expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+});
+
+describe('kubeairunway render: FlameClusters', () => {
+  const flame = (name: string, spec: unknown, namespace?: string) =>
+    JSON.stringify({ apiVersion: 'flame.xflops.io/v1alpha1', kind: 'FlameCluster', metadata: { name, ...(namespace ? { namespace } : {}) }, spec });
+  const SPEC = { sessionManager: { image: 's:1' }, executorManager: { image: 'e:1', replicas: 2 } };
+  const ids = (os: Obj[]) => os.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`);
+
+  it('examples/flame-cluster.yaml renders every child: ConfigMap, Services, session manager, executors by index', async () => {
+    const result = await run(['render', '-f', 'examples/flame-cluster.yaml']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const children = objects(result.stdout);
+    expect(ids(children)).toEqual([
+      'ConfigMap/default/my-flame-config',
+      'Service/default/my-flame-session-manager',
+      'Service/default/my-flame-object-cache',
+      'Pod/default/my-flame-session-manager',
+      'Pod/default/my-flame-executor-manager-0',
+      'Pod/default/my-flame-executor-manager-1',
+      'Pod/default/my-flame-executor-manager-2',
+    ]);
+    for (const child of children) {
+      // Offline there is no uid to refer to.
+      expect(child.metadata).toMatchObject({ labels: { 'flame.xflops.io/cluster': 'my-flame' }, ownerReferences: [{ apiVersion: 'flame.xflops.io/v1alpha1', kind: 'FlameCluster', name: 'my-flame', controller: true, blockOwnerDeletion: true }] });
+      expect((child.metadata as { ownerReferences: object[] }).ownerReferences[0]).not.toHaveProperty('uid');
+    }
+    expect(parse((children[0]!.data as Record<string, string>)['flame-cluster.yaml']!)).toMatchObject({ executors: { shim: 'host', limits: { max_executors: 10 } } });
+  });
+
+  it('is deterministic, and the YAML parses back to the JSON rendering', async () => {
+    const first = await run(['render', '-f', 'examples/flame-cluster.yaml']);
+    expect((await run(['render', '-f', 'examples/flame-cluster.yaml'])).stdout).toBe(first.stdout);
+    const json = await run(['render', '-f', 'examples/flame-cluster.yaml', '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual({ apiVersion: 'v1', kind: 'List', items: objects(first.stdout) });
+  });
+
+  it('keeps the namespace it is given', async () => {
+    const result = await run(['render', '-f', 'f.yaml'], { 'f.yaml': flame('f', SPEC, 'flame') });
+    expect(ids(objects(result.stdout))[0]).toBe('ConfigMap/flame/f-config');
+  });
+
+  it('replicas 0 renders the session manager and both Services only', async () => {
+    const result = await run(['render', '-f', 'f.yaml'], { 'f.yaml': flame('f', { ...SPEC, executorManager: { image: 'e:1', replicas: 0 } }) });
+    expect(ids(objects(result.stdout))).toEqual(['ConfigMap/default/f-config', 'Service/default/f-session-manager', 'Service/default/f-object-cache', 'Pod/default/f-session-manager']);
+  });
+
+  it('mixes with ModelDeployments, in input order', async () => {
+    const stdin = `${manifest('md', GPU)}\n---\n${flame('f', SPEC)}\n`;
+    const result = await run(['render', '-f', '-'], {}, stdin);
+    expect(result.code).toBe(0);
+    expect(objects(result.stdout).map((o) => o.kind)).toEqual(['DynamoGraphDeployment', 'ConfigMap', 'Service', 'Service', 'Pod', 'Pod', 'Pod']);
+  });
+
+  it('an invalid FlameCluster prints its field errors and nothing on stdout', async () => {
+    const bad = { sessionManager: { image: 's:1' }, executorManager: { image: 'e:1', replicas: -1 } };
+    const result = await run(['render', '-f', 'examples/flame-cluster.yaml', '-f', 'bad.yaml'], { 'bad.yaml': flame('bad', bad) });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'bad.yaml: FlameCluster default/bad cannot be rendered:\n  spec.executorManager.replicas: must be an integer >= 0, got -1\n' });
+  });
+
+  it('warns about unknown fields', async () => {
+    const result = await run(['render', '-f', 'f.yaml'], { 'f.yaml': flame('f', { ...SPEC, objectCache: { netInterface: 'eth0' } }) });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("warning: f.yaml: FlameCluster default/f: spec.objectCache.netInterface: Unknown field 'spec.objectCache.netInterface' is not part of the schema\n");
+  });
 });

@@ -106,7 +106,7 @@ describe('kubeairunway validate', () => {
   it('rejects other kinds', async () => {
     const result = await run(['validate', '-f', 'cm.yaml'], { 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('error   kind: kind must be ModelDeployment or InferenceProviderConfig, got "ConfigMap"');
+    expect(result.stdout).toContain('error   kind: kind must be ModelDeployment, InferenceProviderConfig or FlameCluster, got "ConfigMap"');
   });
 
   it('json output', async () => {
@@ -136,5 +136,70 @@ describe('kubeairunway validate', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toBe("error: required option '-f, --filename <path...>' not specified\n");
     });
+  });
+});
+
+describe('kubeairunway validate: FlameClusters', () => {
+  const flame = (name: string, spec: unknown) => JSON.stringify({ apiVersion: 'flame.xflops.io/v1alpha1', kind: 'FlameCluster', metadata: { name }, spec });
+  const SPEC = { sessionManager: { image: 'xflops/flame-session:v0.1.0' }, executorManager: { image: 'xflops/flame-executor:v0.1.0', replicas: 3 } };
+
+  it('examples/flame-cluster.yaml is valid', async () => {
+    expect(await run(['validate', '-f', 'examples/flame-cluster.yaml'])).toEqual({ code: 0, stdout: 'examples/flame-cluster.yaml: FlameCluster default/my-flame is valid\n', stderr: '' });
+  });
+
+  it('prints every field error and exits 1', async () => {
+    const spec = { sessionManager: { image: '' }, executorManager: { image: 'e:1', replicas: -1, maxExecutors: 0 } };
+    const result = await run(['validate', '-f', 'f.yaml'], { 'f.yaml': flame('bad', spec) });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        'f.yaml: FlameCluster default/bad is invalid (3 errors, 0 warnings)',
+        '  error   spec.sessionManager.image: required',
+        '  error   spec.executorManager.replicas: must be an integer >= 0, got -1',
+        '  error   spec.executorManager.maxExecutors: must be an integer >= 1, got 0',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a name too long for the pod hostnames', async () => {
+    const result = await run(['validate', '-f', 'f.yaml'], { 'f.yaml': flame('a'.repeat(45), SPEC) });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`error   metadata.name: is too long: with 3 executors the pod "${'a'.repeat(45)}-executor-manager-2" would have 64 characters`);
+  });
+
+  it('unknown fields are warnings (the API server would drop them)', async () => {
+    const spec = { ...SPEC, executorManager: { ...SPEC.executorManager, maxExecutor: 4 } };
+    const result = await run(['validate', '-f', 'f.yaml'], { 'f.yaml': flame('typo', spec) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      "f.yaml: FlameCluster default/typo is valid (0 errors, 1 warning)\n  warning spec.executorManager.maxExecutor: Unknown field 'spec.executorManager.maxExecutor' is not part of the schema\n",
+    );
+  });
+
+  it('a multi-document file may mix kinds', async () => {
+    const stdin = `${flame('f', SPEC)}\n---\n${manifest('m', { model: { id: 'x/y' }, engine: { type: 'llamacpp' } })}\n---\n${flame('g', {})}\n`;
+    const result = await run(['validate', '-f', '-', '-o', 'json'], {}, stdin);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { source: 'stdin#1', object: 'FlameCluster default/f', valid: true, errors: [], warnings: [] },
+      { source: 'stdin#2', object: 'ModelDeployment default/m', valid: true, errors: [], warnings: [] },
+      {
+        source: 'stdin#3',
+        object: 'FlameCluster default/g',
+        valid: false,
+        errors: [
+          { field: 'spec.sessionManager', message: 'required' },
+          { field: 'spec.executorManager', message: 'required' },
+        ],
+        warnings: [],
+      },
+    ]);
+  });
+
+  it('the wrong apiVersion for the kind', async () => {
+    const result = await run(['validate', '-f', 'f.yaml'], { 'f.yaml': JSON.stringify({ apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'FlameCluster', metadata: { name: 'x' }, spec: SPEC }) });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('error   apiVersion: must be flame.xflops.io/v1alpha1, got "kubeairunway.ai/v1alpha1"');
   });
 });

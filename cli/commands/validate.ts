@@ -1,13 +1,16 @@
 // `kubeairunway validate -f FILE`: checks ModelDeployments (and InferenceProviderConfigs) offline, with
-// the same validation the admission webhook runs, plus the explicit provider's override schema.
+// the same validation the admission webhook runs, plus the explicit provider's override schema; and
+// FlameClusters, with the validation their workflow runs.
 
 import { Option, type Command } from 'commander';
 import { MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
+import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
 import type { ValidationResult } from '../../api/types.ts';
 import { explicitProvider } from '../../api/spec-helpers.ts';
 import { findProvider } from '../../providers/index.ts';
 import { describeObject, readManifests, type ManifestDocument } from '../documents.ts';
 import { CliError } from '../errors.ts';
+import { checkFlameCluster } from '../flame.ts';
 import { countIssues, formatJson, issueLines } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { checkModelDeployment, checkProviderConfig, kindOf } from '../objects.ts';
@@ -29,7 +32,7 @@ export interface DocumentReport {
 export const validateCommand: CommandRegistration = (program: Command, { io }) => {
   program
     .command('validate')
-    .description('Check ModelDeployment manifests offline, as the admission webhook would.')
+    .description('Check ModelDeployment and FlameCluster manifests offline, as the cluster would.')
     .requiredOption('-f, --filename <path...>', 'manifest file, directory, or - for stdin (repeatable)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(action((options: ValidateOptions) => runValidate(io, options)));
@@ -57,8 +60,9 @@ function resultOf(doc: ManifestDocument): ValidationResult {
     return checkModelDeployment(doc, provider ? { overrideSchema: provider.overrideSchema } : {}).result;
   }
   if (kind === PROVIDER_CONFIG_KIND) return checkProviderConfig(doc);
+  if (kind === FLAME_CLUSTER_KIND) return checkFlameCluster(doc);
   return {
-    errors: [{ field: 'kind', message: `kind must be ${MODEL_DEPLOYMENT_KIND} or ${PROVIDER_CONFIG_KIND}, got ${JSON.stringify(kind ?? null)}` }],
+    errors: [{ field: 'kind', message: `kind must be ${MODEL_DEPLOYMENT_KIND}, ${PROVIDER_CONFIG_KIND} or ${FLAME_CLUSTER_KIND}, got ${JSON.stringify(kind ?? null)}` }],
     warnings: [],
   };
 }
