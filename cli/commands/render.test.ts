@@ -193,7 +193,7 @@ describe('kubeairunway render: FlameClusters', () => {
     for (const child of children) {
       // Offline there is no uid to refer to.
       expect(child.metadata).toMatchObject({ labels: { 'flame.xflops.io/cluster': 'my-flame' }, ownerReferences: [{ apiVersion: 'flame.xflops.io/v1alpha1', kind: 'FlameCluster', name: 'my-flame', controller: true, blockOwnerDeletion: true }] });
-      expect((child.metadata as { ownerReferences: object[] }).ownerReferences[0]).not.toHaveProperty('uid');
+      expect((child.metadata as unknown as { ownerReferences: object[] }).ownerReferences[0]).not.toHaveProperty('uid');
     }
     expect(parse((children[0]!.data as Record<string, string>)['flame-cluster.yaml']!)).toMatchObject({ executors: { shim: 'host', limits: { max_executors: 10 } } });
   });
