@@ -3,29 +3,20 @@ import type { ModelDeployment } from '../api/types.ts';
 import type { CustomObjects, ResourceRef } from '../kube/custom-objects.ts';
 import type { InvolvedObject } from '../kube/events.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
-import { isAtLeast } from '../kube/resource-version.ts';
-import type { DeploymentRef, ReadRef } from '../workflows/ids.ts';
+import { readLive } from '../kube/read-live.ts';
+import type { ObjectRef, ReadRef } from '../workflows/engine/object-ref.ts';
 
-export function modelDeploymentResource(ref: Pick<DeploymentRef, 'namespace' | 'name'>): ResourceRef {
+export function modelDeploymentResource(ref: Pick<ObjectRef, 'namespace' | 'name'>): ResourceRef {
   return { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace: ref.namespace, name: ref.name };
 }
 
 export const PROVIDER_CONFIGS = { group: GROUP, version: VERSION, plural: PROVIDER_CONFIG_PLURAL } as const;
 
-export function involved(ref: DeploymentRef): InvolvedObject {
+export function involved(ref: ObjectRef): InvolvedObject {
   return { apiVersion: API_VERSION, kind: MODEL_DEPLOYMENT_KIND, namespace: ref.namespace, name: ref.name, uid: ref.uid };
 }
 
-/**
- * The live ModelDeployment of this incarnation, or undefined when it is gone (or replaced by a new one
- * of the same name). From the process's cache when it holds this incarnation at least as new as the
- * pass has seen; otherwise (not cached yet, older, or gone from the cache) from the API server.
- */
+/** The live ModelDeployment of this incarnation (see `readLive`), or undefined when it is gone. */
 export async function readLiveDeployment(objects: CustomObjects, informers: InformerSet | undefined, ref: ReadRef): Promise<ModelDeployment | undefined> {
-  const resource = modelDeploymentResource(ref);
-  const cached = informers?.cached(resource);
-  const hit = cached?.known ? (cached.object as ModelDeployment | undefined) : undefined;
-  if (hit && hit.metadata.uid === ref.uid && isAtLeast(hit.metadata.resourceVersion, ref.seenVersion)) return hit;
-  const live = (await objects.get(resource)) as ModelDeployment | undefined;
-  return live && live.metadata.uid === ref.uid ? live : undefined;
+  return (await readLive(objects, informers, modelDeploymentResource(ref), ref)) as ModelDeployment | undefined;
 }

@@ -1,5 +1,6 @@
 // End to end on a fresh local stack: N deployments created at once, time until all are Running and
 // until all are deleted, workflow history per deployment, and the controller process's memory.
+import { MODEL_DEPLOYMENT_KIND } from '../api/constants.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { stackCrdFiles } from '../devstack/crd-files.ts';
 import { startLocalProduct } from '../devstack/local-product.ts';
 import { CustomObjects, type AnyObject } from '../kube/custom-objects.ts';
 import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../api/constants.ts';
-import { workflowIdFor } from '../workflows/ids.ts';
+import { workflowIdFor } from '../workflows/engine/object-ref.ts';
 import { percentile } from './measure.ts';
 
 export interface E2eResult {
@@ -59,7 +60,7 @@ export async function benchE2e(count: number): Promise<E2eResult> {
     await new Promise((r) => setTimeout(r, 2_000));
     let events = 0;
     for (const name of names) {
-      events += (await controller.client.workflow.getHandle(workflowIdFor({ namespace, name, uid: uids.get(name)! })).describe()).historyLength;
+      events += (await controller.client.workflow.getHandle(workflowIdFor(MODEL_DEPLOYMENT_KIND, { namespace, name, uid: uids.get(name)! })).describe()).historyLength;
     }
     const delStart = Date.now();
     await Promise.all(names.map((name) => objects.delete(ref(name))));

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
+import { SEARCH_ATTRIBUTES } from '../workflows/engine/search-attributes.ts';
 import { freePort } from './ports.ts';
 import { startProcess, waitUntil, type ManagedProcess } from './process.ts';
 

@@ -113,16 +113,21 @@ export class CustomObjects {
 
   /**
    * Deletes in the background and says what became of the object: `gone` when nothing held it (the API
-   * server removed it at once), `deleting` when finalizers keep it for now, `absent` when it was not there.
+   * server removed it at once), `deleting` when finalizers or a grace period (a pod on a node) keep it
+   * for now, `absent` when it was not there. With `uid`, only that incarnation is deleted: a newer
+   * object of the same name counts as `absent` (the one meant is gone).
    */
-  async remove(ref: ResourceRef): Promise<'absent' | 'gone' | 'deleting'> {
+  async remove(ref: ResourceRef, uid?: string): Promise<'absent' | 'gone' | 'deleting'> {
+    const body = { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background', ...(uid ? { preconditions: { uid } } : {}) };
     try {
-      const last = await this.rest.request<AnyObject>('DELETE', objectPath(ref), { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
-      return last?.kind !== 'Status' && (last?.metadata?.finalizers?.length ?? 0) > 0 ? 'deleting' : 'gone';
+      const last = await this.rest.request<AnyObject>('DELETE', objectPath(ref), { body });
+      if (last?.kind === 'Status') return 'gone';
+      const grace = (last?.metadata as { deletionGracePeriodSeconds?: number } | undefined)?.deletionGracePeriodSeconds ?? 0;
+      return (last?.metadata?.finalizers?.length ?? 0) > 0 || grace > 0 ? 'deleting' : 'gone';
     } catch (err) {
-      if (classifyKubeError(err).type === 'NotFound') return 'absent';
+      const type = classifyKubeError(err).type;
+      if (type === 'NotFound' || (uid && type === 'Conflict')) return 'absent';
       throw err;
     }
   }
-
 }

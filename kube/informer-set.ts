@@ -88,6 +88,16 @@ export class InformerSet {
     return { known: false };
   }
 
+  /** Every cached object of a namespace that a filled collection with exactly this label selector holds. */
+  selection(ref: CollectionRef & { namespace: string }, labelSelector: string): AnyObject[] | undefined {
+    for (const c of this.collections.values()) {
+      if (c.synced && !c.spec.metadataOnly && !c.spec.fieldSelector && c.spec.labelSelector === labelSelector && covers(c.spec, { ...ref, name: '' }, labelSelector)) {
+        return c.informer.list(ref.namespace) as AnyObject[];
+      }
+    }
+    return undefined;
+  }
+
   /** Every cached object of a resource type, when a filled collection without selectors holds them all. */
   cachedList(ref: CollectionRef): AnyObject[] | undefined {
     for (const c of this.collections.values()) {

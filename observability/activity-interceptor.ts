@@ -1,6 +1,6 @@
 // Metrics and logs of every reconciliation step, recorded around the activities by a Temporal activity
 // interceptor: the workflow stays free of observability code, and every activity, core or provider,
-// is covered the same way. Each activity's first argument is the DeploymentRef, which gives the logs
+// is covered the same way. Each activity's first argument is the ObjectRef, which gives the logs
 // their namespace and name; the activity context gives the workflow ID.
 
 import type { Context } from '@temporalio/activity';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deploymentFingerprint, providerConfigFingerprint, providerResourceFingerprint } from './fingerprint.ts';
+import { deploymentFingerprint, providerConfigFingerprint, childFingerprint } from './fingerprint.ts';
 
 describe('fingerprints decide which watch events wake a workflow', () => {
   const md = { metadata: { generation: 1, labels: { a: '1' }, annotations: {}, finalizers: ['kubeairunway.ai/finalizer'], resourceVersion: '5' }, status: { phase: 'Running' } };
@@ -27,9 +27,9 @@ describe('fingerprints decide which watch events wake a workflow', () => {
 
   it('ignores our bookkeeping annotations on provider resources but not operator status or edits', () => {
     const res = { metadata: { generation: 3, annotations: {}, labels: { l: '1' } }, status: { state: 'deploying' } };
-    const base = providerResourceFingerprint(res);
-    expect(providerResourceFingerprint({ ...res, metadata: { ...res.metadata, annotations: { 'kubeairunway.ai/applied-state': 'x' } } })).toBe(base);
-    expect(providerResourceFingerprint({ ...res, status: { state: 'successful' } })).not.toBe(base);
-    expect(providerResourceFingerprint({ ...res, metadata: { ...res.metadata, generation: 4 } })).not.toBe(base);
+    const base = childFingerprint(res);
+    expect(childFingerprint({ ...res, metadata: { ...res.metadata, annotations: { 'kubeairunway.ai/applied-state': 'x' } } })).toBe(base);
+    expect(childFingerprint({ ...res, status: { state: 'successful' } })).not.toBe(base);
+    expect(childFingerprint({ ...res, metadata: { ...res.metadata, generation: 4 } })).not.toBe(base);
   });
 });

@@ -26,11 +26,11 @@ export function providerConfigFingerprint(obj: AnyObject): string {
 }
 
 /**
- * What about a provider resource the owning workflow must see: spec edits (generation), labels,
- * deletion and the upstream operator's status. Our own bookkeeping annotations are left out, so the
- * apply that records them does not wake the workflow again.
+ * What about a child resource (a provider's resource, a Pod, a Service, a ConfigMap) its owner's
+ * workflow must see: spec and data edits (generation, for kinds that have one), labels, deletion and
+ * status. Bookkeeping annotations are left out, so the apply that records them wakes nobody again.
  */
-export function providerResourceFingerprint(obj: AnyObject): string {
+export function childFingerprint(obj: AnyObject): string {
   const m = obj.metadata ?? {};
-  return JSON.stringify([m.generation ?? 0, m.deletionTimestamp ?? '', Object.entries(m.labels ?? {}).sort(), obj.status ?? null]);
+  return JSON.stringify([m.generation ?? 0, m.deletionTimestamp ?? '', Object.entries(m.labels ?? {}).sort(), obj.spec ?? null, obj.data ?? null, obj.status ?? null]);
 }

@@ -1,18 +1,19 @@
 import type { Client } from '@temporalio/client';
-import { FINALIZER, GROUP, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG_PLURAL, VERSION } from '../api/constants.ts';
-import type { ModelDeployment } from '../api/types.ts';
-import type { AnyObject, CollectionRef } from '../kube/custom-objects.ts';
-import type { InformerSet } from '../kube/informer-set.ts';
-import type { DeploymentRef } from '../workflows/ids.ts';
+import type { AnyObject } from '../kube/custom-objects.ts';
+import type { CollectionSpec, InformerSet } from '../kube/informer-set.ts';
+import type { ObjectRef } from '../workflows/engine/object-ref.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
 import { Coalescer } from './coalescer.ts';
-import { deploymentFingerprint, providerConfigFingerprint } from './fingerprint.ts';
+import { OwnerSignals } from './owner-signals.ts';
 import { createSignaler, type Delivery } from './signaler.ts';
+import type { RelatedWatches, WatchedKind } from './watched-kind.ts';
 
 export interface WatcherOptions {
   /** The process's shared informers: the watcher adds its handlers; the caller starts and stops the set. */
   informers: InformerSet;
   client: Client;
+  /** The kinds to reconcile. */
+  kinds: readonly WatchedKind[];
   /** Settings handed to workflows this watcher starts; the task-queue prefix also picks the core queue. */
   settings: Partial<ReconcileSettings> & Pick<ReconcileSettings, 'taskQueuePrefix'>;
   /** Namespaces to watch; all when omitted. */
@@ -26,13 +27,13 @@ export interface Watcher {
   stop(): Promise<void>;
 }
 
-const MD: Omit<CollectionRef, 'namespace'> = { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL };
+type Handlers = { upsert?: (o: AnyObject) => void; remove?: (o: AnyObject) => void };
 
 /**
- * Turns watch events into "look again" signals: ModelDeployment changes start or wake their workflow;
- * InferenceProviderConfig changes wake deployments still waiting for a provider; CRD changes wake
- * deployments waiting for one. Every signal goes through one coalescer. Register before the informer
- * set starts, so the first lists reach the handlers.
+ * Turns watch events into "look again" signals, for every registered kind: an object's changes start
+ * or wake its workflow; its children's changes wake it; its kind's related watches wake the objects
+ * they concern. Every signal goes through one coalescer. Register before the informer set starts, so
+ * the first lists reach the handlers.
  */
 export function startWatcher(opts: WatcherOptions): Watcher {
   const log = opts.log ?? (() => {});
@@ -40,68 +41,73 @@ export function startWatcher(opts: WatcherOptions): Watcher {
   const coalescer = new Coalescer<Delivery>((_key, delivery) => deliver(delivery), {
     onError: (key, err, delay) => log(`signal to ${key} failed (${(err as Error).message}); retrying in ${delay}ms`),
   });
-  const seen = new Map<string, string>();
-  const deployments = new Map<string, ModelDeployment>();
-  const refOf = (md: AnyObject): DeploymentRef => ({ namespace: md.metadata!.namespace!, name: md.metadata!.name!, uid: md.metadata!.uid! });
-  const send = (ref: DeploymentRef, reason: string, start: boolean, md?: AnyObject) =>
-    coalescer.trigger(ref.uid, {
-      ref,
-      request: { reason, ...(md ? { generation: md.metadata?.generation, resourceVersion: md.metadata?.resourceVersion } : {}) },
-      start,
-      fresh: md !== undefined && !md.metadata?.deletionTimestamp && !md.metadata?.finalizers?.includes(FINALIZER),
-    });
-
-  const watch = (what: string, ref: CollectionRef, handlers: { upsert?: (o: AnyObject) => void; remove?: (o: AnyObject) => void }) => {
-    const { informer } = opts.informers.collection(what, ref);
+  const namespaces = opts.namespaces ?? [undefined];
+  const watch = (what: string, collection: CollectionSpec, handlers: Handlers) => {
+    const { informer } = opts.informers.collection(what, collection);
     if (handlers.upsert) {
       informer.on('add', (o) => handlers.upsert!(o as unknown as AnyObject));
       informer.on('update', (o) => handlers.upsert!(o as unknown as AnyObject));
     }
     if (handlers.remove) informer.on('delete', (o) => handlers.remove!(o as unknown as AnyObject));
   };
+  const stops: (() => void)[] = [() => coalescer.stop()];
 
-  for (const namespace of opts.namespaces ?? [undefined]) {
-    watch('ModelDeployment', { ...MD, namespace }, {
-      upsert: (md) => {
-        const uid = md.metadata?.uid;
-        if (!uid) return;
-        deployments.set(uid, md as unknown as ModelDeployment);
-        const fingerprint = deploymentFingerprint(md);
-        if (seen.get(uid) === fingerprint) return;
-        seen.set(uid, fingerprint);
-        send(refOf(md), md.metadata?.deletionTimestamp ? 'deleting' : 'changed', true, md);
+  for (const kind of opts.kinds) {
+    const seen = new Map<string, string>();
+    const objects = new Map<string, AnyObject>();
+    const refOf = (o: AnyObject): ObjectRef => ({ namespace: o.metadata!.namespace!, name: o.metadata!.name!, uid: o.metadata!.uid! });
+    const send = (o: AnyObject, reason: string, start: boolean) =>
+      coalescer.trigger(o.metadata!.uid!, {
+        kind,
+        ref: refOf(o),
+        request: { reason, ...(start ? { generation: o.metadata?.generation, resourceVersion: o.metadata?.resourceVersion } : {}) },
+        start,
+        fresh: start && !o.metadata?.deletionTimestamp && kind.isNew(o),
+      });
+
+    for (const namespace of namespaces) {
+      watch(kind.kind, { ...kind.collection, namespace }, {
+        upsert: (o) => {
+          const uid = o.metadata?.uid;
+          if (!uid) return;
+          objects.set(uid, o);
+          const fingerprint = kind.fingerprint(o);
+          if (seen.get(uid) === fingerprint) return;
+          seen.set(uid, fingerprint);
+          send(o, o.metadata?.deletionTimestamp ? 'deleting' : 'changed', true);
+        },
+        remove: (o) => {
+          const uid = o.metadata?.uid ?? '';
+          seen.delete(uid);
+          objects.delete(uid);
+        },
+      });
+      if (kind.children?.length) {
+        const owners = new OwnerSignals(deliver, kind, log);
+        stops.push(() => owners.stop());
+        for (const child of kind.children) {
+          const what = `${kind.kind} ${child.plural}`;
+          watch(what, { ...child, namespace }, {
+            upsert: (o) => owners.changed(child.plural, o, `${child.plural} changed`),
+            remove: (o) => owners.changed(child.plural, o, `${child.plural} deleted`),
+          });
+        }
+      }
+    }
+
+    const related: RelatedWatches = {
+      watch,
+      wakeWhere: (reason, match) => {
+        for (const o of objects.values()) if (match(o)) send(o, reason, false);
       },
-      remove: (md) => {
-        const uid = md.metadata?.uid ?? '';
-        seen.delete(uid);
-        deployments.delete(uid);
-      },
-    });
+    };
+    kind.related?.(related);
+    log(`watching ${kind.kind}s in ${opts.namespaces?.join(', ') ?? 'all namespaces'}`);
   }
-
-  const wakeWhere = (reason: string, match: (md: ModelDeployment) => boolean) => {
-    for (const md of deployments.values()) if (match(md)) send(refOf(md as unknown as AnyObject), reason, false);
-  };
-  const configs = new Map<string, string>();
-  watch('InferenceProviderConfig', { group: GROUP, version: VERSION, plural: PROVIDER_CONFIG_PLURAL }, {
-    upsert: (config) => {
-      const name = config.metadata?.name ?? '';
-      const fingerprint = providerConfigFingerprint(config);
-      if (configs.get(name) === fingerprint) return;
-      configs.set(name, fingerprint);
-      wakeWhere(`provider config ${name} changed`, (md) => !md.status?.provider?.name || md.status.provider.name === name);
-    },
-    remove: (config) => configs.delete(config.metadata?.name ?? ''),
-  });
-  watch('CustomResourceDefinition', { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' }, {
-    upsert: (crd) => wakeWhere(`CRD ${crd.metadata?.name} changed`, (md) => md.status?.phase === 'Pending' || md.status?.phase === undefined),
-  });
-
-  log(`watching ModelDeployments in ${opts.namespaces?.join(', ') ?? 'all namespaces'}`);
 
   return {
     async stop() {
-      coalescer.stop();
+      for (const stop of stops) stop();
     },
   };
 }

@@ -2,15 +2,15 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { Client, type TLSConfig } from '@temporalio/client';
 import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ProviderDefinition } from '../providers/contract.ts';
-import type { AnyObject } from '../kube/custom-objects.ts';
-import { Coalescer } from '../watcher/coalescer.ts';
-import { providerResourceFingerprint } from '../watcher/fingerprint.ts';
+import { modelDeploymentKind } from '../watcher/kinds/model-deployment.ts';
+import { OwnerSignals } from '../watcher/owner-signals.ts';
 import { watchProviderResources } from '../watcher/provider-resource-watch.ts';
-import { createSignaler, type Delivery } from '../watcher/signaler.ts';
+import { createSignaler } from '../watcher/signaler.ts';
+import type { WatchedKind } from '../watcher/watched-kind.ts';
 import { startWatcher, type Watcher } from '../watcher/watcher.ts';
 import { DEFAULT_SETTINGS, type ReconcileSettings } from '../workflows/settings.ts';
-import { GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../api/constants.ts';
 import { PROVIDER_CONFIGS } from '../activities/deployment-ref.ts';
+import { KINDS } from './kinds.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { registerProvider, type Registration } from './registration.ts';
 import { installRuntime } from './runtime.ts';
@@ -27,6 +27,8 @@ export interface ControllerOptions {
   core: boolean;
   watcher: boolean;
   providers: readonly ProviderDefinition[];
+  /** The kinds this process's core and watcher reconcile; every registered kind when omitted. */
+  kinds?: readonly WatchedKind[];
   settings?: Partial<ReconcileSettings>;
   /** The process's shared informers, when other parts of the process read them too: the controller starts the set, the caller stops it. A set of its own otherwise. */
   informers?: InformerSet;
@@ -64,8 +66,15 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   // activity's reads share each collection's single list and watch.
   const informers = opts.informers ?? new InformerSet(opts.kc, log);
 
+  const kinds = opts.kinds ?? KINDS;
   if (opts.core) {
-    for (const namespace of opts.namespaces ?? [undefined]) informers.collection('ModelDeployment', { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace });
+    // The core's activities read every kind's objects and children from these caches.
+    for (const kind of kinds) {
+      for (const namespace of opts.namespaces ?? [undefined]) {
+        informers.collection(kind.kind, { ...kind.collection, namespace });
+        for (const child of kind.children ?? []) informers.collection(`${kind.kind} ${child.plural}`, { ...child, namespace });
+      }
+    }
     informers.collection('InferenceProviderConfig', PROVIDER_CONFIGS);
     workers.push(
       await createCoreWorker({
@@ -82,23 +91,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
 
   // Provider resource changes wake the owning deployment's workflow (signal only, never start).
   const deliver = createSignaler(client, { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix });
-  const ownerSignals = new Coalescer<Delivery>((_k, d) => deliver(d), { onError: (key, err) => log(`signal to ${key} failed: ${(err as Error).message}`) });
-  // What each provider resource last looked like, by kind, namespace and name (known before a create
-  // gives it a uid): an event that shows nothing new wakes nobody.
-  const seen = new Map<string, string>();
-  const seenKey = (obj: AnyObject) => `${obj.kind}/${obj.metadata?.namespace}/${obj.metadata?.name}`;
-  const notifyOwner = (obj: AnyObject, reason: string) => {
-    const owner = obj.metadata?.ownerReferences?.find((o) => o.kind === MODEL_DEPLOYMENT_KIND && o.controller);
-    if (!owner || !obj.metadata?.namespace) return;
-    const key = seenKey(obj);
-    if (reason.endsWith('deleted')) seen.delete(key);
-    else {
-      const fingerprint = providerResourceFingerprint(obj);
-      if (seen.get(key) === fingerprint) return;
-      seen.set(key, fingerprint);
-    }
-    ownerSignals.trigger(owner.uid, { ref: { namespace: obj.metadata.namespace, name: owner.name, uid: owner.uid }, request: { reason, fromResource: true }, start: false });
-  };
+  const ownerSignals = new OwnerSignals(deliver, modelDeploymentKind, log);
 
   const registrations: Registration[] = [];
   for (const provider of opts.providers) {
@@ -109,20 +102,20 @@ export async function startController(opts: ControllerOptions): Promise<Controll
         kc: opts.kc,
         informers,
         // Our own write's echo from the resource watch is not news: the workflow that made it knows.
-        wrote: (stored) => seen.set(seenKey(stored), providerResourceFingerprint(stored)),
+        wrote: (stored) => ownerSignals.wrote(provider.resource.kind, stored),
         provider,
         taskQueuePrefix: settings.taskQueuePrefix,
         activityInterceptors: opts.activityInterceptors?.(provider.name),
       }),
     );
-    const watch = watchProviderResources({ kc: opts.kc, informers, resource: provider.resource, onChange: notifyOwner, crdPollMs: opts.providerCrdPollMs, log });
+    const watch = watchProviderResources({ kc: opts.kc, informers, resource: provider.resource, onChange: (obj, reason) => ownerSignals.changed(provider.resource.kind, obj, reason), crdPollMs: opts.providerCrdPollMs, log });
     stops.push(() => watch.stop());
     registrations.push(await registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, informers, log }));
   }
 
   let watcher: Watcher | undefined;
   if (opts.watcher) {
-    watcher = startWatcher({ informers, client, settings: { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix }, namespaces: opts.namespaces, eagerStart: opts.core, log });
+    watcher = startWatcher({ informers, client, kinds, settings: { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix }, namespaces: opts.namespaces, eagerStart: opts.core, log });
   }
   await informers.start();
 

@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { InformerSet } from '../kube/informer-set.ts';
 import { Worker, type ActivityInterceptorsFactory, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createCoreActivities } from '../activities/core/create-core-activities.ts';
+import { createFlameActivities } from '../activities/flame/create-flame-activities.ts';
 import { coreTaskQueue } from '../workflows/settings.ts';
 import { workflowCode } from './workflow-code.ts';
 
@@ -23,14 +24,15 @@ export interface CoreWorkerOptions {
   maxCachedWorkflows?: number;
 }
 
-/** The core worker: runs the ModelDeployment workflows and the core's activities. */
+/** The core worker: runs every kind's workflows (ModelDeployment, FlameCluster) and their activities. */
 export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: coreTaskQueue({ taskQueuePrefix: opts.taskQueuePrefix }),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : workflowCode()),
-    activities: createCoreActivities({ kc: opts.kc, informers: opts.informers }),
+    // Every kind's activities: one worker, one task queue, one sticky cache for all their workflows.
+    activities: { ...createCoreActivities({ kc: opts.kc, informers: opts.informers }), ...createFlameActivities({ kc: opts.kc, informers: opts.informers }) },
     interceptors: { activity: opts.activityInterceptors ?? [] },
     // Sized for small machines: reconciliation is I/O-bound and each workflow task is short.
     maxConcurrentWorkflowTaskExecutions: 20,

@@ -1,19 +1,13 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { CoreActivities } from '../activities/core/types.ts';
 import type { ProviderActivities } from '../activities/provider/types.ts';
+import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from './engine/activity-options.ts';
 import { providerTaskQueue, type ReconcileSettings } from './settings.ts';
 
-// Timeouts and retries of every activity, declared once. An activity retries a few quick times for
-// transient errors; after that the pass fails and the workflow's own backoff (or a retry signal) takes over.
+// The ModelDeployment workflow's activities: the core's steps and each provider's, with the timeouts
+// and retries every kind shares (engine/activity-options.ts).
 
-const ACTIVITY_RETRY = {
-  initialInterval: '1s',
-  backoffCoefficient: 2,
-  maximumInterval: '10s',
-  maximumAttempts: 5,
-  nonRetryableErrorTypes: ['KubeInvalid', 'KubeForbidden', 'KubeNoKindMatch', 'InvalidSpec'],
-};
-const CORE_ACTIVITY_TIMEOUT = '30s';
+const CORE_ACTIVITY_TIMEOUT = KUBE_ACTIVITY_TIMEOUT;
 const PROVIDER_ACTIVITY_TIMEOUT = '30s';
 
 /** The core's steps as activities on the core queue: how histories recorded before local steps ran them. */

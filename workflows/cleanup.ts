@@ -2,8 +2,8 @@ import { condition, patched } from '@temporalio/workflow';
 import type { DeploymentSnapshot } from '../activities/core/types.ts';
 import { events } from '../api/messages.ts';
 import type { DeploymentState } from './deployment-state.ts';
-import { toMs } from './durations.ts';
-import { stepError } from './step-error.ts';
+import { toMs } from './engine/durations.ts';
+import { stepError } from './engine/step-error.ts';
 
 /** Patch ID (see `patched()`): guards a change in the commands the cleanup issues. */
 const CLEANUP_CLEARS_BEFORE_ATTEMPT = 'cleanup-clears-signal-before-attempt';
@@ -39,7 +39,7 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
       if (result.remaining.length > 0) remaining = result.remaining;
       state.view.lastError = undefined;
     } catch (err) {
-      state.view.lastError = stepError('cleanup', err, provider);
+      state.view.lastError = stepError('cleanup', err, `Provider '${provider}'`);
     }
     state.publish();
     if (gone) break;

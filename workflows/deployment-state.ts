@@ -1,9 +1,15 @@
-import { patched, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
+import { continueAsNew, patched, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { CoreActivities, CoreStatus } from '../activities/core/types.ts';
-import { isAtLeast } from '../kube/resource-version.ts';
+import type { ReconcileRequest } from './engine/definitions.ts';
 import { coreActivities, localCoreActivities, providerActivities } from './activity-proxies.ts';
-import type { DeploymentRef, ReadRef } from './ids.ts';
-import { MdPhase, MdProvider } from './search-attributes.ts';
+import type { ObjectRef, ReadRef } from './engine/object-ref.ts';
+import type { PassEnd, Reconciler } from './engine/reconcile-loop.ts';
+import { SeenVersion } from './engine/seen-version.ts';
+import { MdPhase, MdProvider } from './engine/search-attributes.ts';
+import { stepError } from './engine/step-error.ts';
+import type { StepError } from './engine/view.ts';
+import type { ModelDeploymentInput } from './model-deployment.ts';
+import { runPass } from './pass.ts';
 import type { ReconcileSettings } from './settings.ts';
 import type { DeploymentView, Step } from './view.ts';
 
@@ -22,10 +28,7 @@ export interface CarriedState {
   switchSince?: number;
 }
 
-/** How a pass ended: stop (object gone), or wait for a signal or at most `afterMs`. */
-export type PassEnd = { done: true } | { done: false; afterMs: number };
-
-export function initialView(ref: DeploymentRef): DeploymentView {
+export function initialView(ref: ObjectRef): DeploymentView {
   return {
     namespace: ref.namespace,
     name: ref.name,
@@ -45,7 +48,7 @@ export function initialView(ref: DeploymentRef): DeploymentView {
 }
 
 /** The workflow's memory of its deployment, shared by the loop, the pass and the cleanup. */
-export class DeploymentState {
+export class DeploymentState implements Reconciler<DeploymentView> {
   readonly view: DeploymentView;
   coreStatus: CoreStatus | undefined;
   private lastCoreWrite: string | undefined;
@@ -60,19 +63,22 @@ export class DeploymentState {
    */
   onlyResourceChanged = false;
   /** The newest resourceVersion a watch signal reported: the next pass reads nothing older. */
-  private seenVersion: string | undefined;
+  private readonly seen = new SeenVersion();
   /** Whether this run issues the commands of FEWER_ROUND_TRIPS (false only when replaying an older history). */
   readonly fewerRoundTrips: boolean;
   /** The core's steps: local activities, or activities on the core queue in older histories. */
   readonly core: CoreActivities;
   private memoKey = '';
 
+  readonly ref: ObjectRef;
+
   constructor(
-    readonly ref: DeploymentRef,
+    private readonly input: ModelDeploymentInput,
     readonly settings: ReconcileSettings,
-    carried: CarriedState | undefined,
   ) {
-    this.view = carried?.view ?? initialView(ref);
+    this.ref = input.ref;
+    const carried = input.carried;
+    this.view = carried?.view ?? initialView(input.ref);
     this.coreStatus = carried?.core;
     this.lastCoreWrite = carried?.lastCoreWrite;
     this.switchSince = carried?.switchSince;
@@ -80,14 +86,48 @@ export class DeploymentState {
     this.core = this.fewerRoundTrips ? localCoreActivities : coreActivities;
   }
 
-  /** A watch signal reported this resourceVersion of the object. */
-  sawVersion(resourceVersion: string | undefined): void {
-    if (resourceVersion && isAtLeast(resourceVersion, this.seenVersion)) this.seenVersion = resourceVersion;
+  runPass(): Promise<PassEnd> {
+    return runPass(this);
+  }
+
+  /** A watch signal: remember the newest version it reported; any change but the provider's resource ends the shortcut. */
+  heard(request: ReconcileRequest | undefined): void {
+    this.seen.saw(request?.resourceVersion);
+    if (!request?.fromResource) this.onlyResourceChanged = false;
+  }
+
+  retried(): void {
+    this.onlyResourceChanged = false;
+  }
+
+  /** Settled (idle, no error) and nothing but the provider's resource wakes it: the next pass may be short. */
+  settling(): void {
+    this.onlyResourceChanged = this.view.step === 'idle' && !this.view.lastError && !this.dirty;
+  }
+
+  timedOut(): void {
+    this.onlyResourceChanged = false;
+  }
+
+  /** A provider nobody serves leaves the deployment Pending, saying so in status. */
+  async passFailed(err: unknown): Promise<StepError> {
+    const { view } = this;
+    const failure = stepError(view.step, err, `Provider '${view.provider}'`);
+    if (failure.type === 'ProviderUnavailable') {
+      view.phase = 'Pending';
+      view.message = failure.message;
+      await this.writeCore({ ...this.coreStatus, phase: { phase: 'Pending', message: failure.message } }).catch(() => undefined);
+    }
+    return failure;
+  }
+
+  continueAsNew(): Promise<never> {
+    return continueAsNew<(input: ModelDeploymentInput) => Promise<DeploymentView>>({ ref: this.ref, settings: this.input.settings, carried: this.carried() });
   }
 
   /** How the pass's first read addresses the object: no older than the newest version a signal reported. */
   readRef(): ReadRef {
-    return this.seenVersion ? { ...this.ref, seenVersion: this.seenVersion } : this.ref;
+    return this.seen.readRef(this.ref);
   }
 
   carried(): CarriedState {

@@ -1,2 +1,3 @@
-// The workflow bundle's entry: every workflow type the core worker registers.
+// The workflow bundle's entry: every workflow type the core worker registers, one per kind.
 export { modelDeploymentWorkflow } from './model-deployment.ts';
+export { flameClusterWorkflow } from './flame/flame-cluster.ts';

@@ -3,8 +3,9 @@ import type { CoreStatus } from '../activities/core/types.ts';
 import type { ApplyOutcome, ObservedStatus } from '../activities/provider/types.ts';
 import { runCleanup } from './cleanup.ts';
 import { leaveOldProvider } from './switch-provider.ts';
-import type { DeploymentState, PassEnd } from './deployment-state.ts';
-import { toMs } from './durations.ts';
+import type { DeploymentState } from './deployment-state.ts';
+import type { PassEnd } from './engine/reconcile-loop.ts';
+import { toMs } from './engine/durations.ts';
 
 const EXPLICIT_SELECTION = 'explicit provider selection';
 /** Patch ID (see `patched()`): a pass woken only by the provider's resource runs only the provider's call. */

@@ -1,8 +1,8 @@
 import { patched } from '@temporalio/workflow';
-import type { ReadRef } from './ids.ts';
+import type { ReadRef } from './engine/object-ref.ts';
 import type { DeploymentState } from './deployment-state.ts';
-import { toMs } from './durations.ts';
-import { stepError } from './step-error.ts';
+import { toMs } from './engine/durations.ts';
+import { stepError } from './engine/step-error.ts';
 
 /** Patch ID (see `patched()`): a provider switch waits at most the cleanup deadline for the old provider. */
 const PROVIDER_SWITCH_DEADLINE = 'provider-switch-deadline';
@@ -32,7 +32,7 @@ export async function leaveOldProvider(state: DeploymentState, ref: ReadRef, old
     if (result.remaining.length > 0) remaining = result.remaining;
   } catch (err) {
     // No worker for the old provider, or its cleanup failing: said in the view, bounded by the deadline.
-    const why = stepError('switch-provider', err, old);
+    const why = stepError('switch-provider', err, `Provider '${old}'`);
     state.at('switch-provider', `provider '${old}' to remove its resources (${why.type}: ${why.message}), at most until ${new Date(deadline).toISOString()}`);
   }
   if (Date.now() < deadline) return false;

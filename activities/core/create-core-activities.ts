@@ -10,7 +10,7 @@ import { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { secretExists } from '../../kube/secret-exists.ts';
 import { selectProvider } from '../../providers/selection.ts';
-import type { ReadRef } from '../../workflows/ids.ts';
+import type { ReadRef } from '../../workflows/engine/object-ref.ts';
 import { involved, modelDeploymentResource, PROVIDER_CONFIGS, readLiveDeployment } from '../deployment-ref.ts';
 import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import type { Assessment, ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from './types.ts';

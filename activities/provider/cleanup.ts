@@ -4,7 +4,7 @@ import { ownedObjectSelector } from '../../providers/shared/metadata.ts';
 import { splitApiVersion, type AnyObject, type CustomObjects } from '../../kube/custom-objects.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { classifyKubeError, kubeCall } from '../../kube/errors.ts';
-import type { DeploymentRef } from '../../workflows/ids.ts';
+import type { ObjectRef } from '../../workflows/engine/object-ref.ts';
 import { detectInstalledVersion } from './crd-version.ts';
 
 /**
@@ -17,7 +17,7 @@ export async function deleteOwnedObjects(
   informers: InformerSet | undefined,
   objects: CustomObjects,
   provider: ProviderDefinition,
-  ref: DeploymentRef,
+  ref: ObjectRef,
   name: string,
 ): Promise<string[]> {
   const installed = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(kc, informers, provider.resource));

@@ -8,7 +8,7 @@ import { CustomObjects, splitApiVersion, type AnyObject, type ResourceRef } from
 import { kubeCall } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
-import type { DeploymentRef, ReadRef } from '../../workflows/ids.ts';
+import type { ObjectRef, ReadRef } from '../../workflows/engine/object-ref.ts';
 import { involved, modelDeploymentResource, readLiveDeployment } from '../deployment-ref.ts';
 import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { statusUnchanged } from '../status/unchanged.ts';
@@ -47,7 +47,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
   const plurals = new Map(provider.ownedKinds.map((k) => [k.kind, k.plural]));
 
   const live = (ref: ReadRef) => kubeCall('read ModelDeployment', () => readLiveDeployment(objects, deps.informers, ref));
-  const record = (ref: DeploymentRef, event: { type: 'Normal' | 'Warning'; reason: string; message: string }) =>
+  const record = (ref: ObjectRef, event: { type: 'Normal' | 'Warning'; reason: string; message: string }) =>
     kubeCall('record event', () => recorder.record(involved(ref), event));
 
   const refOf = (obj: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }): ResourceRef => {
@@ -69,7 +69,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
    * only ever proves "unchanged"; any other verdict (create, update, drift, identity change) is made on
    * a fresh read, so a cache that lags our own last write can neither hide a change nor invent drift.
    */
-  const applyRendered = async (ref: DeploymentRef, md: ModelDeployment, rendered: KubernetesObject[]): Promise<{ outcome: ApplyOutcome; stored: AnyObject | undefined }> => {
+  const applyRendered = async (ref: ObjectRef, md: ModelDeployment, rendered: KubernetesObject[]): Promise<{ outcome: ApplyOutcome; stored: AnyObject | undefined }> => {
     const [primary, ...others] = rendered;
     if (!primary) throw ApplicationFailure.nonRetryable(`provider ${provider.name} rendered nothing`, 'ProviderBug');
     const primaryRef = refOf(primary);
@@ -124,7 +124,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
    * field. `upstream` is the resource when the caller has just read or written it; otherwise it is read here.
    */
   const observeWith = async (
-    ref: DeploymentRef,
+    ref: ObjectRef,
     md: ModelDeployment,
     compatibility: CompatibilityOutcome,
     rendered: KubernetesObject[] | undefined,

@@ -1,5 +1,5 @@
 import type { Phase } from '../../api/types.ts';
-import type { ReadRef } from '../../workflows/ids.ts';
+import type { ReadRef } from '../../workflows/engine/object-ref.ts';
 
 export interface CompatibilityOutcome {
   compatible: boolean;

@@ -3,9 +3,10 @@
 // between (start/signal, each workflow task, each activity or local activity). All clocks are this
 // machine's. The watcher's own receipt of the event is not visible from outside its process; the
 // bench's watch of the same collection stands in for it (same API server, same watch cache).
+import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import type { Client } from '@temporalio/client';
 import { readWorkflowRuns } from '../../cli/operator/history-reader.ts';
-import { workflowIdFor, type DeploymentRef } from '../../workflows/ids.ts';
+import { workflowIdFor, type ObjectRef } from '../../workflows/engine/object-ref.ts';
 import { historySpans, type Span } from './history-spans.ts';
 
 export interface ApplyMilestones {
@@ -71,8 +72,8 @@ export function formatBreakdown(title: string, m: ApplyMilestones, history: read
 }
 
 /** The breakdown of one of our deployments, read from its workflow's history (every run up to ResourceCreated). */
-export async function ourReconcileBreakdown(client: Client, ref: DeploymentRef, m: ApplyMilestones): Promise<string[]> {
-  const workflowId = workflowIdFor(ref);
+export async function ourReconcileBreakdown(client: Client, ref: ObjectRef, m: ApplyMilestones): Promise<string[]> {
+  const workflowId = workflowIdFor(MODEL_DEPLOYMENT_KIND, ref);
   const { runs } = await readWorkflowRuns(client, workflowId, 50);
   const spans = historySpans(runs.flatMap((r) => r.events));
   return formatBreakdown(`reconcile breakdown of one apply (ours, ${ref.namespace}/${ref.name}, the median single apply; workflow ${workflowId}):`, m, spans);

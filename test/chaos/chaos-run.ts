@@ -11,7 +11,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { stackCrdFiles } from '../../devstack/crd-files.ts';
 import { startStack } from '../../devstack/stack.ts';
 import { WORKFLOWS_PATH } from '../../worker/core-worker.ts';
-import { toMs } from '../../workflows/durations.ts';
+import { toMs } from '../../workflows/engine/durations.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { checkInvariants, type ChaosFindings } from './invariants.ts';
 import { productProcess, type Killable } from './product-process.ts';

@@ -1,6 +1,7 @@
 // The supervised local stack as `npm run dev` runs it (Temporal persisted, servers restarted when they
 // die), in a temporary folder: SIGKILL the Temporal server and the kube-apiserver, and they come back
 // on the same ports with their data; /healthz says what is down meanwhile; the product goes on.
+import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { startLocalProduct, type LocalProduct } from '../../devstack/local-produ
 import { freePort } from '../../devstack/ports.ts';
 import { startStack, type Stack } from '../../devstack/stack.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
-import { workflowIdFor } from '../../workflows/ids.ts';
+import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
 import { eventually } from '../support/env.ts';
 
 const mdRef = (name: string) => ({ group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace: 'default', name });
@@ -65,7 +66,7 @@ describe('supervised local stack', () => {
     expect(await healthz(healthUrl)).toEqual({ status: 200, body: 'ok\n' });
     const before = (await objects.apply(mdRef('before-kill'), deployment('before-kill') as AnyObject, 'supervised-test')) as AnyObject;
     await running('before-kill');
-    const workflowId = workflowIdFor({ namespace: 'default', name: 'before-kill', uid: before.metadata!.uid! });
+    const workflowId = workflowIdFor(MODEL_DEPLOYMENT_KIND, { namespace: 'default', name: 'before-kill', uid: before.metadata!.uid! });
 
     const temporalAddress = stack.temporalAddress;
     const apiServerUrl = stack.kubeApiServerUrl;

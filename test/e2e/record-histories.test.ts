@@ -2,6 +2,7 @@
 // fixed later; pause and resume; finalizer timeout) and checks they replay on the current code. With
 // KUBEAIRUNWAY_RECORD_HISTORIES=<label> they are written to workflows/__histories__/<label>-<scenario>.json
 // for the replay test; keep older labels: they are what running deployments of older versions hold.
+import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -10,7 +11,7 @@ import { resolveTool } from '../../tools/resolve.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { dynamoProvider } from '../../providers/index.ts';
-import { workflowIdFor } from '../../workflows/ids.ts';
+import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
 import { HISTORIES_DIR, replayFailures } from '../../worker/replay.ts';
 import { condition, createDeployment, deleteDeployment, example, patchDeployment, phaseIs, waitForDeployment, waitGone } from '../support/deployments.ts';
 import { eventually, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
@@ -48,7 +49,7 @@ describe('recorded histories', () => {
       m.metadata.name = name;
       patch(m);
     }));
-    recorded.push({ scenario, workflowId: workflowIdFor({ namespace: kube.namespace, name, uid: md.metadata.uid! }) });
+    recorded.push({ scenario, workflowId: workflowIdFor(MODEL_DEPLOYMENT_KIND, { namespace: kube.namespace, name, uid: md.metadata.uid! }) });
     return name;
   };
 

@@ -1,10 +1,12 @@
 // Properties of the durable workflow itself: an idle deployment costs nothing, history stays bounded by
 // continue-as-new with its state carried over, retry re-runs a waiting step, Secret references are
 // checked from metadata only.
+import type { DeploymentView } from '../../workflows/view.ts';
+import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
-import { retryUpdate, viewQuery } from '../../workflows/definitions.ts';
-import { workflowIdFor } from '../../workflows/ids.ts';
+import { retryUpdate, viewQuery } from '../../workflows/engine/definitions.ts';
+import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
 import { eventsFor, patchDeployment, runningDeployment } from '../support/deployments.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import { eventually, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
@@ -31,7 +33,7 @@ describe.concurrent('workflow behaviour', () => {
   const running = async (prefix: string, patch?: (md: ModelDeployment) => void) => {
     const md = await runningDeployment(kube.namespace, prefix, patch);
     const name = md.metadata.name!;
-    return { name, handle: client.workflow.getHandle(workflowIdFor({ namespace: kube.namespace, name, uid: md.metadata.uid! })), md };
+    return { name, handle: client.workflow.getHandle(workflowIdFor(MODEL_DEPLOYMENT_KIND, { namespace: kube.namespace, name, uid: md.metadata.uid! })), md };
   };
 
   it('costs no workflow task while idle between resyncs', async () => {
@@ -60,7 +62,7 @@ describe.concurrent('workflow behaviour', () => {
     });
     expect(latest.status.name).toBe('RUNNING');
     expect(latest.historyLength).toBeLessThan(200);
-    const view = await client.workflow.getHandle(handle.workflowId).query(viewQuery);
+    const view = (await client.workflow.getHandle(handle.workflowId).query(viewQuery)) as DeploymentView;
     expect(view.provider).toBe('dynamo');
     expect(view.passes).toBeGreaterThan(3);
     const runs: string[] = [];

@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MdName, MdNamespace, MdPhase } from '../../workflows/search-attributes.ts';
+import { MdName, MdNamespace, MdPhase } from '../../workflows/engine/search-attributes.ts';
 import * as activities from './fixtures/echo-activities.ts';
 import { eventually, stackInfo, temporalClient, uniqueName } from '../support/env.ts';
 import type { Client, Connection } from '@temporalio/client';

@@ -1,5 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { DeploymentView, RetryResult } from './view.ts';
+import type { LoopView, RetryResult } from './view.ts';
+
+// The messages every kind's workflow understands: the watcher's "look again", an operator's retry and
+// the `view` query that `status` and the Temporal UI read.
 
 /** "Look again": carries why, never the spec (activities always read the live object). */
 export interface ReconcileRequest {
@@ -7,7 +10,7 @@ export interface ReconcileRequest {
   generation?: number;
   /** The object's resourceVersion in the event that caused the signal: reads must see at least this one. */
   resourceVersion?: string;
-  /** Woken by a change of the provider's resource (its operator's status, an edit, a deletion), not of the object. */
+  /** Woken by a change of a child resource (its status, an edit, a deletion), not of the object itself. */
   fromResource?: boolean;
 }
 
@@ -16,4 +19,4 @@ export const reconcileSignal = defineSignal<[ReconcileRequest]>('reconcile');
 export const retrySignal = defineSignal<[]>('retry');
 /** Like the signal, but answers with what was retried and how the new attempt ended. */
 export const retryUpdate = defineUpdate<RetryResult, []>('retry');
-export const viewQuery = defineQuery<DeploymentView>('view');
+export const viewQuery = defineQuery<LoopView>('view');

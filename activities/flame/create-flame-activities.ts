@@ -1,0 +1,140 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { PAUSE_ANNOTATION } from '../../api/constants.ts';
+import { CONFIG_HASH_ANNOTATION, FLAME_API_VERSION, FLAME_CLUSTER_KIND, FLAME_CLUSTER_LABEL, FLAME_CLUSTER_PLURAL, FLAME_FIELD_MANAGER, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
+import type { FlameCluster, FlameClusterStatus } from '../../api/flame/types.ts';
+import { validateFlameCluster } from '../../api/flame/validate.ts';
+import { CustomObjects, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
+import { kubeCall } from '../../kube/errors.ts';
+import { EventRecorder, type InvolvedObject } from '../../kube/events.ts';
+import type { InformerSet } from '../../kube/informer-set.ts';
+import { readLive } from '../../kube/read-live.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
+import type { ReadRef } from '../../workflows/engine/object-ref.ts';
+import { planPods } from './pod-plan.ts';
+import { renderFlameCluster } from './render.ts';
+import { flameStatus } from './status.ts';
+import type { FlameActivities } from './types.ts';
+
+/** On the ConfigMap: how many times the rendered configuration changed, reported as `status.configGeneration`. */
+const CONFIG_GENERATION_ANNOTATION = 'flame.xflops.io/config-generation';
+const PODS = { group: '', version: 'v1', plural: 'pods' } as const;
+const SERVICES = { group: '', version: 'v1', plural: 'services' } as const;
+const CONFIG_MAPS = { group: '', version: 'v1', plural: 'configmaps' } as const;
+
+export interface FlameActivityDeps {
+  kc: KubeConfig;
+  /** The process's shared informers: the cluster and its pods come from their caches when those can answer. */
+  informers?: InformerSet;
+  /** Our own child write, as stored: its watch echo wakes nobody (see `OwnerSignals.wrote`). */
+  wrote?: (type: string, stored: AnyObject) => void;
+}
+
+const clusterResource = (ref: Pick<ReadRef, 'namespace' | 'name'>): ResourceRef => ({ group: FLAME_GROUP, version: FLAME_VERSION, plural: FLAME_CLUSTER_PLURAL, namespace: ref.namespace, name: ref.name });
+const involved = (ref: ReadRef): InvolvedObject => ({ apiVersion: FLAME_API_VERSION, kind: FLAME_CLUSTER_KIND, namespace: ref.namespace, name: ref.name, uid: ref.uid });
+const nameOf = (o: AnyObject) => o.metadata?.name ?? '';
+
+export function createFlameActivities(deps: FlameActivityDeps): FlameActivities {
+  const objects = new CustomObjects(deps.kc);
+  const recorder = new EventRecorder(deps.kc, FLAME_FIELD_MANAGER);
+
+  const live = (ref: ReadRef) => kubeCall('read FlameCluster', async () => (await readLive(objects, deps.informers, clusterResource(ref), ref)) as FlameCluster | undefined);
+
+  /** The cluster's pods: from the watched, label-selected cache when it is filled, else listed. */
+  const podsOf = async (ref: ReadRef): Promise<AnyObject[]> => {
+    const cached = deps.informers?.selection({ ...PODS, namespace: ref.namespace }, FLAME_CLUSTER_LABEL);
+    const all = cached ?? (await kubeCall('list pods', () => objects.list({ ...PODS, namespace: ref.namespace, labelSelector: `${FLAME_CLUSTER_LABEL}=${ref.name}` })));
+    return all.filter((p) => p.metadata?.labels?.[FLAME_CLUSTER_LABEL] === ref.name && p.metadata?.ownerReferences?.some((o) => o.uid === ref.uid && o.controller));
+  };
+
+  const apply = async (collection: typeof SERVICES | typeof CONFIG_MAPS | typeof PODS, body: AnyObject): Promise<AnyObject> => {
+    const ref = { ...collection, namespace: body.metadata!.namespace!, name: nameOf(body) };
+    const stored = await kubeCall(`apply ${collection.plural} ${ref.name}`, () => objects.apply(ref, body, FLAME_FIELD_MANAGER));
+    deps.wrote?.(collection.plural, stored);
+    return stored;
+  };
+
+  return {
+    async applyFlameCluster(ref) {
+      const cluster = await live(ref);
+      if (!cluster) return { found: false, changes: [] };
+      const seen = { resourceVersion: cluster.metadata.resourceVersion, generation: cluster.metadata.generation };
+      if (cluster.metadata.deletionTimestamp) return { found: true, deleting: true, ...seen, changes: [] };
+      if (cluster.metadata.annotations?.[PAUSE_ANNOTATION] === 'true') return { found: true, paused: true, ...seen, changes: [] };
+      const validation = validateFlameCluster(cluster);
+      if (!validation.valid) {
+        recorder.post(involved(ref), { type: 'Warning', reason: 'InvalidSpec', message: validation.message });
+        return { found: true, ...seen, invalid: validation.message, changes: [] };
+      }
+      const children = renderFlameCluster(validation.cluster);
+      const changes: string[] = [];
+
+      // The configuration first: pods started from now on mount what it says.
+      const configRef = { ...CONFIG_MAPS, namespace: ref.namespace, name: nameOf(children.configMap) };
+      const current = (await kubeCall('read ConfigMap', () => objects.get(configRef)))?.metadata?.annotations;
+      const previousGeneration = Number(current?.[CONFIG_GENERATION_ANNOTATION] ?? 0);
+      const configChanged = current?.[CONFIG_HASH_ANNOTATION] !== children.configHash;
+      const configGeneration = configChanged ? previousGeneration + 1 : previousGeneration;
+      const annotations = { ...children.configMap.metadata?.annotations, [CONFIG_HASH_ANNOTATION]: children.configHash, [CONFIG_GENERATION_ANNOTATION]: String(configGeneration) };
+      await apply(CONFIG_MAPS, { ...children.configMap, metadata: { ...children.configMap.metadata, annotations } });
+      if (configChanged) changes.push(`${current ? 'updated' : 'created'} ConfigMap ${configRef.name} (config generation ${configGeneration})`);
+
+      // Services by server-side apply every pass: an edit of a field we own is put back.
+      for (const service of children.services) await apply(SERVICES, service);
+
+      const existing = await podsOf(ref);
+      // Deletes name the incarnation they mean: a cache that lags must not delete a pod already replaced.
+      const uidOf = new Map(existing.map((p) => [nameOf(p), p.metadata?.uid]));
+      const deletePod = (name: string) => kubeCall(`delete pod ${name}`, () => objects.remove({ ...PODS, namespace: ref.namespace, name }, uidOf.get(name)));
+      const plan = planPods([children.sessionManagerPod, ...children.executorPods], existing);
+      for (const name of plan.remove) {
+        const outcome = await deletePod(name);
+        if (outcome !== 'absent') changes.push(`deleted pod ${name} (not requested)`);
+      }
+      const waiting = [...plan.waiting];
+      for (const desired of plan.recreate) {
+        const name = nameOf(desired);
+        const outcome = await deletePod(name);
+        // A pod on a node terminates for its grace period: its replacement follows once it is gone.
+        if (outcome === 'deleting') {
+          waiting.push(name);
+          changes.push(`deleting stale pod ${name}`);
+          continue;
+        }
+        await apply(PODS, desired);
+        changes.push(`recreated pod ${name} (configuration or image changed)`);
+      }
+      for (const desired of plan.create) {
+        await apply(PODS, desired);
+        changes.push(`created pod ${nameOf(desired)}`);
+      }
+      if (changes.length > 0) recorder.post(involved(ref), { type: 'Normal', reason: 'Reconciled', message: changes.join('; ') });
+      return {
+        found: true,
+        ...seen,
+        configGeneration,
+        changes,
+        ...(waiting.length > 0 ? { waitingFor: `pod${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')} to terminate` } : {}),
+      };
+    },
+
+    async reportFlameStatus(ref, input) {
+      const cluster = await live(ref);
+      if (!cluster) throw new Error(`FlameCluster ${ref.namespace}/${ref.name} is gone`);
+      const status: FlameClusterStatus = input.invalid
+        ? { ...emptyStatus(cluster), state: 'Failed', message: input.invalid, observedGeneration: cluster.metadata.generation ?? 0 }
+        : flameStatus(cluster, await podsOf(ref), input.configGeneration ?? cluster.status?.configGeneration ?? 0);
+      // The workflow is the only writer of this status: unchanged means nothing to write.
+      if (!jsonEqual(cluster.status ?? {}, status)) {
+        await kubeCall('write FlameCluster status', () =>
+          objects.applyStatus(clusterResource(ref), { apiVersion: FLAME_API_VERSION, kind: FLAME_CLUSTER_KIND, metadata: { name: ref.name, namespace: ref.namespace, uid: ref.uid }, status } as AnyObject, FLAME_FIELD_MANAGER),
+        );
+      }
+      return status;
+    },
+  };
+}
+
+/** Status of a cluster nothing was created for (invalid spec): zero counts, the endpoint it would have. */
+function emptyStatus(cluster: FlameCluster): FlameClusterStatus {
+  return flameStatus(cluster, [], cluster.status?.configGeneration ?? 0);
+}

@@ -1,0 +1,53 @@
+import type { AnyObject } from '../kube/custom-objects.ts';
+import { Coalescer } from './coalescer.ts';
+import { childFingerprint } from './fingerprint.ts';
+import type { Deliver, Delivery } from './signaler.ts';
+import type { WorkflowKind } from './watched-kind.ts';
+
+/**
+ * Child changes → a "look again" for their owner's workflow (signal only, never start): the owner is
+ * the controller ownerReference of the owning kind. An event that shows nothing new of the child wakes
+ * nobody, nor does the echo of a write the owner's own workflow made (`wrote`).
+ */
+export class OwnerSignals {
+  private readonly coalescer: Coalescer<Delivery>;
+  /** What each child last looked like, by kind, namespace and name (known before a create gives it a uid). */
+  private readonly seen = new Map<string, string>();
+
+  constructor(
+    deliver: Deliver,
+    private readonly owner: WorkflowKind,
+    log: (line: string) => void = () => {},
+  ) {
+    this.coalescer = new Coalescer<Delivery>((_key, d) => deliver(d), { onError: (key, err) => log(`signal to ${key} failed: ${(err as Error).message}`) });
+  }
+
+  /**
+   * A child of resource type `type` (its kind or plural: listed objects carry no kind) was added,
+   * changed or deleted (`reason` ends with "deleted" for deletions).
+   */
+  changed(type: string, obj: AnyObject, reason: string): void {
+    const owner = obj.metadata?.ownerReferences?.find((o) => o.kind === this.owner.kind && o.controller);
+    if (!owner || !obj.metadata?.namespace) return;
+    const key = seenKey(type, obj);
+    if (reason.endsWith('deleted')) this.seen.delete(key);
+    else {
+      const fingerprint = childFingerprint(obj);
+      if (this.seen.get(key) === fingerprint) return;
+      this.seen.set(key, fingerprint);
+    }
+    const ref = { namespace: obj.metadata.namespace, name: owner.name, uid: owner.uid };
+    this.coalescer.trigger(owner.uid, { kind: this.owner, ref, request: { reason, fromResource: true }, start: false });
+  }
+
+  /** Our own write, as stored: its watch echo is not news (the workflow that made it knows). */
+  wrote(type: string, stored: AnyObject): void {
+    this.seen.set(seenKey(type, stored), childFingerprint(stored));
+  }
+
+  stop(): void {
+    this.coalescer.stop();
+  }
+}
+
+const seenKey = (type: string, obj: AnyObject) => `${type}/${obj.metadata?.namespace}/${obj.metadata?.name}`;

@@ -1,0 +1,36 @@
+import type { SearchAttributePair } from '@temporalio/common';
+import type { AnyObject, CollectionRef } from '../kube/custom-objects.ts';
+import type { CollectionSpec } from '../kube/informer-set.ts';
+import type { ObjectRef } from '../workflows/engine/object-ref.ts';
+
+/** Where a kind's workflows run and how they are found: enough to start or signal one. */
+export interface WorkflowKind {
+  /** The Kubernetes kind, e.g. `ModelDeployment`; also the `Kind` search attribute and the workflow ID's prefix. */
+  kind: string;
+  /** The workflow function's name in the bundle (`workflows/index.ts`). */
+  workflowType: string;
+  /** Search attributes the workflow starts with, besides `Kind`. */
+  startAttributes(ref: ObjectRef): SearchAttributePair[];
+}
+
+/**
+ * A kind the watcher reconciles: its collection, what of an object wakes its workflow, and which
+ * child collections report back to their owner (by the owner's controller ownerReference).
+ */
+export interface WatchedKind extends WorkflowKind {
+  collection: Omit<CollectionRef, 'namespace'>;
+  /** What about an object should wake its workflow: our own status writes must leave it unchanged. */
+  fingerprint(obj: AnyObject): string;
+  /** The object looks new (nothing of ours on it yet): its workflow most likely does not exist, start it eagerly. */
+  isNew(obj: AnyObject): boolean;
+  /** Children watched beside the kind (in the namespaces watched) whose changes wake their owner. */
+  children?: readonly Omit<CollectionSpec, 'namespace'>[];
+  /** Other watches that wake objects of this kind (configuration they depend on, a CRD they wait for). */
+  related?(ctx: RelatedWatches): void;
+}
+
+/** What a kind's related watches may do: watch a collection, and wake the kind's objects that match. */
+export interface RelatedWatches {
+  watch(what: string, collection: CollectionSpec, handlers: { upsert?: (o: AnyObject) => void; remove?: (o: AnyObject) => void }): void;
+  wakeWhere(reason: string, match: (obj: AnyObject) => boolean): void;
+}
