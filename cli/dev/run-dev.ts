@@ -98,6 +98,7 @@ function printWelcome(stack: Stack, product: LocalProduct): void {
       `  watch:        kubectl --kubeconfig ${stack.kubeconfigPath} get md -w`,
       `  history:      npm run kubeairunway -- history default/llama-8b --kubeconfig ${stack.kubeconfigPath}`,
       `                ${stack.temporalUiUrl}/namespaces/${stack.temporalNamespace}/workflows?query=${encodeURIComponent('MdName="llama-8b"')}`,
+      `  flame:        kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/flame-cluster.yaml && kubectl --kubeconfig ${stack.kubeconfigPath} get fc -w`,
       'Press Ctrl-C to stop everything.',
       '',
     ].join('\n'),
