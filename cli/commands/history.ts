@@ -1,4 +1,4 @@
-// `kubeairunway history NAMESPACE/NAME`: the deployment's timeline from its workflow history — every
+// `kubeairunway history [KIND/]NAMESPACE/NAME`: the object's timeline from its workflow history — every
 // reconciliation step with its time, duration, outcome and error, across continue-as-new runs — and
 // the Temporal UI page of the workflow.
 
@@ -12,7 +12,7 @@ import type { CommandRegistration } from '../program.ts';
 export const historyCommand: CommandRegistration = (program: Command, { io }) => {
   const command = program
     .command('history')
-    .description("Show a ModelDeployment's reconciliation history from Temporal: each step with its time, duration, outcome and error.")
+    .description("Show a ModelDeployment's (or FlameCluster's) reconciliation history from Temporal: each step with its time, duration, outcome and error.")
     .option('--runs <count>', 'how many workflow runs to read, newest first (continue-as-new starts a new run)', '10')
     .option('--steps', 'only reconciliation steps (no signals, timers, run markers)')
     .option('--failures', 'only entries with an error')

@@ -1,4 +1,4 @@
-// `kubeairunway retry NAMESPACE/NAME`: re-runs the deployment's failed or waiting step now and says what
+// `kubeairunway retry [KIND/]NAMESPACE/NAME`: re-runs the object's failed or waiting step now and says what
 // it retried and how the new attempt ended (exit code 1 when it failed again).
 
 import type { Command } from 'commander';
@@ -11,7 +11,7 @@ import type { CommandRegistration } from '../program.ts';
 export const retryCommand: CommandRegistration = (program: Command, { io }) => {
   const command = program
     .command('retry')
-    .description('Retry the failed or waiting reconciliation step of a ModelDeployment now, and report how the new attempt ended.')
+    .description('Retry the failed or waiting reconciliation step of a ModelDeployment or FlameCluster now, and report how the new attempt ended.')
     .option('--timeout <duration>', 'how long to wait for the new attempt to end', '2m')
     .addOption(outputOption());
   withTemporalOptions(withKubeOptions(withTargetArgument(command))).action(

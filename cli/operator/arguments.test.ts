@@ -1,24 +1,78 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../errors.ts';
 import { checkDuration, parseBoolean, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
-import { parseTarget } from './target.ts';
+import { operatorKinds, resolveKind } from './kinds.ts';
+import { describeTarget, parseTarget } from './target.ts';
 import { temporalConnectionSettings } from './temporal-connection.ts';
 
 describe('parseTarget', () => {
-  it('reads NAMESPACE/NAME, and NAME in the -n or context namespace', () => {
-    expect(parseTarget('team-a/llama', undefined)).toEqual({ namespace: 'team-a', name: 'llama' });
-    expect(parseTarget('llama', 'team-b')).toEqual({ namespace: 'team-b', name: 'llama' });
-    expect(parseTarget('llama', undefined, 'ctx-ns')).toEqual({ namespace: 'ctx-ns', name: 'llama' });
-    expect(parseTarget('llama', undefined)).toEqual({ namespace: 'default', name: 'llama' });
-    expect(parseTarget('team-a/llama', 'team-a')).toEqual({ namespace: 'team-a', name: 'llama' });
+  const plain = (t: ReturnType<typeof parseTarget>) => ({ kind: t.kind.kind, namespace: t.namespace, name: t.name });
+
+  it('reads NAMESPACE/NAME, and NAME in the -n or context namespace, as a ModelDeployment', () => {
+    expect(plain(parseTarget('team-a/llama', {}))).toEqual({ kind: 'ModelDeployment', namespace: 'team-a', name: 'llama' });
+    expect(plain(parseTarget('llama', { namespace: 'team-b' }))).toEqual({ kind: 'ModelDeployment', namespace: 'team-b', name: 'llama' });
+    expect(plain(parseTarget('llama', {}, 'ctx-ns'))).toEqual({ kind: 'ModelDeployment', namespace: 'ctx-ns', name: 'llama' });
+    expect(plain(parseTarget('llama', {}))).toEqual({ kind: 'ModelDeployment', namespace: 'default', name: 'llama' });
+    expect(plain(parseTarget('team-a/llama', { namespace: 'team-a' }))).toEqual({ kind: 'ModelDeployment', namespace: 'team-a', name: 'llama' });
+  });
+
+  it('reads KIND/NAMESPACE/NAME with the kind by name, plural or short name, in any case', () => {
+    for (const kind of ['flamecluster', 'FlameCluster', 'flameclusters', 'fc', 'FC']) {
+      expect(plain(parseTarget(`${kind}/default/my-flame`, {})), kind).toEqual({ kind: 'FlameCluster', namespace: 'default', name: 'my-flame' });
+    }
+    for (const kind of ['md', 'modeldeployment', 'ModelDeployments']) {
+      expect(plain(parseTarget(`${kind}/default/llama`, {})), kind).toEqual({ kind: 'ModelDeployment', namespace: 'default', name: 'llama' });
+    }
+    expect(parseTarget('fc/team-a/x', {}).kind.collection).toEqual({ group: 'flame.xflops.io', version: 'v1alpha1', plural: 'flameclusters' });
+    expect(parseTarget('md/team-a/x', {}).kind.collection).toEqual({ group: 'kubeairunway.ai', version: 'v1alpha1', plural: 'modeldeployments' });
+  });
+
+  it('takes the kind from --kind for NAMESPACE/NAME and NAME, and checks it agrees with a KIND in the target', () => {
+    expect(plain(parseTarget('default/my-flame', { kind: 'fc' }))).toEqual({ kind: 'FlameCluster', namespace: 'default', name: 'my-flame' });
+    expect(plain(parseTarget('my-flame', { kind: 'FlameClusters', namespace: 'team-a' }))).toEqual({ kind: 'FlameCluster', namespace: 'team-a', name: 'my-flame' });
+    expect(plain(parseTarget('flamecluster/a/b', { kind: 'fc' }))).toEqual({ kind: 'FlameCluster', namespace: 'a', name: 'b' });
+    expect(() => parseTarget('md/a/b', { kind: 'fc' })).toThrow("'md/a/b' names kind ModelDeployment but --kind says FlameCluster.");
+    expect(() => parseTarget('fc/a/b', { namespace: 'c' })).toThrow("'fc/a/b' names namespace 'a' but --namespace says 'c'.");
+  });
+
+  it('names the known kinds when a kind is unknown', () => {
+    const known = 'the known kinds are ModelDeployment (modeldeployments, md), FlameCluster (flameclusters, fc).';
+    expect(() => parseTarget('pods/a/b', {})).toThrow(`Unknown kind 'pods': ${known}`);
+    expect(() => parseTarget('a/b', { kind: 'Deployment' })).toThrow(`Unknown kind 'Deployment': ${known}`);
+    expect(() => resolveKind('flame')).toThrow(CliError);
+    expect(resolveKind('MD').kind).toBe('ModelDeployment');
   });
 
   it('rejects malformed targets and a namespace given two different ways, in one sentence', () => {
-    expect(() => parseTarget('a/b/c', undefined)).toThrow("Expected NAMESPACE/NAME or NAME, got 'a/b/c'.");
-    expect(() => parseTarget('/x', undefined)).toThrow(CliError);
-    expect(() => parseTarget('team-a/llama', 'team-b')).toThrow("'team-a/llama' names namespace 'team-a' but --namespace says 'team-b'.");
-    expect(() => parseTarget('Team/llama', undefined)).toThrow("'Team' is not a valid namespace");
-    expect(() => parseTarget('team/llama_8b', undefined)).toThrow("'llama_8b' is not a valid name");
+    expect(() => parseTarget('fc/a/b/c', {})).toThrow("Expected KIND/NAMESPACE/NAME, NAMESPACE/NAME or NAME, got 'fc/a/b/c'.");
+    expect(() => parseTarget('/x', {})).toThrow(CliError);
+    expect(() => parseTarget('fc//x', {})).toThrow(CliError);
+    expect(() => parseTarget('team-a/llama', { namespace: 'team-b' })).toThrow("'team-a/llama' names namespace 'team-a' but --namespace says 'team-b'.");
+    expect(() => parseTarget('Team/llama', {})).toThrow("'Team' is not a valid namespace");
+    expect(() => parseTarget('team/llama_8b', {})).toThrow("'llama_8b' is not a valid name");
+    expect(() => parseTarget('fc/team/My-Flame', {})).toThrow("'My-Flame' is not a valid name");
+  });
+
+  it('describes a target the way the commands take it back', () => {
+    expect(describeTarget(parseTarget('team-a/llama', {}))).toBe('team-a/llama');
+    expect(describeTarget(parseTarget('md/team-a/llama', {}))).toBe('team-a/llama');
+    expect(describeTarget(parseTarget('fc/team-a/my-flame', {}))).toBe('flamecluster/team-a/my-flame');
+    expect(describeTarget({ namespace: 'a', name: 'b' })).toBe('a/b');
+  });
+});
+
+describe('operatorKinds', () => {
+  it('are the registered kinds, known by their CRD names', () => {
+    expect(operatorKinds().map((k) => [k.kind, k.names])).toEqual([
+      ['ModelDeployment', ['modeldeployment', 'modeldeployments', 'md']],
+      ['FlameCluster', ['flamecluster', 'flameclusters', 'fc']],
+    ]);
+  });
+
+  it('find an object gone with its uid by the kind\'s search attributes', () => {
+    expect(resolveKind('fc').presentation.workflowsByName('team-a', 'x')).toBe('Kind = "FlameCluster" AND K8sNamespace = "team-a" AND K8sName = "x"');
+    // Histories recorded before other kinds existed carry no Kind: ModelDeployments keep their own attributes.
+    expect(resolveKind('md').presentation.workflowsByName('team-a', 'x')).toBe('MdNamespace = "team-a" AND MdName = "x"');
   });
 });
 

@@ -22,11 +22,15 @@ export interface TemporalOptions {
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_TEMPORAL_UI = 'http://127.0.0.1:8233';
 
-/** The NAMESPACE/NAME argument and its `-n` companion, shared by the commands that act on one deployment. */
+/** What `--kind` takes; the kinds themselves are loaded only when a command runs (kinds.ts). */
+export const KIND_OPTION_HELP = 'kind of the target: its name, plural or short name, in any case, e.g. flamecluster or fc (default: ModelDeployment)';
+
+/** The [KIND/]NAMESPACE/NAME argument and its `-n` and `--kind` companions, shared by the commands that act on one object. */
 export function withTargetArgument(command: Command): Command {
   return command
-    .argument('<target>', 'NAMESPACE/NAME (or NAME with -n)')
-    .option('-n, --namespace <name>', "namespace of NAME (default: the kubeconfig context's)");
+    .argument('<target>', 'KIND/NAMESPACE/NAME, NAMESPACE/NAME or NAME (with -n); without KIND, a ModelDeployment (or the --kind)')
+    .option('-n, --namespace <name>', "namespace of NAME (default: the kubeconfig context's)")
+    .option('--kind <kind>', KIND_OPTION_HELP);
 }
 
 export function withKubeOptions(command: Command): Command {

@@ -1,54 +1,44 @@
-// One row of `kubeairunway status`: what the cluster says about a ModelDeployment (phase, provider,
-// replicas, age) joined with what its workflow says (current step, what it waits for, last error).
+// One row of `kubeairunway status` for a ModelDeployment: what the cluster says about it (phase,
+// provider, replicas, age) joined with what its workflow says (current step, what it waits for, last
+// error); and how the controller acknowledges its pause (the ReconcilePaused condition).
 
-import { PAUSE_ANNOTATION } from '../../api/constants.ts';
+import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
-import { workflowIdFor } from '../../workflows/ids.ts';
-import { formatAge } from './durations.ts';
+import type { AnyObject } from '../../kube/custom-objects.ts';
+import { errorText, objectFields, objectFieldsDetail, phaseText, stepText, type ObjectFields } from './object-status.ts';
+import { statusView, type StatusView } from './status-format.ts';
+import type { Column } from './table.ts';
 import type { WorkflowState } from './workflow-state.ts';
 
-export interface DeploymentStatus {
-  namespace: string;
-  name: string;
-  uid: string;
+export { errorText, stepText };
+
+export interface DeploymentStatus extends ObjectFields {
   phase: string | null;
   message: string | null;
   provider: string | null;
   replicas: { ready: number | null; desired: number | null };
-  paused: boolean;
-  deleting: boolean;
-  step: string | null;
-  waitingFor: string | null;
-  lastError: { step?: string; type?: string; message: string; at?: string } | null;
-  createdAt: string | null;
-  age: string | null;
-  workflow: { id: string; status: string; source: WorkflowState['source']; note: string | null };
 }
 
 export function deploymentStatus(md: ModelDeployment, wf: WorkflowState | undefined, now: number): DeploymentStatus {
-  const namespace = md.metadata.namespace ?? '';
-  const name = md.metadata.name ?? '';
-  const uid = md.metadata.uid ?? '';
-  const created = md.metadata.creationTimestamp;
-  const createdMs = created ? Date.parse(created) : NaN;
+  const f = objectFields(MODEL_DEPLOYMENT_KIND, md as unknown as AnyObject, wf, now);
   const replicas = md.status?.replicas;
   return {
-    namespace,
-    name,
-    uid,
+    namespace: f.namespace,
+    name: f.name,
+    uid: f.uid,
     // The object is the source of truth for phase and provider; the workflow only fills gaps (before its first status write).
     phase: md.status?.phase ?? wf?.phase ?? null,
     message: md.status?.message ?? null,
     provider: md.status?.provider?.name ?? wf?.provider ?? null,
     replicas: { ready: replicas?.ready ?? null, desired: replicas?.desired ?? null },
-    paused: md.metadata.annotations?.[PAUSE_ANNOTATION] === 'true',
-    deleting: Boolean(md.metadata.deletionTimestamp),
-    step: wf?.step ?? null,
-    waitingFor: wf?.waitingFor ?? null,
-    lastError: wf?.lastError ?? null,
-    createdAt: created ?? null,
-    age: Number.isFinite(createdMs) ? formatAge(now - createdMs) : null,
-    workflow: { id: wf?.workflowId ?? workflowIdFor({ namespace, name, uid }), status: wf?.status ?? 'UNKNOWN', source: wf?.source ?? 'none', note: wf?.note ?? null },
+    paused: f.paused,
+    deleting: f.deleting,
+    step: f.step,
+    waitingFor: f.waitingFor,
+    lastError: f.lastError,
+    createdAt: f.createdAt,
+    age: f.age,
+    workflow: f.workflow,
   };
 }
 
@@ -57,12 +47,31 @@ export function readyText(s: DeploymentStatus): string | null {
   return `${s.replicas.ready ?? 0}/${s.replicas.desired ?? 0}`;
 }
 
-export function stepText(s: DeploymentStatus): string | null {
-  if (!s.step) return null;
-  return s.waitingFor ? `${s.step} (waiting)` : s.step;
-}
+const COLUMNS: Column<DeploymentStatus>[] = [
+  { header: 'NAMESPACE', value: (s) => s.namespace },
+  { header: 'NAME', value: (s) => s.name },
+  { header: 'PHASE', value: (s) => (s.paused ? `${s.phase ?? 'Pending'} (paused)` : s.phase) },
+  { header: 'PROVIDER', value: (s) => s.provider },
+  { header: 'READY', value: readyText },
+  { header: 'STEP', value: stepText },
+  { header: 'AGE', value: (s) => s.age },
+  { header: 'LAST ERROR', value: errorText, maxWidth: 80 },
+];
 
-export function errorText(s: DeploymentStatus): string | null {
-  if (!s.lastError) return null;
-  return s.lastError.type ? `${s.lastError.type}: ${s.lastError.message}` : s.lastError.message;
+export const deploymentStatusView: StatusView = statusView<DeploymentStatus>({
+  row: (obj, wf, now) => deploymentStatus(obj as unknown as ModelDeployment, wf, now),
+  columns: COLUMNS,
+  fields: (s) =>
+    objectFieldsDetail(s, [
+      ['Phase', phaseText(s.phase, s)],
+      ['Message', s.message],
+      ['Provider', s.provider],
+      ['Ready', readyText(s)],
+    ]),
+});
+
+/** Whether the deployment's status reflects the requested pause state (its ReconcilePaused condition). */
+export function deploymentPauseAcknowledged(md: ModelDeployment | undefined, pause: boolean): boolean {
+  const condition = md?.status?.conditions?.find((c) => c.type === 'ReconcilePaused');
+  return pause ? condition?.status === 'True' : condition === undefined || condition.status !== 'True';
 }

@@ -1,4 +1,4 @@
-// How `kubeairunway history` prints: a header naming the deployment, its workflow and the Temporal UI
+// How `kubeairunway history` prints: a header naming the object, its workflow and the Temporal UI
 // pages, then one line per timeline entry with a marker where a new run begins.
 
 import { formatDuration } from './durations.ts';
@@ -6,12 +6,16 @@ import { formatTable, type Column } from './table.ts';
 import type { TimelineEntry } from './timeline.ts';
 
 export interface HistoryReport {
+  /** The object's kind, e.g. `ModelDeployment`. */
+  kind: string;
+  /** The object (a ModelDeployment's name for it, kept for every kind). */
   deployment: { namespace: string; name: string; uid: string | null; exists: boolean };
   workflowId: string;
   status: string;
   runs: { runId: string; events: number }[];
   olderRunsOmitted: boolean;
-  ui: { run: string; allRuns: string };
+  /** Temporal UI pages: the latest run, every run of this workflow, every workflow of this namespace/name (each incarnation). */
+  ui: { run: string; allRuns: string; byName: string };
   timeline: TimelineEntry[];
 }
 
@@ -38,10 +42,11 @@ export function historyText(report: HistoryReport): string {
   const d = report.deployment;
   const runs = report.runs.length;
   const lines = [
-    `ModelDeployment ${d.namespace}/${d.name}${d.uid ? ` (uid ${d.uid})` : ''}${d.exists ? '' : ' — deleted'}`,
+    `${report.kind} ${d.namespace}/${d.name}${d.uid ? ` (uid ${d.uid})` : ''}${d.exists ? '' : ' — deleted'}`,
     `Workflow ${report.workflowId}: ${report.status.toLowerCase().replace(/_/g, ' ')}, ${runs} run${runs === 1 ? '' : 's'} shown${report.olderRunsOmitted ? ' (older runs omitted: raise --runs)' : ''}`,
     `Temporal UI: ${report.ui.run}`,
     `All runs:    ${report.ui.allRuns}`,
+    `By name:     ${report.ui.byName}`,
     '',
   ];
   const header = `${lines.join('\n')}\n`;

@@ -1,4 +1,4 @@
-// Reads the histories of a deployment's workflow across continue-as-new: from the latest run back
+// Reads the histories of an object's workflow across continue-as-new: from the latest run back
 // through each run's `continuedExecutionRunId`, so no visibility query (which may lag) is needed.
 
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -18,12 +18,13 @@ export interface WorkflowRuns {
 
 type PendingActivity = { activityId?: string | null; attempt?: number | null; lastFailure?: unknown };
 
-export async function readWorkflowRuns(client: Client, workflowId: string, maxRuns: number): Promise<WorkflowRuns> {
+/** `noun` names the object in the error for a missing workflow ("… when its watcher sees the deployment"). */
+export async function readWorkflowRuns(client: Client, workflowId: string, maxRuns: number, noun = 'deployment'): Promise<WorkflowRuns> {
   let latest;
   try {
     latest = await client.workflow.getHandle(workflowId).describe();
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new CliError(`No workflow ${workflowId}: the controller starts it when its watcher sees the deployment; is the controller running?`);
+    if (err instanceof WorkflowNotFoundError) throw new CliError(`No workflow ${workflowId}: the controller starts it when its watcher sees the ${noun}; is the controller running?`);
     throw new CliError(`Cannot read workflow ${workflowId}: ${firstLine((err as Error).message)}.`);
   }
   const pendingActivities = (latest.raw.pendingActivities ?? []) as PendingActivity[];
@@ -40,9 +41,11 @@ export async function readWorkflowRuns(client: Client, workflowId: string, maxRu
   return { workflowId, runs, latestRunId: latest.runId, status: latest.status.name, olderRunsOmitted: Boolean(runId) };
 }
 
-/** The newest workflow of a deployment by name, for one that no longer exists in the cluster (its uid is gone with it). */
-export async function findWorkflowByName(client: Client, namespace: string, name: string): Promise<string | undefined> {
-  const query = `MdNamespace = "${namespace}" AND MdName = "${name}"`;
+/**
+ * The newest workflow a visibility query finds, e.g. the kind's query for an object by namespace and
+ * name once the object is gone (its uid, hence its workflow ID, gone with it). `what` names it in errors.
+ */
+export async function findNewestWorkflow(client: Client, query: string, what: string): Promise<string | undefined> {
   let newest: { id: string; start: number } | undefined;
   try {
     for await (const wf of client.workflow.list({ query, pageSize: 100 })) {
@@ -50,7 +53,7 @@ export async function findWorkflowByName(client: Client, namespace: string, name
       if (!newest || start > newest.start) newest = { id: wf.workflowId, start };
     }
   } catch (err) {
-    throw new CliError(`Cannot search Temporal for ${namespace}/${name}: ${firstLine((err as Error).message)}.`);
+    throw new CliError(`Cannot search Temporal for ${what}: ${firstLine((err as Error).message)}.`);
   }
   return newest?.id;
 }

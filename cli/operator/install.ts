@@ -10,7 +10,8 @@ import { repoRoot } from '../repo-root.ts';
 import type { KubeOptions } from './connection-options.ts';
 import { kubectl } from './kubectl.ts';
 import { BUILTIN_PROVIDER_NAMES } from './run-parts.ts';
-import { listDeployments, openKube } from './session.ts';
+import { DEFAULT_KIND, resolveKind } from './kinds.ts';
+import { listObjects, openKube } from './session.ts';
 
 export const SYSTEM_NAMESPACE = 'kubeairunway-system';
 const CORE_DEPLOYMENTS = ['kubeairunway-controller', 'kubeairunway-webhook'];
@@ -47,13 +48,14 @@ export async function runControllerInstall(io: CliIO, opts: InstallOptions, verb
 
 export async function runControllerUninstall(io: CliIO, opts: InstallOptions): Promise<ExitCode> {
   // The CRDs go with the install, and every ModelDeployment with them; the controller must release
-  // them (cleaning up their provider resources) while it still runs.
-  const remaining = await listDeployments(openKube(opts), undefined).catch((err: unknown) => {
+  // them (cleaning up their provider resources) while it still runs. Other kinds' children go with
+  // them by garbage collection (ownerReferences), with no finalizer to wait for.
+  const remaining = await listObjects(openKube(opts), resolveKind(DEFAULT_KIND), undefined).catch((err: unknown) => {
     if (err instanceof CliError && err.message.includes('CRD is not installed')) return [];
     throw err;
   });
   if (remaining.length > 0 && !opts.force) {
-    const names = remaining.slice(0, 5).map((m) => `${m.metadata.namespace}/${m.metadata.name}`);
+    const names = remaining.slice(0, 5).map((m) => `${m.metadata?.namespace}/${m.metadata?.name}`);
     throw new CliError(
       `${remaining.length} ModelDeployment${remaining.length === 1 ? '' : 's'} still exist (${names.join(', ')}${remaining.length > 5 ? ', …' : ''}): delete them first so the controller cleans up their provider resources, or pass --force.`,
     );

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelDeployment } from '../../api/types.ts';
-import { deploymentStatus } from './deployment-status.ts';
+import { deploymentPauseAcknowledged, deploymentStatus, deploymentStatusView } from './deployment-status.ts';
 import { historyText, shortTime, type HistoryReport } from './history-format.ts';
-import { acknowledged, pauseText } from './pause.ts';
+import { pauseText } from './pause.ts';
 import { retryText, type RetryReport } from './retry.ts';
-import { statusDetail, statusTable } from './status-format.ts';
 import { workflowListUrl, workflowRunUrl } from './temporal-ui.ts';
 import type { WorkflowState } from './workflow-state.ts';
 
@@ -67,7 +66,7 @@ describe('status output', () => {
   ];
 
   it('prints a table with the columns of the brief and a note for the memo fallback', () => {
-    expect(statusTable(rows)).toBe(
+    expect(deploymentStatusView.table(rows)).toBe(
       [
         'NAMESPACE   NAME    PHASE              PROVIDER   READY    STEP       AGE   LAST ERROR',
         'team-a      llama   Running            dynamo     1/1      idle       5m    <none>',
@@ -79,7 +78,7 @@ describe('status output', () => {
   });
 
   it('prints one deployment as fields', () => {
-    expect(statusDetail(rows[1]!)).toBe(
+    expect(deploymentStatusView.detail(rows[1]!)).toBe(
       [
         'Name:        team-a/stuck',
         'Phase:       Pending (reconciliation paused)',
@@ -97,12 +96,13 @@ describe('status output', () => {
 
 describe('history output', () => {
   const report: HistoryReport = {
+    kind: 'ModelDeployment',
     deployment: { namespace: 'team-a', name: 'llama', uid: 'u1', exists: true },
     workflowId: 'modeldeployment/team-a/llama/u1',
     status: 'RUNNING',
     runs: [{ runId: 'r1', events: 10 }],
     olderRunsOmitted: false,
-    ui: { run: 'http://ui/run', allRuns: 'http://ui/all' },
+    ui: { run: 'http://ui/run', allRuns: 'http://ui/all', byName: 'http://ui/by-name' },
     timeline: [
       { time: '2025-03-01T10:00:00.100Z', run: 1, kind: 'step', step: 'readDeployment', durationMs: 100, outcome: 'completed', attempts: 1, error: null, detail: null, taskQueue: 'q' },
       { time: '2025-03-01T10:00:01.000Z', run: 1, kind: 'step', step: 'applyResource', durationMs: 3200, outcome: 'failed', attempts: 3, error: 'KubeForbidden: no', detail: null, taskQueue: 'q' },
@@ -116,6 +116,7 @@ describe('history output', () => {
         'Workflow modeldeployment/team-a/llama/u1: running, 1 run shown',
         'Temporal UI: http://ui/run',
         'All runs:    http://ui/all',
+        'By name:     http://ui/by-name',
         '',
         'TIME                   RUN   STEP             DURATION   OUTCOME              DETAIL',
         '2025-03-01 10:00:00Z   1     readDeployment   100ms      completed            -',
@@ -145,6 +146,7 @@ describe('history output', () => {
 
 describe('retry output', () => {
   const base: RetryReport = {
+    kind: 'ModelDeployment',
     deployment: { namespace: 'team-a', name: 'llama', uid: 'u' },
     workflowId: 'w',
     retried: 'validate',
@@ -175,18 +177,18 @@ describe('retry output', () => {
 
 describe('pause output', () => {
   it('says what changed and how to undo it', () => {
-    expect(pauseText({ deployment: { namespace: 'a', name: 'b' }, paused: true, changed: true, acknowledged: true })).toBe(
+    expect(pauseText({ kind: 'ModelDeployment', deployment: { namespace: 'a', name: 'b' }, paused: true, changed: true, acknowledged: true })).toBe(
       'Paused a/b: the controller leaves it and its provider resources as they are until `kubeairunway resume a/b`.\n',
     );
-    expect(pauseText({ deployment: { namespace: 'a', name: 'b' }, paused: true, changed: false, acknowledged: null })).toContain('a/b was already paused');
-    expect(pauseText({ deployment: { namespace: 'a', name: 'b' }, paused: false, changed: true, acknowledged: true })).toContain('Resumed a/b: the controller reconciles it again');
+    expect(pauseText({ kind: 'ModelDeployment', deployment: { namespace: 'a', name: 'b' }, paused: true, changed: false, acknowledged: null })).toContain('a/b was already paused');
+    expect(pauseText({ kind: 'ModelDeployment', deployment: { namespace: 'a', name: 'b' }, paused: false, changed: true, acknowledged: true })).toContain('Resumed a/b: the controller reconciles it again');
   });
 
   it('reads the acknowledgement from the ReconcilePaused condition', () => {
     const withCondition = (status?: 'True' | 'False') => md('x', status ? { conditions: [{ type: 'ReconcilePaused', status }] } : {});
-    expect(acknowledged(withCondition('True'), true)).toBe(true);
-    expect(acknowledged(withCondition(), true)).toBe(false);
-    expect(acknowledged(withCondition(), false)).toBe(true);
-    expect(acknowledged(withCondition('True'), false)).toBe(false);
+    expect(deploymentPauseAcknowledged(withCondition('True'), true)).toBe(true);
+    expect(deploymentPauseAcknowledged(withCondition(), true)).toBe(false);
+    expect(deploymentPauseAcknowledged(withCondition(), false)).toBe(true);
+    expect(deploymentPauseAcknowledged(withCondition('True'), false)).toBe(false);
   });
 });

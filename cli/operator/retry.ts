@@ -1,10 +1,11 @@
-// `kubeairunway retry NAMESPACE/NAME`: runs the workflow's `retry` update, which re-runs the failed (or
-// waiting) step at once instead of after its backoff, and answers once the new attempt has ended.
+// `kubeairunway retry [KIND/]NAMESPACE/NAME`: runs the workflow's `retry` update, which re-runs the failed
+// (or waiting) step at once instead of after its backoff, and answers once the new attempt has ended.
+// Every kind's workflow answers the same update.
 
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { retryUpdate } from '../../workflows/definitions.ts';
-import { workflowIdFor } from '../../workflows/ids.ts';
-import type { RetryResult } from '../../workflows/view.ts';
+import { retryUpdate } from '../../workflows/engine/definitions.ts';
+import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
+import type { RetryResult } from '../../workflows/engine/view.ts';
 import { CliError } from '../errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
@@ -12,17 +13,19 @@ import type { KubeOptions, TemporalOptions } from './connection-options.ts';
 import { formatDuration, parseDuration } from './durations.ts';
 import { formatStructured, type OperatorOutput } from './output.ts';
 import { startProgress } from './progress.ts';
-import { firstLine, openTarget, openTemporal, requireDeployment } from './session.ts';
-import { describeTarget } from './target.ts';
+import { firstLine, openTarget, openTemporal, requireObject } from './session.ts';
+import { describeTarget, plainTarget, type Target, type TargetFlags } from './target.ts';
 import { workflowState, type WorkflowState } from './workflow-state.ts';
 
-export interface RetryOptions extends KubeOptions, TemporalOptions {
-  namespace?: string;
+export interface RetryOptions extends KubeOptions, TemporalOptions, TargetFlags {
   output: OperatorOutput;
   timeout: string;
 }
 
 export interface RetryReport {
+  /** The object's kind, e.g. `ModelDeployment`. */
+  kind: string;
+  /** The object (a ModelDeployment's name for it, kept for every kind). */
   deployment: { namespace: string; name: string; uid: string };
   workflowId: string;
   retried: string | null;
@@ -38,14 +41,15 @@ export interface RetryReport {
 export async function runRetry(io: CliIO, args: string[], opts: RetryOptions): Promise<ExitCode> {
   const timeoutMs = parseDuration(opts.timeout);
   if (timeoutMs === undefined) throw new CliError(`--timeout takes a duration such as 30s or 2m, got '${opts.timeout}'.`);
-  const { kube, target } = openTarget(args[0]!, opts.namespace, opts);
-  const md = await requireDeployment(kube, target);
-  const uid = md.metadata.uid ?? '';
-  const workflowId = workflowIdFor({ ...target, uid });
+  const { kube, target } = openTarget(args[0]!, opts);
+  const { kind, presentation } = target.kind;
+  const obj = await requireObject(kube, target);
+  const uid = obj.metadata?.uid ?? '';
+  const workflowId = workflowIdFor(kind, { ...plainTarget(target), uid });
   const temporal = await openTemporal(opts, io);
   try {
-    const before = await workflowState(temporal.client, workflowId);
-    if (before.status === 'NOT_FOUND') throw new CliError(`${describeTarget(target)} has no workflow yet: the controller's watcher starts one when it sees the deployment; is the controller running?`);
+    const before = await workflowState(temporal.client, workflowId, { noun: presentation.noun });
+    if (before.status === 'NOT_FOUND') throw new CliError(`${describeTarget(target)} has no workflow yet: the controller's watcher starts one when it sees the ${presentation.noun}; is the controller running?`);
     if (before.status !== 'RUNNING') throw new CliError(`The workflow of ${describeTarget(target)} is ${before.status.toLowerCase()}: there is nothing left to retry.`);
 
     const what = before.step && (before.lastError || before.waitingFor) ? `step '${before.step}'` : 'a reconciliation pass';
@@ -64,8 +68,8 @@ export async function runRetry(io: CliIO, args: string[], opts: RetryOptions): P
       progress.stop();
     }
     const durationMs = progress.elapsed();
-    const after = await workflowState(temporal.client, workflowId);
-    const report = retryReport(target, uid, workflowId, before, result, after, durationMs);
+    const after = await workflowState(temporal.client, workflowId, { noun: presentation.noun });
+    const report = retryReport(kind, plainTarget(target), uid, workflowId, before, result, after, durationMs);
     io.stdout(opts.output === 'table' ? retryText(report) : formatStructured(report, opts.output));
     return result.outcome === 'failed' ? 1 : 0;
   } finally {
@@ -74,7 +78,8 @@ export async function runRetry(io: CliIO, args: string[], opts: RetryOptions): P
 }
 
 function retryReport(
-  target: { namespace: string; name: string },
+  kind: string,
+  target: Target,
   uid: string,
   workflowId: string,
   before: WorkflowState,
@@ -83,6 +88,7 @@ function retryReport(
   durationMs: number,
 ): RetryReport {
   return {
+    kind,
     deployment: { ...target, uid },
     workflowId,
     retried: result.retried ?? null,
@@ -96,7 +102,7 @@ function retryReport(
 }
 
 export function retryText(r: RetryReport): string {
-  const name = `${r.deployment.namespace}/${r.deployment.name}`;
+  const name = describeTarget({ ...r.deployment, kind: { kind: r.kind } });
   const lines: string[] = [];
   if (!r.retried) lines.push(`Nothing had failed or was waiting in ${name}; ran a fresh reconciliation pass.`);
   else if (r.previousError) lines.push(`Retried step '${r.retried}' of ${name}, which had failed: ${r.previousError.type}: ${r.previousError.message}`);

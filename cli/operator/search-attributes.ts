@@ -4,7 +4,7 @@
 // not fatal.
 
 import type { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.ts';
+import { SEARCH_ATTRIBUTES } from '../../workflows/engine/search-attributes.ts';
 
 // temporal.api.enums.v1.IndexedValueType; every deployment attribute is a Keyword.
 const KEYWORD = 2;

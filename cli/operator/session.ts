@@ -3,14 +3,13 @@
 
 import { KubeConfig } from '@kubernetes/client-node';
 import { Client, Connection } from '@temporalio/client';
-import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts';
-import type { ModelDeployment } from '../../api/types.ts';
-import { CustomObjects } from '../../kube/custom-objects.ts';
+import { CustomObjects, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
 import { classifyKubeError } from '../../kube/errors.ts';
 import { CliError } from '../errors.ts';
 import type { CliIO } from '../io.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
-import { describeTarget, parseTarget, type Target } from './target.ts';
+import { DEFAULT_KIND, type OperatorKind } from './kinds.ts';
+import { parseTarget, type KindTarget, type TargetFlags } from './target.ts';
 import { temporalConnectionSettings } from './temporal-connection.ts';
 
 export interface KubeSession {
@@ -41,15 +40,15 @@ export function openKube(opts: KubeOptions): KubeSession {
 }
 
 /** The target argument checked first (a typo is reported before any kubeconfig problem), then the cluster. */
-export function openTarget(arg: string, namespace: string | undefined, opts: KubeOptions): { kube: KubeSession; target: Target } {
-  const target = parseTarget(arg, namespace);
+export function openTarget(arg: string, opts: KubeOptions & TargetFlags): { kube: KubeSession; target: KindTarget } {
+  const target = parseTarget(arg, opts);
   const kube = openKube(opts);
   // A bare NAME without -n lives in the kubeconfig context's namespace, as with kubectl.
-  return { kube, target: arg.includes('/') || namespace !== undefined ? target : { ...target, namespace: kube.contextNamespace } };
+  return { kube, target: arg.includes('/') || opts.namespace !== undefined ? target : { ...target, namespace: kube.contextNamespace } };
 }
 
 /** A Kubernetes failure as one sentence: what was being done, and what to do about it. */
-export function kubeFailure(err: unknown, action: string, session: Pick<KubeSession, 'server'>): CliError {
+export function kubeFailure(err: unknown, action: string, session: Pick<KubeSession, 'server'>, kind = DEFAULT_KIND): CliError {
   if (err instanceof CliError) return err;
   const k = classifyKubeError(err);
   switch (k.type) {
@@ -58,34 +57,39 @@ export function kubeFailure(err: unknown, action: string, session: Pick<KubeSess
     case 'Forbidden':
       return new CliError(`Kubernetes denied the request to ${action}: ${k.detail}.`);
     case 'NoKindMatch':
-      return new CliError(`The ModelDeployment CRD is not installed in the cluster at ${session.server} (cannot ${action}).`);
+      return new CliError(`The ${kind} CRD is not installed in the cluster at ${session.server} (cannot ${action}).`);
     default:
       return new CliError(`Could not ${action}: ${k.detail}.`);
   }
 }
 
-export const deploymentRef = (t: Target) => ({ group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace: t.namespace, name: t.name });
+export const objectRef = (t: KindTarget): ResourceRef => ({ ...t.kind.collection, namespace: t.namespace, name: t.name });
 
-export async function getDeployment(session: KubeSession, target: Target): Promise<ModelDeployment | undefined> {
+/** `ModelDeployment team-a/llama`, `FlameCluster team-a/my-flame`: an object in sentences. */
+export const objectName = (t: KindTarget) => `${t.kind.kind} ${t.namespace}/${t.name}`;
+
+export async function getObject(session: KubeSession, target: KindTarget): Promise<AnyObject | undefined> {
   try {
-    return (await session.objects.get(deploymentRef(target))) as unknown as ModelDeployment | undefined;
+    return await session.objects.get(objectRef(target));
   } catch (err) {
-    throw kubeFailure(err, `read ModelDeployment ${describeTarget(target)}`, session);
+    throw kubeFailure(err, `read ${objectName(target)}`, session, target.kind.kind);
   }
 }
 
-export async function requireDeployment(session: KubeSession, target: Target): Promise<ModelDeployment> {
-  const md = await getDeployment(session, target);
-  if (!md) throw new CliError(`ModelDeployment ${describeTarget(target)} not found.`);
-  return md;
+export async function requireObject(session: KubeSession, target: KindTarget): Promise<AnyObject> {
+  const obj = await getObject(session, target);
+  if (!obj) throw new CliError(`${objectName(target)} not found.`);
+  return obj;
 }
 
-export async function listDeployments(session: KubeSession, namespace: string | undefined): Promise<ModelDeployment[]> {
+/** Every object of a kind, in one namespace or all, sorted by namespace/name. */
+export async function listObjects(session: KubeSession, kind: OperatorKind, namespace: string | undefined): Promise<AnyObject[]> {
+  const key = (o: AnyObject) => `${o.metadata?.namespace}/${o.metadata?.name}`;
   try {
-    const items = (await session.objects.list({ group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace })) as unknown as ModelDeployment[];
-    return items.sort((a, b) => `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`));
+    const items = await session.objects.list({ ...kind.collection, namespace });
+    return items.sort((a, b) => key(a).localeCompare(key(b)));
   } catch (err) {
-    throw kubeFailure(err, `list ModelDeployments${namespace ? ` in namespace ${namespace}` : ''}`, session);
+    throw kubeFailure(err, `list ${kind.kind}s${namespace ? ` in namespace ${namespace}` : ''}`, session, kind.kind);
   }
 }
 

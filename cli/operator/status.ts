@@ -1,46 +1,49 @@
-// `kubeairunway status [NAMESPACE/NAME]`.
+// `kubeairunway status [[KIND/]NAMESPACE/NAME]`, or every object of a kind (--kind, ModelDeployments by default).
 
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import { mapLimit } from './command.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
-import { deploymentStatus } from './deployment-status.ts';
+import { DEFAULT_KIND, resolveKind } from './kinds.ts';
 import { formatStructured, type OperatorOutput } from './output.ts';
-import { listDeployments, openKube, openTarget, openTemporal, requireDeployment } from './session.ts';
-import { statusDetail, statusTable } from './status-format.ts';
+import { listObjects, openKube, openTarget, openTemporal, requireObject } from './session.ts';
+import type { TargetFlags } from './target.ts';
 import { workflowState, type WorkflowState } from './workflow-state.ts';
-import { workflowIdFor } from '../../workflows/ids.ts';
+import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
 
-export interface StatusOptions extends KubeOptions, TemporalOptions {
-  namespace?: string;
+export interface StatusOptions extends KubeOptions, TemporalOptions, TargetFlags {
   output: OperatorOutput;
 }
 
 export async function runStatus(io: CliIO, args: string[], opts: StatusOptions): Promise<ExitCode> {
   const single = args[0] !== undefined;
-  const opened = single ? openTarget(args[0]!, opts.namespace, opts) : { kube: openKube(opts), target: undefined };
-  const { kube, target } = opened;
-  const deployments = target ? [await requireDeployment(kube, target)] : await listDeployments(kube, opts.namespace);
-  if (deployments.length === 0) {
+  // The kind is checked before the kubeconfig is read, as the target is.
+  const target = single ? openTarget(args[0]!, opts) : undefined;
+  const kind = target?.target.kind ?? resolveKind(opts.kind ?? DEFAULT_KIND);
+  const kube = target?.kube ?? openKube(opts);
+  const objects = target ? [await requireObject(kube, target.target)] : await listObjects(kube, kind, opts.namespace);
+  if (objects.length === 0) {
     if (opts.output === 'table') {
-      io.stderr(`No ModelDeployments found${opts.namespace ? ` in namespace ${opts.namespace}` : ''}.\n`);
+      io.stderr(`No ${kind.kind}s found${opts.namespace ? ` in namespace ${opts.namespace}` : ''}.\n`);
       return 0;
     }
   }
 
   // Without Temporal the cluster's half of the answer is still worth printing; say what is missing.
   let unreachable: string | undefined;
-  const temporal = deployments.length > 0 ? await openTemporal(opts, io).catch((err: Error) => void (unreachable = err.message)) : undefined;
+  const temporal = objects.length > 0 ? await openTemporal(opts, io).catch((err: Error) => void (unreachable = err.message)) : undefined;
+  const view = kind.presentation.status;
   try {
     const now = Date.now();
-    const rows = await mapLimit(deployments, 8, async (md) => {
-      const id = workflowIdFor({ namespace: md.metadata.namespace ?? '', name: md.metadata.name ?? '', uid: md.metadata.uid ?? '' });
-      const wf = temporal ? await workflowState(temporal.client, id) : offline(id, unreachable);
-      return deploymentStatus(md, wf, now);
+    const rows = await mapLimit(objects, 8, async (obj) => {
+      const m = obj.metadata ?? {};
+      const id = workflowIdFor(kind.kind, { namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid ?? '' });
+      const wf = temporal ? await workflowState(temporal.client, id, { noun: kind.presentation.noun }) : offline(id, unreachable);
+      return view.row(obj, wf, now);
     });
     if (opts.output !== 'table') io.stdout(formatStructured(single ? rows[0] : rows, opts.output));
-    else if (single) io.stdout(statusDetail(rows[0]!));
-    else io.stdout(statusTable(rows));
+    else if (single) io.stdout(view.detail(rows[0]!));
+    else io.stdout(view.table(rows));
   } finally {
     await temporal?.close();
   }

@@ -1,4 +1,4 @@
-// A deployment's timeline from its workflow histories: one entry per reconciliation step (activity or
+// An object's timeline from its workflow histories: one entry per reconciliation step (activity or
 // local activity) with
 // its time, duration, attempts, outcome and error, plus what woke each pass (a watch signal, a retry,
 // a timer) and where one run continued as new. Pure: it reads history events and nothing else.
@@ -109,12 +109,12 @@ function retryDetail(result: unknown): { outcome: string; text: string } | undef
   return { outcome: r.outcome ?? 'unknown', text: `${what}; ${how}` };
 }
 
-/** Entries of several runs of one workflow, oldest run first, each in event order. */
-export function buildTimeline(runs: readonly RunHistory[], now: number = Date.now()): TimelineEntry[] {
-  return runs.flatMap((run, index) => runTimeline(run, index + 1, index === 0, now));
+/** Entries of several runs of one workflow, oldest run first, each in event order; `noun` names the object ("the deployment is gone"). */
+export function buildTimeline(runs: readonly RunHistory[], now: number = Date.now(), noun = 'deployment'): TimelineEntry[] {
+  return runs.flatMap((run, index) => runTimeline(run, index + 1, index === 0, now, noun));
 }
 
-function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: number): TimelineEntry[] {
+function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: number, noun: string): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   const byScheduledId = new Map<string, TimelineEntry>();
   const scheduledActivityId = new Map<string, string>();
@@ -240,7 +240,7 @@ function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: nu
     } else if (e.workflowExecutionContinuedAsNewEventAttributes) {
       entry(e, { kind: 'workflow', step: 'continued as new', outcome: 'continued as new', detail: `next run ${e.workflowExecutionContinuedAsNewEventAttributes.newExecutionRunId ?? '?'}` });
     } else if (e.workflowExecutionCompletedEventAttributes) {
-      entry(e, { kind: 'workflow', step: 'workflow completed', outcome: 'completed', detail: 'the deployment is gone' });
+      entry(e, { kind: 'workflow', step: 'workflow completed', outcome: 'completed', detail: `the ${noun} is gone` });
     } else if (e.workflowExecutionFailedEventAttributes) {
       entry(e, { kind: 'workflow', step: 'workflow failed', outcome: 'failed', error: describeFailure(e.workflowExecutionFailedEventAttributes.failure) });
     } else if (e.workflowExecutionTerminatedEventAttributes) {

@@ -1,18 +1,20 @@
-// What the workflow of one deployment says about it: its live view (the `view` query, answered by a
-// core worker), or, when no worker answers, the summary memo the workflow keeps for the Temporal UI.
+// What the workflow of one object says about it: its live view (the `view` query, which every kind's
+// workflow answers, on a core worker), or, when no worker answers, the summary memo it keeps for the
+// Temporal UI.
 
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { viewQuery } from '../../workflows/definitions.ts';
-import type { DeploymentView, StepError } from '../../workflows/view.ts';
+import { viewQuery } from '../../workflows/engine/definitions.ts';
+import type { LoopView, StepError } from '../../workflows/engine/view.ts';
 import { firstLine } from './session.ts';
 
 export interface WorkflowState {
   workflowId: string;
-  /** RUNNING, COMPLETED, … or NOT_FOUND when no workflow exists for the deployment. */
+  /** RUNNING, COMPLETED, … or NOT_FOUND when no workflow exists for the object. */
   status: string;
   source: 'query' | 'memo' | 'none';
   step: string | undefined;
   waitingFor: string | undefined;
+  /** A ModelDeployment's provider; undefined for other kinds. */
   provider: string | undefined;
   phase: string | undefined;
   lastError: StepError | { message: string } | undefined;
@@ -27,7 +29,12 @@ interface MemoSummary {
   lastError?: string | null;
 }
 
-export async function workflowState(client: Client, workflowId: string, queryTimeoutMs = 3_000): Promise<WorkflowState> {
+/** A kind's view may add fields; a ModelDeployment's adds its provider. */
+type View = LoopView & { provider?: string };
+
+/** `noun` names the object in the note for a missing workflow ("… when its watcher sees the deployment"). */
+export async function workflowState(client: Client, workflowId: string, opts: { noun?: string; queryTimeoutMs?: number } = {}): Promise<WorkflowState> {
+  const { noun = 'object', queryTimeoutMs = 3_000 } = opts;
   const handle = client.workflow.getHandle(workflowId);
   const empty = { step: undefined, waitingFor: undefined, provider: undefined, phase: undefined, lastError: undefined };
   let description;
@@ -35,13 +42,13 @@ export async function workflowState(client: Client, workflowId: string, queryTim
     description = await handle.describe();
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) {
-      return { workflowId, status: 'NOT_FOUND', source: 'none', ...empty, note: 'no workflow yet: the controller starts one when its watcher sees the deployment' };
+      return { workflowId, status: 'NOT_FOUND', source: 'none', ...empty, note: `no workflow yet: the controller starts one when its watcher sees the ${noun}` };
     }
     return { workflowId, status: 'UNKNOWN', source: 'none', ...empty, note: `cannot describe the workflow: ${firstLine((err as Error).message)}` };
   }
   const status = description.status.name;
   try {
-    const view: DeploymentView = await client.withDeadline(Date.now() + queryTimeoutMs, () => handle.query(viewQuery));
+    const view = (await client.withDeadline(Date.now() + queryTimeoutMs, () => handle.query(viewQuery))) as View;
     return {
       workflowId,
       status,

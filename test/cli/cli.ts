@@ -10,7 +10,8 @@ import { stackInfo } from '../support/env.ts';
 
 export type CliResult = CliRun;
 
-const TEMPORAL_COMMANDS = new Set(['status', 'history', 'retry']);
+// pause and resume too: a FlameCluster's pause is acknowledged by its workflow.
+const TEMPORAL_COMMANDS = new Set(['status', 'history', 'retry', 'pause', 'resume']);
 
 /** `kubeairunway ARGV` with the stack's kubeconfig and Temporal address. */
 export async function kubeairunway(argv: string[]): Promise<CliResult> {

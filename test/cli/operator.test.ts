@@ -113,7 +113,7 @@ describe('kubeairunway status, history, pause and resume', () => {
   it('pause and resume set the annotation and wait for the controller; history follows the runs they cause', async () => {
     const paused = await kubeairunway(['pause', `${kube.namespace}/${name}`, '-o', 'json']);
     expect(paused.code).toBe(0);
-    expect(json<PauseReport>(paused)).toEqual({ deployment: { namespace: kube.namespace, name }, paused: true, changed: true, acknowledged: true });
+    expect(json<PauseReport>(paused)).toEqual({ kind: 'ModelDeployment', deployment: { namespace: kube.namespace, name }, paused: true, changed: true, acknowledged: true });
     expect(paused.stderr).toContain(`Waiting for the controller to pause ${kube.namespace}/${name} ...`);
     const md = await getDeployment(kube.namespace, name);
     expect(md?.metadata.annotations?.['kubeairunway.ai/reconcile-paused']).toBe('true');

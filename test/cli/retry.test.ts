@@ -1,6 +1,7 @@
 // `kubeairunway retry` on a deployment stuck on a missing provider CRD. The provider is a third-party
 // one defined here, whose CRD is installed only during the test. No watcher runs and the resync period
 // is long, so nothing but the retry can move the deployment once the CRD exists.
+import { modelDeploymentKind } from '../../watcher/kinds/model-deployment.ts';
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
@@ -10,7 +11,7 @@ import type { HistoryReport } from '../../cli/operator/history-format.ts';
 import type { RetryReport } from '../../cli/operator/retry.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
 import { createSignaler } from '../../watcher/signaler.ts';
-import { workflowIdFor } from '../../workflows/ids.ts';
+import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
 import { startTestController, TEST_SETTINGS, type TestController } from '../support/controller.ts';
 import { condition, createDeployment, getDeployment, getObject, patchDeployment, waitForDeployment } from '../support/deployments.ts';
 import { eventually, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
@@ -43,8 +44,8 @@ describe('kubeairunway retry', () => {
       spec: { model: { id: 'acme/widget-7b', source: 'huggingface' }, engine: { type: 'vllm' }, provider: { name: widget.provider.name }, resources: { gpu: { count: 1 } } },
     } as ModelDeployment))!;
     // What the watcher would do, once: start the deployment's workflow.
-    await createSignaler(temporal.client, settings)({ ref: { namespace: kube.namespace, name, uid: md.metadata.uid! }, request: { reason: 'test' }, start: true });
-    workflowId = workflowIdFor({ namespace: kube.namespace, name, uid: md.metadata.uid! });
+    await createSignaler(temporal.client, settings)({ kind: modelDeploymentKind, ref: { namespace: kube.namespace, name, uid: md.metadata.uid! }, request: { reason: 'test' }, start: true });
+    workflowId = workflowIdFor(MODEL_DEPLOYMENT_KIND, { namespace: kube.namespace, name, uid: md.metadata.uid! });
   });
 
   afterAll(async () => {

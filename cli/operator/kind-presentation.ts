@@ -1,0 +1,54 @@
+// What the operator commands say and show of each kind: its status columns, how its workflows are
+// found once the object (and its uid) is gone, and how the controller acknowledges a pause. A kind
+// without an entry here is shown by its workflow's view alone (object-status.ts).
+
+import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
+import type { ModelDeployment } from '../../api/types.ts';
+import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
+import type { AnyObject } from '../../kube/custom-objects.ts';
+import { K8sName, K8sNamespace, Kind, MdName, MdNamespace } from '../../workflows/engine/search-attributes.ts';
+import { deploymentPauseAcknowledged, deploymentStatusView } from './deployment-status.ts';
+import { flameClusterStatusView } from './flame-cluster-status.ts';
+import { objectStatusView } from './object-status.ts';
+import type { StatusView } from './status-format.ts';
+
+export interface KindPresentation {
+  /** What sentences call one: "when its watcher sees the deployment". */
+  noun: string;
+  /** What a pause leaves as it is, besides the object: "the controller leaves it and its pods …". */
+  owns: string;
+  /** The visibility query for the workflows of an object by namespace and name (its uid may be gone with it). */
+  workflowsByName(namespace: string, name: string): string;
+  status: StatusView;
+  /**
+   * Whether the object's own status shows that the controller acknowledged a pause (or resume). Absent:
+   * the kind has no condition for it, and its workflow's view says (step `paused`, or another after a resume).
+   */
+  pauseAcknowledged?(obj: AnyObject, pause: boolean): boolean;
+}
+
+/** Every kind's workflows start with `Kind` and the object's namespace and name. */
+function byKind(kind: string) {
+  return (namespace: string, name: string) => `${Kind.name} = "${kind}" AND ${K8sNamespace.name} = "${namespace}" AND ${K8sName.name} = "${name}"`;
+}
+
+const PRESENTATIONS: Record<string, KindPresentation> = {
+  [MODEL_DEPLOYMENT_KIND]: {
+    noun: 'deployment',
+    owns: 'its provider resources',
+    // Md* rather than Kind: histories recorded before there were other kinds have no `Kind`.
+    workflowsByName: (namespace, name) => `${MdNamespace.name} = "${namespace}" AND ${MdName.name} = "${name}"`,
+    status: deploymentStatusView,
+    pauseAcknowledged: (obj, pause) => deploymentPauseAcknowledged(obj as unknown as ModelDeployment, pause),
+  },
+  [FLAME_CLUSTER_KIND]: {
+    noun: 'FlameCluster',
+    owns: 'its pods, Services and ConfigMap',
+    workflowsByName: byKind(FLAME_CLUSTER_KIND),
+    status: flameClusterStatusView,
+  },
+};
+
+export function presentationFor(kind: string): KindPresentation {
+  return PRESENTATIONS[kind] ?? { noun: kind, owns: 'what it owns', workflowsByName: byKind(kind), status: objectStatusView(kind) };
+}
