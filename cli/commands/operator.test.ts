@@ -47,7 +47,7 @@ describe('operator commands: arguments', () => {
   it('check their own values before touching the cluster, in one sentence', async () => {
     expect(await cli(['history', 'a/b', '--runs', '0'])).toMatchObject({ code: 1, stderr: "error: --runs must be a whole number of at least 1, got '0'.\n" });
     expect(await cli(['retry', 'a/b', '--timeout', 'soon'])).toMatchObject({ code: 1, stderr: "error: --timeout takes a duration such as 30s or 2m, got 'soon'.\n" });
-    expect(await cli(['pause', 'a/b/c'])).toMatchObject({ code: 1, stderr: "error: Expected NAMESPACE/NAME or NAME, got 'a/b/c'.\n" });
+    expect(await cli(['pause', 'a/b/c/d'])).toMatchObject({ code: 1, stderr: "error: Expected KIND/NAMESPACE/NAME, NAMESPACE/NAME or NAME, got 'a/b/c/d'.\n" });
     expect(await cli(['run', '--providers', 'kaito,acme'])).toMatchObject({ code: 1, stderr: "error: Unknown provider 'acme': the built-in providers are dynamo, kaito, kuberay.\n" });
     expect(await cli(['run', '--enable-provider-selector=maybe'])).toMatchObject({ code: 1, stderr: "error: Expected true or false, got 'maybe'.\n" });
     expect(await cli(['run', '--metrics-port', 'x'])).toMatchObject({ code: 1, stderr: "error: --metrics-port takes a port number from 0 to 65535, got 'x'.\n" });
