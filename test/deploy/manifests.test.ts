@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { builtinProviders } from '../../providers/index.ts';
 import { splitApiVersion } from '../../kube/custom-objects.ts';
+import { flameClusterKind } from '../../watcher/kinds/flame-cluster.ts';
 import { DEFAULT_CONFIGURATION_NAMES } from '../../webhook/registration.ts';
 import { DEFAULT_SECRET_NAME } from '../../webhook/index.ts';
 import { DEPLOY_DIR, INSTALL_FILE, kubectlAvailable, kustomize, renderInstall } from '../../deploy/render.ts';
@@ -145,13 +146,56 @@ describe('install roles match the code', () => {
     });
   }
 
-  it('the whole install binds the three provider roles to the controller, which otherwise holds the core role only', () => {
+  it('the whole install binds the three provider roles to the controller, which otherwise holds the core and Flame roles only', () => {
     const bound = install
       .filter((m) => m.kind === 'ClusterRoleBinding')
       .filter((b) => (b.subjects as { kind: string; name: string }[]).some((s) => s.kind === 'ServiceAccount' && s.name === 'kubeairunway-controller'))
       .map((b) => (b.roleRef as { name: string }).name)
       .sort();
-    expect(bound).toEqual(['kubeairunway-controller', ...builtinProviders.map((p) => `kubeairunway-provider-${p.name}`)].sort());
+    expect(bound).toEqual(['kubeairunway-controller', 'kubeairunway-flame', ...builtinProviders.map((p) => `kubeairunway-provider-${p.name}`)].sort());
+    expect(install.filter((m) => m.kind === 'RoleBinding').map((b) => (b.roleRef as { name: string }).name)).toEqual(['kubeairunway-webhook']);
+  });
+
+  it('the core install (deploy/core) binds the Flame role to the controller too: the same process reconciles FlameClusters', () => {
+    const core = install.filter((m) => m.kind === 'ClusterRoleBinding' && m.metadata.name === 'kubeairunway-controller-flame');
+    expect(core.map((b) => [b.roleRef, b.subjects])).toEqual([
+      [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kubeairunway-flame' }, [{ kind: 'ServiceAccount', name: 'kubeairunway-controller', namespace: 'kubeairunway-system' }]],
+    ]);
+    if (hasKubectl) expect(() => find(rendered('core'), 'ClusterRoleBinding', 'kubeairunway-controller-flame')).not.toThrow();
+  });
+
+  it("the Flame role covers the FlameCluster watch and its children's, and nothing else", () => {
+    const rules = role('ClusterRole', 'kubeairunway-flame');
+    const { group, plural } = flameClusterKind.collection;
+    // Live reads and the watcher's informer; status by server-side apply; blockOwnerDeletion on the children.
+    for (const verb of ['get', 'list', 'watch']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(true);
+    expect(allows(rules, 'patch', group, `${plural}/status`)).toBe(true);
+    expect(allows(rules, 'update', group, `${plural}/finalizers`)).toBe(true);
+    for (const verb of ['create', 'update', 'patch', 'delete']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(false);
+    for (const child of flameClusterKind.children ?? []) {
+      // The watcher's informer (and the activities' cache); server-side apply, a create the first time.
+      for (const verb of ['list', 'watch', 'create', 'patch']) expect(allows(rules, verb, child.group, child.plural), `${verb} ${child.plural}`).toBe(true);
+      expect(allows(rules, 'update', child.group, child.plural), `update ${child.plural}`).toBe(false);
+      expect(allows(rules, 'deletecollection', child.group, child.plural), `deletecollection ${child.plural}`).toBe(false);
+    }
+    // Only pods are deleted (scale-down, recreation); the garbage collector removes the rest. Only the ConfigMap is read by name.
+    expect(['pods', 'services', 'configmaps'].filter((r) => allows(rules, 'delete', '', r))).toEqual(['pods']);
+    expect(['pods', 'services', 'configmaps'].filter((r) => allows(rules, 'get', '', r))).toEqual(['configmaps']);
+    const own = new Set([`${plural}.${group}`, `${plural}/status.${group}`, `${plural}/finalizers.${group}`, ...(flameClusterKind.children ?? []).map((c) => (c.group ? `${c.plural}.${c.group}` : c.plural))]);
+    expect([...resourcesOf(rules)].filter((r) => !own.has(r))).toEqual([]);
+  });
+
+  it('users: FlameCluster editors and viewers through the built-in admin, edit and view roles; the status stays the controller\'s', () => {
+    const { group, plural } = flameClusterKind.collection;
+    const editor = find(install, 'ClusterRole', 'kubeairunway-flamecluster-editor');
+    const viewer = find(install, 'ClusterRole', 'kubeairunway-flamecluster-viewer');
+    expect(editor.metadata.labels).toMatchObject({ 'rbac.authorization.k8s.io/aggregate-to-admin': 'true', 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' });
+    expect(viewer.metadata.labels).toMatchObject({ 'rbac.authorization.k8s.io/aggregate-to-view': 'true' });
+    for (const verb of ['create', 'update', 'patch', 'delete']) expect(allows(rulesOf(editor), verb, group, plural), verb).toBe(true);
+    expect(allows(rulesOf(editor), 'patch', group, `${plural}/status`)).toBe(false);
+    expect(allows(rulesOf(viewer), 'list', group, plural)).toBe(true);
+    expect(allows(rulesOf(viewer), 'patch', group, plural)).toBe(false);
+    for (const r of [editor, viewer]) expect([...resourcesOf(rulesOf(r))].every((x) => x.endsWith(`.${group}`)), r.metadata.name).toBe(true);
   });
 
   it("the webhook's roles name exactly the configurations it registers and the Secret it stores", () => {

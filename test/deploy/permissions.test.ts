@@ -1,15 +1,20 @@
 // The install's ServiceAccounts are enough: kubeairunway runs whole lifecycles on their real tokens
 // (TokenRequest), so every Kubernetes call the code makes is authorized exactly as in a pod. With a
-// missing verb a deployment would never reach Running, or never be released on deletion.
+// missing verb a deployment would never reach Running, or never be released on deletion, and a
+// FlameCluster would never get its pods, or never scale down or replace one.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { GROUP, PROVIDER_CONFIG_PLURAL, VERSION } from '../../api/constants.ts';
+import { FLAME_API_VERSION, FLAME_CLUSTER_KIND, FLAME_CLUSTER_LABEL, FLAME_CLUSTER_PLURAL, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
+import { seedSpec } from '../../api/flame/testing.ts';
+import type { FlameCluster, FlameClusterStatus } from '../../api/flame/types.ts';
 import type { ModelDeployment } from '../../api/types.ts';
-import { CustomObjects } from '../../kube/custom-objects.ts';
+import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { builtinProviders } from '../../providers/index.ts';
 import { kaitoProvider } from '../../providers/kaito/index.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
+import { startPodReadinessSimulator } from '../../devstack/simulators/pod-readiness.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { DEFAULT_SECRET_NAME, startWebhookServer, unregisterWebhooks, type ReviewRecord } from '../../webhook/index.ts';
 import { createDeployment, deleteDeployment, eventsFor, example, getObject, phaseIs, UPSTREAM, waitForDeployment, waitGone } from '../support/deployments.ts';
@@ -53,6 +58,51 @@ async function lifecycle(
   return running;
 }
 
+const FLAME_CLUSTERS = { group: FLAME_GROUP, version: FLAME_VERSION, plural: FLAME_CLUSTER_PLURAL };
+
+/**
+ * A FlameCluster through its life (seed 004), every write the controller's: created and Running with
+ * two executors, scaled down to one (a pod deleted), its executor image changed (the pod deleted and
+ * created again), then deleted (the garbage collector removes the children through their owner
+ * references). `kc` is the admin's: the user's part.
+ */
+async function flameLifecycle(kc: KubeConfig, namespace: string, name: string): Promise<void> {
+  const admin = new CustomObjects(kc);
+  const ref = { ...FLAME_CLUSTERS, namespace, name };
+  const children = (plural: string) => admin.list({ group: '', version: 'v1', plural, namespace, labelSelector: `${FLAME_CLUSTER_LABEL}=${name}` });
+  const statusWhere = (what: string, ok: (s: FlameClusterStatus) => boolean) =>
+    eventually(`FlameCluster ${name} ${what}`, async () => {
+      const status = ((await admin.get(ref)) as FlameCluster | undefined)?.status;
+      return status && ok(status) ? status : undefined;
+    }, 90_000);
+  const images = async () => (await children('pods')).flatMap((p) => (p.spec as { containers: { image: string }[] }).containers.map((c) => c.image)).sort();
+
+  const spec = seedSpec();
+  spec.executorManager.replicas = 2;
+  await admin.apply(ref, { apiVersion: FLAME_API_VERSION, kind: FLAME_CLUSTER_KIND, metadata: { name, namespace }, spec } as AnyObject, 'test-user');
+  await statusWhere('Running with two executors', (s) => s.state === 'Running' && s.sessionManager.ready === 1 && s.executorManager.ready === 2);
+  expect((await children('pods')).length).toBe(3);
+  expect((await children('services')).length).toBe(2);
+  expect((await children('configmaps')).map((c) => c.metadata?.ownerReferences?.[0]?.name)).toEqual([name]);
+
+  await admin.mergePatch(ref, { spec: { executorManager: { replicas: 1 } } });
+  await statusWhere('scaled down to one executor', (s) => s.observedGeneration === 2 && s.state === 'Running' && s.executorManager.replicas === 1 && s.executorManager.ready === 1);
+  await eventually('the extra executor pod to be deleted', async () => (await children('pods')).length === 2);
+
+  const image = 'xflops/flame-executor:v0.1.1';
+  await admin.mergePatch(ref, { spec: { executorManager: { image } } });
+  await eventually('the executor pod to be replaced', async () => (await images()).includes(image) && (await children('pods')).length === 2);
+  await statusWhere('Running on the new image', (s) => s.observedGeneration === 3 && s.state === 'Running' && s.executorManager.ready === 1);
+  expect(await images()).toEqual([image, spec.sessionManager.image].sort());
+
+  await admin.delete(ref);
+  await eventually('the FlameCluster and its children to be gone', async () => {
+    if (await admin.get(ref)) return false;
+    for (const plural of ['pods', 'services', 'configmaps']) if ((await children(plural)).length > 0) return false;
+    return true;
+  }, 90_000);
+}
+
 describe('kubeairunway runs on the install ServiceAccounts', () => {
   let installed: Installed;
   let kube: TestKube;
@@ -67,6 +117,8 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
     installed = await applyRbac([...rendered(''), ...rendered('providers/kaito')]);
     kube = await testKube('deploy-sa');
     for (const script of UPSTREAM_SCRIPTS) simulators.push(await startSimulator(kube.kc, script, { readyAfterMs: 1_000 }));
+    // The stand-in kubelet for the FlameClusters' pods, in this file's namespace only.
+    simulators.push(await startPodReadinessSimulator(kube.kc, { readyAfterMs: 500, namespaces: [kube.namespace] }));
   });
   afterAll(async () => {
     await stopAll();
@@ -76,7 +128,7 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
     await installed?.remove();
   });
 
-  it('all in one: the controller ServiceAccount runs the core, the watcher and the three built-in providers', async () => {
+  it('all in one: the controller ServiceAccount runs the core, the watcher, the three built-in providers and FlameClusters', async () => {
     await deleteProviderConfigs();
     const kc = await serviceAccountKubeConfig('kubeairunway-controller');
     const run = await startControllerAs(kc, { core: true, watcher: true, providers: builtinProviders, taskQueuePrefix: uniqueName('deploy-sa') });
@@ -100,7 +152,12 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
     const configMap = { group: '', version: 'v1', plural: 'configmaps', namespace: kube.namespace, name: 'llama-kaito-inference-config' };
     const kaitoConfigMap = async () => expect((await getObject(configMap))?.metadata?.ownerReferences?.[0]?.name).toBe('llama-kaito');
 
-    const [k, d, r] = await Promise.all([lifecycle(kaito, UPSTREAM.workspace, kaitoConfigMap), lifecycle(dynamo, UPSTREAM.dgd), lifecycle(kuberay, UPSTREAM.rayservice)]);
+    const [k, d, r] = await Promise.all([
+      lifecycle(kaito, UPSTREAM.workspace, kaitoConfigMap),
+      lifecycle(dynamo, UPSTREAM.dgd),
+      lifecycle(kuberay, UPSTREAM.rayservice),
+      flameLifecycle(kube.kc, kube.namespace, 'flame-all-in-one').then(() => undefined),
+    ]);
     expect([k.status?.provider?.name, d.status?.provider?.name, r.status?.provider?.name]).toEqual(['kaito', 'dynamo', 'kuberay']);
     expect(d.status?.provider?.selectedReason).toBeTruthy();
     await eventually('KAITO inference ConfigMap to be deleted', async () => (await getObject(configMap)) === undefined);
@@ -118,15 +175,17 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
     expect(await forbiddenActivities(kube.namespace)).toEqual([]);
   });
 
-  it("the seed's topology: the core role alone, and KAITO as its own Deployment on the kaito-provider ServiceAccount", async () => {
+  it("the seed's topology: the core role, the Flame role in one namespace (--namespaces), and KAITO as its own Deployment", async () => {
     await deleteProviderConfigs();
-    // The core's ClusterRole as shipped, bound to a ServiceAccount that holds nothing else.
+    // The core's ClusterRole as shipped, bound to a ServiceAccount that holds nothing else, and the Flame
+    // role in the served namespace only, as deploy/README.md's overlay binds it.
     const coreOnly = uniqueName('core-only');
     await kubectlOk(['create', 'serviceaccount', coreOnly, `--namespace=${SYSTEM_NAMESPACE}`]);
     await kubectlOk(['create', 'clusterrolebinding', coreOnly, '--clusterrole=kubeairunway-controller', `--serviceaccount=${SYSTEM_NAMESPACE}:${coreOnly}`]);
+    await kubectlOk(['create', 'rolebinding', coreOnly, '--clusterrole=kubeairunway-flame', `--serviceaccount=${SYSTEM_NAMESPACE}:${coreOnly}`, `--namespace=${kube.namespace}`]);
     try {
       const taskQueuePrefix = uniqueName('deploy-sa');
-      const core = await startControllerAs(await serviceAccountKubeConfig(coreOnly), { core: true, watcher: true, providers: [], taskQueuePrefix });
+      const core = await startControllerAs(await serviceAccountKubeConfig(coreOnly), { core: true, watcher: true, providers: [], taskQueuePrefix, namespaces: [kube.namespace] });
       running.push(core);
       const kaito = await startControllerAs(await serviceAccountKubeConfig('kaito-provider'), { core: false, watcher: false, providers: [kaitoProvider], taskQueuePrefix });
       running.push(kaito);
@@ -134,15 +193,36 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
       const md = example('cpu-llamacpp-minimal.yaml', kube.namespace, (m) => {
         m.metadata.name = 'qwen-alone';
       });
-      const done = await lifecycle(md, UPSTREAM.workspace);
+      const [done] = await Promise.all([lifecycle(md, UPSTREAM.workspace), flameLifecycle(kube.kc, kube.namespace, 'flame-one-namespace')]);
       expect(done.status?.provider?.name).toBe('kaito');
       expect([...refusedLines(core.log), ...refusedLines(kaito.log)]).toEqual([]);
     } finally {
-      // Stopped before the binding goes, so nothing runs on a ServiceAccount that has lost its role.
+      // Stopped before the bindings go, so nothing runs on a ServiceAccount that has lost its role.
       await stopAll();
       await kubectlOk(['delete', 'clusterrolebinding', coreOnly, '--ignore-not-found']);
+      await kubectlOk(['delete', 'rolebinding', coreOnly, `--namespace=${kube.namespace}`, '--ignore-not-found']);
     }
     expect(await forbiddenActivities(kube.namespace)).toEqual([]);
+  });
+
+  it('without the Flame role (an install without Flame), the refused FlameCluster watches are reported and nothing else', async () => {
+    const noFlame = uniqueName('no-flame');
+    await kubectlOk(['create', 'serviceaccount', noFlame, `--namespace=${SYSTEM_NAMESPACE}`]);
+    await kubectlOk(['create', 'clusterrolebinding', noFlame, '--clusterrole=kubeairunway-controller', `--serviceaccount=${SYSTEM_NAMESPACE}:${noFlame}`]);
+    try {
+      const watcher = await startControllerAs(await serviceAccountKubeConfig(noFlame), { core: false, watcher: true, providers: [], taskQueuePrefix: uniqueName('deploy-sa') });
+      running.push(watcher);
+      // One line per refused collection (the FlameClusters and their three kinds of children), then quiet retries.
+      const refused = await eventually('the FlameCluster watches to be refused', async () => {
+        const lines = refusedLines(watcher.log);
+        return lines.length >= 4 ? lines : undefined;
+      }, 30_000);
+      expect(refused.filter((line) => !line.startsWith('FlameCluster '))).toEqual([]);
+      expect(refused.map((line) => line.split(' lost ')[0]).sort()).toEqual(['FlameCluster configmaps watch', 'FlameCluster pods watch', 'FlameCluster services watch', 'FlameCluster watch']);
+    } finally {
+      await stopAll();
+      await kubectlOk(['delete', 'clusterrolebinding', noFlame, '--ignore-not-found']);
+    }
   });
 
   it('the webhook ServiceAccount stores its certificate, registers both configurations, reads provider configs and rotates', async () => {

@@ -1,13 +1,19 @@
 // What the installed ServiceAccounts may and may not do, asked with `kubectl auth can-i` after applying
-// the install's RBAC for real. The topology is the seed's (§3.7): the core controller, each provider
-// alone, the webhook; the all-in-one install binds the same provider roles to the controller instead
-// (manifests.test.ts checks that binding, permissions.test.ts runs it).
+// the install's RBAC for real. The topology is the seed's (§3.7): the core controller (with the Flame
+// role, bound in every namespace), each provider alone, the webhook; the all-in-one install binds the
+// same provider roles to the controller instead (manifests.test.ts checks that binding,
+// permissions.test.ts runs it). Then the Flame role bound in one namespace only, as deploy/README.md's
+// overlay does it, and the roles for users.
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEPLOY_DIR, kustomize } from '../../deploy/render.ts';
 import { testKube, type TestKube } from '../support/env.ts';
 import { canIAll, describeQuestion, kubectlOk, type AccessQuestion } from './kubectl.ts';
 import { applyRbac, type Installed } from './install-rbac.ts';
-import { rendered } from './manifests.ts';
+import { find, parseManifests, rendered, type Manifest } from './manifests.ts';
 import { serviceAccountUser, SYSTEM_NAMESPACE } from './service-account.ts';
 
 /** Any namespace a user deploys models in. */
@@ -15,11 +21,22 @@ const USER_NS = 'team-a';
 const q = (verb: string, resource: string, extra: Partial<AccessQuestion> = {}): AccessQuestion => ({ verb, resource, ...extra });
 const inUserNs = { namespace: USER_NS };
 
+/**
+ * Pods: only the controller creates them, the FlameClusters' (the Flame role). A ServiceAccount that may
+ * create a pod in a namespace may use every Secret and ServiceAccount there.
+ */
+const NO_PODS: AccessQuestion[] = [q('create', 'pods', inUserNs), q('create', 'pods', { namespace: SYSTEM_NAMESPACE }), q('create', 'pods', { namespace: 'kube-system' })];
+
 /** Nothing kubeairunway runs may do these: the ways a compromised controller would take over a cluster. */
 const NEVER: AccessQuestion[] = [
-  q('create', 'pods', inUserNs),
-  q('create', 'pods', { namespace: SYSTEM_NAMESPACE }),
   q('create', 'deployments.apps', inUserNs),
+  q('create', 'statefulsets.apps', inUserNs),
+  q('create', 'jobs.batch', inUserNs),
+  q('create', 'pods/exec', inUserNs),
+  q('create', 'pods/attach', inUserNs),
+  q('create', 'pods/portforward', inUserNs),
+  q('create', 'pods/eviction', inUserNs),
+  q('update', 'pods', inUserNs),
   q('delete', 'namespaces'),
   q('create', 'namespaces'),
   q('list', 'secrets'),
@@ -53,6 +70,37 @@ interface Expectations {
   cannot: AccessQuestion[];
 }
 
+const FLAME_CLUSTERS = 'flameclusters.flame.xflops.io';
+
+/** The FlameCluster workflow and its watch (deploy/core/flame/cluster-role.yaml), in one namespace. */
+const flameCan = (ns: { namespace: string }): AccessQuestion[] => [
+  q('get', FLAME_CLUSTERS, ns),
+  q('list', FLAME_CLUSTERS, ns),
+  q('watch', FLAME_CLUSTERS, ns),
+  q('patch', `${FLAME_CLUSTERS}/status`, ns),
+  // blockOwnerDeletion on the children's owner reference (OwnerReferencesPermissionEnforcement).
+  q('update', `${FLAME_CLUSTERS}/finalizers`, ns),
+  ...['list', 'watch', 'create', 'patch', 'delete'].map((verb) => q(verb, 'pods', ns)),
+  ...['list', 'watch', 'create', 'patch'].map((verb) => q(verb, 'services', ns)),
+  ...['get', 'list', 'watch', 'create', 'patch'].map((verb) => q(verb, 'configmaps', ns)),
+];
+
+/** What the Flame role leaves out, in any namespace: users own FlameClusters; children go by garbage collection. */
+const flameCannot = (ns: { namespace: string }): AccessQuestion[] => [
+  ...['create', 'update', 'patch', 'delete'].map((verb) => q(verb, FLAME_CLUSTERS, ns)),
+  q('update', `${FLAME_CLUSTERS}/status`, ns),
+  q('get', 'pods', ns),
+  q('deletecollection', 'pods', ns),
+  q('patch', 'pods/status', ns),
+  q('get', 'services', ns),
+  q('update', 'services', ns),
+  q('delete', 'services', ns),
+  q('update', 'configmaps', ns),
+  q('delete', 'configmaps', ns),
+  q('create', 'serviceaccounts', ns),
+  q('create', 'persistentvolumeclaims', ns),
+];
+
 const controller: Expectations = {
   user: serviceAccountUser('kubeairunway-controller'),
   can: [
@@ -74,13 +122,20 @@ const controller: Expectations = {
     q('update', 'events', inUserNs),
     // The metadata-only existence check of the Hugging Face token Secret (kube/secret-exists.ts).
     q('get', 'secrets', { ...inUserNs, name: 'hf-token' }),
+    // FlameClusters, in every namespace (the install's ClusterRoleBinding); the watcher's are cluster-wide.
+    ...flameCan(inUserNs),
+    q('list', FLAME_CLUSTERS),
+    q('watch', FLAME_CLUSTERS),
+    q('watch', 'pods'),
+    q('watch', 'services'),
+    q('watch', 'configmaps'),
   ],
   cannot: [
+    ...flameCannot(inUserNs),
     // The core knows no provider kind and writes no provider's registration.
     q('get', 'workspaces.kaito.sh', inUserNs),
     q('create', 'rayservices.ray.io', inUserNs),
     q('delete', 'dynamographdeployments.nvidia.com', inUserNs),
-    q('create', 'configmaps', inUserNs),
     q('patch', 'inferenceproviderconfigs.kubeairunway.ai', { name: 'kaito' }),
     q('get', 'customresourcedefinitions.apiextensions.k8s.io', { name: 'workspaces.kaito.sh' }),
     q('update', 'secrets', { namespace: SYSTEM_NAMESPACE, name: 'kubeairunway-webhook-tls' }),
@@ -183,21 +238,100 @@ describe('install RBAC: kubectl auth can-i as each ServiceAccount', () => {
       expect(e.can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
     });
     it(`${e.user} cannot do what its code does not need`, async () => {
-      const questions = [...e.cannot, ...NEVER];
+      const questions = [...e.cannot, ...NEVER, ...(e === controller ? [] : NO_PODS)];
       const answers = await canIAll(e.user, questions);
       expect(questions.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
     });
   }
 });
 
-describe('install RBAC: roles for users of ModelDeployments', () => {
+/**
+ * deploy/README.md "Serving FlameClusters in some namespaces only": the whole install, its Flame
+ * ClusterRoleBinding deleted, the Flame role bound by a RoleBinding in the served namespace, and
+ * --namespaces on the controller.
+ */
+function flameInNamespaces(namespaces: readonly string[]): Manifest[] {
+  const dir = mkdtempSync(join(tmpdir(), 'kubeairunway-flame-ns-'));
+  try {
+    const bindings = namespaces.map((namespace) => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'kubeairunway-controller-flame', namespace },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kubeairunway-flame' },
+      subjects: [{ kind: 'ServiceAccount', name: 'kubeairunway-controller', namespace: SYSTEM_NAMESPACE }],
+    }));
+    writeFileSync(join(dir, 'flame-role-bindings.yaml'), bindings.map((b) => JSON.stringify(b)).join('\n---\n'));
+    const deletion = ['$patch: delete', 'apiVersion: rbac.authorization.k8s.io/v1', 'kind: ClusterRoleBinding', 'metadata:', '  name: kubeairunway-controller-flame'].join('\n');
+    const flag = [{ op: 'add', path: '/spec/template/spec/containers/0/args/-', value: `--namespaces=${namespaces.join(',')}` }];
+    const kustomization = {
+      resources: [relative(dir, DEPLOY_DIR), 'flame-role-bindings.yaml'],
+      patches: [{ patch: deletion }, { target: { group: 'apps', version: 'v1', kind: 'Deployment', name: 'kubeairunway-controller' }, patch: JSON.stringify(flag) }],
+    };
+    writeFileSync(join(dir, 'kustomization.yaml'), JSON.stringify(kustomization));
+    return parseManifests(kustomize(dir));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('install RBAC: the Flame role bound in some namespaces only (deploy/README.md)', () => {
+  let installed: Installed;
+  let served: TestKube;
+  let manifests: Manifest[];
+  beforeAll(async () => {
+    served = await testKube('deploy-flame');
+    manifests = flameInNamespaces([served.namespace]);
+    installed = await applyRbac(manifests);
+  });
+  afterAll(async () => {
+    await installed?.remove();
+    await served?.cleanup();
+  });
+
+  it('renders a RoleBinding instead of the ClusterRoleBinding, and the controller watches the served namespace only', () => {
+    expect(manifests.filter((m) => m.metadata.name === 'kubeairunway-controller-flame').map((m) => `${m.kind} ${m.metadata.namespace}`)).toEqual([`RoleBinding ${served.namespace}`]);
+    const args = (find(manifests, 'Deployment', 'kubeairunway-controller').spec as { template: { spec: { containers: { args: string[] }[] } } }).template.spec.containers[0]!.args;
+    expect(args).toContain(`--namespaces=${served.namespace}`);
+  });
+
+  it('the controller serves FlameClusters in that namespace, and creates pods nowhere else', async () => {
+    const user = serviceAccountUser('kubeairunway-controller');
+    const ns = { namespace: served.namespace };
+    const can = [...flameCan(ns), q('create', 'events', ns)];
+    // KAITO's ConfigMap rule (the built-in providers run in this process) grants list, create, patch and
+    // delete of ConfigMaps everywhere: the whole install's controller holds them anyway.
+    const kaitoConfigMaps = (x: AccessQuestion) => x.resource === 'configmaps' && ['list', 'create', 'patch', 'delete'].includes(x.verb);
+    const cannot = [
+      ...flameCannot(ns).filter((x) => !kaitoConfigMaps(x)),
+      ...NO_PODS,
+      ...['list', 'watch'].flatMap((verb) => [q(verb, FLAME_CLUSTERS), q(verb, 'pods'), q(verb, 'services')]),
+      q('get', FLAME_CLUSTERS, inUserNs),
+      q('delete', 'pods', inUserNs),
+      q('create', 'services', inUserNs),
+      q('get', 'configmaps', inUserNs),
+      q('watch', 'configmaps', inUserNs),
+      ...NEVER,
+    ];
+    const answers = await canIAll(user, [...can, ...cannot]);
+    expect(can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
+    expect(cannot.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
+  });
+});
+
+describe('install RBAC: roles for users of ModelDeployments and FlameClusters', () => {
   let installed: Installed;
   let kube: TestKube;
   beforeAll(async () => {
     installed = await applyRbac(rendered('core'));
     kube = await testKube('deploy-users');
-    for (const [user, role] of [['alice', 'kubeairunway-modeldeployment-editor'], ['bob', 'kubeairunway-modeldeployment-viewer']]) {
-      await kubectlOk(['create', 'rolebinding', `${user}-md`, `--clusterrole=${role}`, `--user=${user}`, `--namespace=${kube.namespace}`]);
+    const bindings = [
+      ['alice', 'kubeairunway-modeldeployment-editor'],
+      ['alice', 'kubeairunway-flamecluster-editor'],
+      ['bob', 'kubeairunway-modeldeployment-viewer'],
+      ['bob', 'kubeairunway-flamecluster-viewer'],
+    ];
+    for (const [user, role] of bindings) {
+      await kubectlOk(['create', 'rolebinding', `${user}-${role}`, `--clusterrole=${role}`, `--user=${user}`, `--namespace=${kube.namespace}`]);
     }
   });
   afterAll(async () => {
@@ -221,6 +355,38 @@ describe('install RBAC: roles for users of ModelDeployments', () => {
       q('get', 'secrets', ns),
     ];
     const answers = await canIAll('alice', [...can, ...cannot]);
+    expect(can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
+    expect(cannot.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
+  });
+
+  it('an editor manages FlameClusters in the namespace, and nothing the controller creates for them', async () => {
+    const ns = { namespace: kube.namespace };
+    const can = [
+      ...['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'].map((verb) => q(verb, FLAME_CLUSTERS, ns)),
+      q('get', `${FLAME_CLUSTERS}/status`, ns),
+    ];
+    const cannot = [
+      // The status is the controller's.
+      q('patch', `${FLAME_CLUSTERS}/status`, ns),
+      q('update', `${FLAME_CLUSTERS}/status`, ns),
+      q('create', FLAME_CLUSTERS, inUserNs),
+      q('list', FLAME_CLUSTERS),
+      // The cluster's children are the controller's to create.
+      q('create', 'pods', ns),
+      q('delete', 'pods', ns),
+      q('patch', 'services', ns),
+      q('create', 'configmaps', ns),
+    ];
+    const answers = await canIAll('alice', [...can, ...cannot]);
+    expect(can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
+    expect(cannot.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
+  });
+
+  it('a viewer reads FlameClusters and changes nothing', async () => {
+    const ns = { namespace: kube.namespace };
+    const can = [q('get', FLAME_CLUSTERS, ns), q('list', FLAME_CLUSTERS, ns), q('watch', FLAME_CLUSTERS, ns), q('get', `${FLAME_CLUSTERS}/status`, ns)];
+    const cannot = [...['create', 'update', 'patch', 'delete'].map((verb) => q(verb, FLAME_CLUSTERS, ns)), q('patch', `${FLAME_CLUSTERS}/status`, ns), q('list', 'pods', ns)];
+    const answers = await canIAll('bob', [...can, ...cannot]);
     expect(can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
     expect(cannot.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
   });

@@ -15,7 +15,7 @@ export interface RunningAs {
 
 export async function startControllerAs(
   kc: KubeConfig,
-  opts: { core: boolean; watcher: boolean; providers: readonly ProviderDefinition[]; taskQueuePrefix: string },
+  opts: { core: boolean; watcher: boolean; providers: readonly ProviderDefinition[]; taskQueuePrefix: string; namespaces?: readonly string[] },
 ): Promise<RunningAs> {
   const log: string[] = [];
   const controller = await startController({
@@ -26,7 +26,9 @@ export async function startControllerAs(
     watcher: opts.watcher,
     providers: opts.providers,
     settings: { ...TEST_SETTINGS, taskQueuePrefix: opts.taskQueuePrefix },
-    // All namespaces, as in a cluster: the watcher's list and watch are cluster-wide.
+    // All namespaces unless told (`kubeairunway run --namespaces`), as in a cluster: the watcher's list
+    // and watch are then cluster-wide.
+    namespaces: opts.namespaces,
     workflowBundle: await workflowBundle(),
     heartbeatMs: 2_000,
     log: (line) => log.push(line),
