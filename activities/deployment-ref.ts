@@ -1,4 +1,4 @@
-import { API_VERSION, GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG_PLURAL, VERSION } from '../api/constants.ts';
+import { API_VERSION, GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../api/constants.ts';
 import type { ModelDeployment } from '../api/types.ts';
 import type { CustomObjects, ResourceRef } from '../kube/custom-objects.ts';
 import type { InvolvedObject } from '../kube/events.ts';
@@ -10,7 +10,6 @@ export function modelDeploymentResource(ref: Pick<ObjectRef, 'namespace' | 'name
   return { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace: ref.namespace, name: ref.name };
 }
 
-export const PROVIDER_CONFIGS = { group: GROUP, version: VERSION, plural: PROVIDER_CONFIG_PLURAL } as const;
 
 export function involved(ref: ObjectRef): InvolvedObject {
   return { apiVersion: API_VERSION, kind: MODEL_DEPLOYMENT_KIND, namespace: ref.namespace, name: ref.name, uid: ref.uid };

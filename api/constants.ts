@@ -20,6 +20,8 @@ export const FINALIZER = 'kubeairunway.ai/finalizer';
 export const LABEL_PREFIX = 'kubeairunway.ai/';
 export const MANAGED_BY_LABEL = 'kubeairunway.ai/managed-by';
 export const MANAGED_BY_VALUE = 'kubeairunway';
+/** The label every provider resource we render carries; the resource watch (and so its cache) selects by it. */
+export const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`;
 export const MODEL_SOURCE_LABEL = 'kubeairunway.ai/model-source';
 
 /** Reconciliation is skipped while this annotation is "true" (§4.6). */
@@ -81,3 +83,6 @@ export const MODEL_SOURCES = ['huggingface', 'custom'] as const;
 export const SERVING_MODES = ['aggregated', 'disaggregated'] as const;
 
 export const DEFAULT_GPU_TYPE = 'nvidia.com/gpu';
+
+/** Where InferenceProviderConfigs live (cluster-scoped): for lists, watches and cached reads. */
+export const PROVIDER_CONFIGS = { group: GROUP, version: VERSION, plural: PROVIDER_CONFIG_PLURAL } as const;

@@ -1,10 +1,10 @@
 // `kar explain --cluster`: the InferenceProviderConfigs the controller would select from, read from the
 // cluster instead of the built-in ones. Loaded only when asked for: the offline commands never load the
 // Kubernetes client. Readiness is the cluster's own, with the core's rule for a provider whose
-// heartbeat stopped (activities/core/provider-configs.ts), so the answer is the controller's.
+// heartbeat stopped (providers/provider-configs.ts), so the answer is the controller's.
 
-import { PROVIDER_CONFIGS } from '../activities/deployment-ref.ts';
-import { withStaleProvidersNotReady } from '../activities/core/provider-configs.ts';
+import { PROVIDER_CONFIGS } from '../api/constants.ts';
+import { withStaleProvidersNotReady } from '../providers/provider-configs.ts';
 import type { InferenceProviderConfig } from '../api/types.ts';
 import type { KubeOptions } from './operator/connection-options.ts';
 import { kubeFailure, openKube } from './operator/session.ts';

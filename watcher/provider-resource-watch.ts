@@ -2,8 +2,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProviderResourceType } from '../providers/contract.ts';
 import { splitApiVersion, type AnyObject } from '../kube/custom-objects.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
-import { detectInstalledVersion } from '../activities/provider/crd-version.ts';
-import { MANAGED_SELECTOR } from '../activities/provider/upstream-read.ts';
+import { detectInstalledVersion } from '../providers/crd-version.ts';
+import { MANAGED_SELECTOR } from '../api/constants.ts';
 
 export interface ProviderResourceWatchOptions {
   kc: KubeConfig;

@@ -5,7 +5,7 @@
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { InferenceProviderConfig } from '../api/types.ts';
-import { PROVIDER_CONFIGS } from '../activities/deployment-ref.ts';
+import { PROVIDER_CONFIGS } from '../api/constants.ts';
 import { CustomObjects } from '../kube/custom-objects.ts';
 
 export interface ProviderConfigCacheOptions {

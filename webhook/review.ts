@@ -10,7 +10,7 @@ import { isPlainObject } from '../api/overrides.ts';
 import { classifyUpdate } from '../api/update-classification.ts';
 import type { InferenceProviderConfig, ModelDeploymentSpec } from '../api/types.ts';
 import { validate, type ValidationContext } from '../api/validate.ts';
-import { installedProviderCrds } from '../activities/core/provider-configs.ts';
+import { installedProviderCrds } from '../providers/provider-configs.ts';
 import { allow, allowWithPatch, deny, type AdmissionRequest, type AdmissionResponse } from './admission.ts';
 import { capabilityWarnings } from './capabilities.ts';
 import { diff } from './json-patch.ts';

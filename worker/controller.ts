@@ -9,7 +9,7 @@ import { createSignaler } from '../watcher/signaler.ts';
 import type { WatchedKind } from '../watcher/watched-kind.ts';
 import { startWatcher, type Watcher } from '../watcher/watcher.ts';
 import { DEFAULT_SETTINGS, type ReconcileSettings } from '../workflows/settings.ts';
-import { PROVIDER_CONFIGS } from '../activities/deployment-ref.ts';
+import { PROVIDER_CONFIGS } from '../api/constants.ts';
 import { KINDS } from './kinds.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { registerProvider, type Registration } from './registration.ts';

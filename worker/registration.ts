@@ -1,11 +1,11 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, PROVIDER_CONFIG_KIND, providerFieldManager } from '../api/constants.ts';
 import type { ProviderDefinition } from '../providers/contract.ts';
-import { detectInstalledVersion } from '../activities/provider/crd-version.ts';
+import { detectInstalledVersion } from '../providers/crd-version.ts';
 import { CustomObjects, type AnyObject } from '../kube/custom-objects.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
-import { PROVIDER_CONFIGS } from '../activities/deployment-ref.ts';
-import { kubeNow } from '../activities/status/conditions.ts';
+import { PROVIDER_CONFIGS } from '../api/constants.ts';
+import { kubeNow } from '../kube/time.ts';
 import { PRODUCT_VERSION } from './version.ts';
 
 export interface Registration {

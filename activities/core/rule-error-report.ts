@@ -10,8 +10,8 @@ import type { CustomObjects } from '../../kube/custom-objects.ts';
 import { classifyKubeError } from '../../kube/errors.ts';
 import type { EventRecorder, InvolvedObject } from '../../kube/events.ts';
 import { ruleErrorEvent, type RuleError } from '../../providers/rule-errors.ts';
-import { PROVIDER_CONFIGS } from '../deployment-ref.ts';
-import { kubeNow } from '../status/conditions.ts';
+import { PROVIDER_CONFIGS } from '../../api/constants.ts';
+import { kubeNow } from '../../kube/time.ts';
 import { rulesValidUpdates } from './rules-valid.ts';
 
 export interface RuleErrorReporter {

@@ -5,7 +5,7 @@ import { splitApiVersion, type AnyObject, type CustomObjects } from '../../kube/
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { classifyKubeError, kubeCall } from '../../kube/errors.ts';
 import type { ObjectRef } from '../../workflows/engine/object-ref.ts';
-import { detectInstalledVersion } from './crd-version.ts';
+import { detectInstalledVersion } from '../../providers/crd-version.ts';
 
 /**
  * Deletes every object of one deployment that the provider owns (found by label, confirmed by owner

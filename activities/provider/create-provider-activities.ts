@@ -10,13 +10,15 @@ import { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import type { ObjectRef, ReadRef } from '../../workflows/engine/object-ref.ts';
 import { involved, modelDeploymentResource, readLiveDeployment } from '../deployment-ref.ts';
-import { kubeNow, withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
+import { withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
+import { kubeNow } from '../../kube/time.ts';
 import { statusUnchanged } from '../status/unchanged.ts';
 import { APPLIED_STATE_ANNOTATION, RENDER_HASH_ANNOTATION, renderHash, stateHash } from './applied-state.ts';
 import { changedIdentityFields, IDENTITY_ANNOTATION, identityOf } from './identity.ts';
-import { detectInstalledVersion } from './crd-version.ts';
+import { detectInstalledVersion } from '../../providers/crd-version.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
-import { MANAGED_SELECTOR, readUpstream } from './upstream-read.ts';
+import { readUpstream } from './upstream-read.ts';
+import { MANAGED_SELECTOR } from '../../api/constants.ts';
 import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities, ReconcileOutcome } from './types.ts';
 
 export interface ProviderActivityDeps {

@@ -1,10 +1,7 @@
-import { MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '../../api/constants.ts';
+import { MANAGED_SELECTOR } from '../../api/constants.ts';
 import type { AnyObject, CustomObjects, ResourceRef } from '../../kube/custom-objects.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { kubeCall } from '../../kube/errors.ts';
-
-/** The label every provider resource we render carries; the resource watch (and so its cache) selects by it. */
-export const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`;
 
 /**
  * A provider resource as the process's resource watch last saw it, or from the API server when the

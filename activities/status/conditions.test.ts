@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { kubeNow, withTransitionTimes } from './conditions.ts';
+import { withTransitionTimes } from './conditions.ts';
+import { kubeNow } from '../../kube/time.ts';
 
 describe('withTransitionTimes', () => {
   const live = [{ type: 'Ready', status: 'False' as const, reason: 'Deploying', message: 'a', lastTransitionTime: '2026-01-01T00:00:00Z' }];

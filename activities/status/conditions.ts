@@ -18,8 +18,3 @@ export function withTransitionTimes(live: readonly Condition[] | undefined, desi
     return { type: d.type, status: d.status, reason: d.reason, message: d.message, lastTransitionTime, observedGeneration: generation };
   });
 }
-
-/** RFC 3339 without fractions, as the API server's metav1.Time serializes. */
-export function kubeNow(date = new Date()): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}

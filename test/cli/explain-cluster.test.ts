@@ -2,8 +2,8 @@
 // registered only there, its readiness as reported, its failing rules) instead of the built-in ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
-import { PROVIDER_CONFIGS } from '../../activities/deployment-ref.ts';
-import { kubeNow } from '../../activities/status/conditions.ts';
+import { PROVIDER_CONFIGS } from '../../api/constants.ts';
+import { kubeNow } from '../../kube/time.ts';
 import { explainCommand } from '../../cli/commands/explain.ts';
 import { manifest, runCommands } from '../../cli/testing/run.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
 import type { Condition } from '../../api/types.ts';
-import { PROVIDER_CONFIGS } from '../../activities/deployment-ref.ts';
+import { PROVIDER_CONFIGS } from '../../api/constants.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { builtinProviders } from '../../providers/index.ts';
 import { createDeployment, eventsFor, example, waitForDeployment } from '../support/deployments.ts';

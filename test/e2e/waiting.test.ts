@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
-import { PROVIDER_CONFIGS } from '../../activities/deployment-ref.ts';
+import { PROVIDER_CONFIGS } from '../../api/constants.ts';
 import { condition, createDeployment, deleteDeployment, eventsFor, example, patchDeployment, waitForDeployment, waitGone } from '../support/deployments.ts';
 import { kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';

@@ -1,8 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ProviderResourceType } from '../../providers/contract.ts';
-import { chooseApiVersion, type VersionChoice } from '../../providers/shared/api-version.ts';
-import { CustomObjects, type CollectionRef, type ResourceRef } from '../../kube/custom-objects.ts';
-import type { InformerSet } from '../../kube/informer-set.ts';
+import type { ProviderResourceType } from './contract.ts';
+import { chooseApiVersion, type VersionChoice } from './shared/api-version.ts';
+import { CustomObjects, type CollectionRef, type ResourceRef } from '../kube/custom-objects.ts';
+import type { InformerSet } from '../kube/informer-set.ts';
 
 interface CrdBody {
   spec?: { versions?: { name: string; served?: boolean }[] };

@@ -1,4 +1,4 @@
-import type { InferenceProviderConfig } from '../../api/types.ts';
+import type { InferenceProviderConfig } from '../api/types.ts';
 
 /**
  * Providers whose upstream CRD is installed, as each provider worker reports it in its
