@@ -4,7 +4,7 @@ import type { CustomObjects, ResourceRef } from '../kube/custom-objects.ts';
 import type { InvolvedObject } from '../kube/events.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
 import { readLive } from '../kube/read-live.ts';
-import type { ObjectRef, ReadRef } from '../workflows/engine/object-ref.ts';
+import type { ObjectRef, ReadRef } from '../contract/object-ref.ts';
 
 export function modelDeploymentResource(ref: Pick<ObjectRef, 'namespace' | 'name'>): ResourceRef {
   return { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace: ref.namespace, name: ref.name };

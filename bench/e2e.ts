@@ -11,7 +11,7 @@ import { stackCrdFiles } from '../devstack/crd-files.ts';
 import { startLocalProduct } from '../devstack/local-product.ts';
 import { CustomObjects, type AnyObject } from '../kube/custom-objects.ts';
 import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../api/constants.ts';
-import { workflowIdFor } from '../workflows/engine/object-ref.ts';
+import { workflowIdFor } from '../contract/object-ref.ts';
 import { percentile } from './measure.ts';
 
 export interface E2eResult {

@@ -2,8 +2,8 @@
 // report a problem the workflow then waits on (an invalid spec, no provider, a missing CRD): those count
 // as reconciliation errors too, with a type an operator can alert on.
 
-import type { Assessment, DeploymentSnapshot, SelectionOutcome, ValidationOutcome } from '../activities/core/types.ts';
-import type { ApplyOutcome, CompatibilityOutcome, ObservedStatus, ReconcileOutcome } from '../activities/provider/types.ts';
+import type { Assessment, DeploymentSnapshot, SelectionOutcome, ValidationOutcome } from '../contract/core-activities.ts';
+import type { ApplyOutcome, CompatibilityOutcome, ObservedStatus, ReconcileOutcome } from '../contract/provider-activities.ts';
 
 export interface StepOutcome {
   /** The deployment's provider, when the step's result names it. */

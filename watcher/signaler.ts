@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { reconcileSignal, type ReconcileRequest } from '../workflows/engine/definitions.ts';
-import { workflowIdFor, type ObjectRef } from '../workflows/engine/object-ref.ts';
+import { workflowIdFor, type ObjectRef } from '../contract/object-ref.ts';
 import { Kind } from '../workflows/engine/search-attributes.ts';
 import { coreTaskQueue, type ReconcileSettings } from '../workflows/settings.ts';
 import type { WorkflowKind } from './watched-kind.ts';

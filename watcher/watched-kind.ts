@@ -1,7 +1,7 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import type { AnyObject, CollectionRef } from '../kube/custom-objects.ts';
 import type { CollectionSpec } from '../kube/informer-set.ts';
-import type { ObjectRef } from '../workflows/engine/object-ref.ts';
+import type { ObjectRef } from '../contract/object-ref.ts';
 
 /** Where a kind's workflows run and how they are found: enough to start or signal one. */
 export interface WorkflowKind {

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { AnyObject } from '../kube/custom-objects.ts';
 import type { CollectionSpec, InformerSet } from '../kube/informer-set.ts';
-import type { ObjectRef } from '../workflows/engine/object-ref.ts';
+import type { ObjectRef } from '../contract/object-ref.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
 import { Coalescer } from './coalescer.ts';
 import { OwnerSignals } from './owner-signals.ts';

@@ -1,6 +1,6 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { CoreActivities } from '../activities/core/types.ts';
-import type { ProviderActivities } from '../activities/provider/types.ts';
+import type { CoreActivities } from '../contract/core-activities.ts';
+import type { ProviderActivities } from '../contract/provider-activities.ts';
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from './engine/activity-options.ts';
 import { providerTaskQueue, type ReconcileSettings } from './settings.ts';
 

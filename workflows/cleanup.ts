@@ -1,5 +1,5 @@
 import { condition, patched } from '@temporalio/workflow';
-import type { DeploymentSnapshot } from '../activities/core/types.ts';
+import type { DeploymentSnapshot } from '../contract/core-activities.ts';
 import { events } from '../api/messages.ts';
 import type { DeploymentState } from './deployment-state.ts';
 import { toMs } from './engine/durations.ts';

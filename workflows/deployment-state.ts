@@ -1,8 +1,8 @@
 import { continueAsNew, patched, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
-import type { CoreActivities, CoreStatus } from '../activities/core/types.ts';
+import type { CoreActivities, CoreStatus } from '../contract/core-activities.ts';
 import type { ReconcileRequest } from './engine/definitions.ts';
 import { coreActivities, localCoreActivities, providerActivities } from './activity-proxies.ts';
-import type { ObjectRef, ReadRef } from './engine/object-ref.ts';
+import type { ObjectRef, ReadRef } from '../contract/object-ref.ts';
 import type { PassEnd, Reconciler } from './engine/reconcile-loop.ts';
 import { SeenVersion } from './engine/seen-version.ts';
 import { MdPhase, MdProvider } from './engine/search-attributes.ts';

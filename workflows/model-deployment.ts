@@ -1,6 +1,6 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { DeploymentState, type CarriedState } from './deployment-state.ts';
-import type { ObjectRef } from './engine/object-ref.ts';
+import type { ObjectRef } from '../contract/object-ref.ts';
 import { reconcileLoop } from './engine/reconcile-loop.ts';
 import { MdName, MdNamespace } from './engine/search-attributes.ts';
 import { DEFAULT_SETTINGS, type ReconcileSettings } from './settings.ts';

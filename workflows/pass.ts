@@ -1,6 +1,6 @@
 import { patched } from '@temporalio/workflow';
-import type { CoreStatus } from '../activities/core/types.ts';
-import type { ApplyOutcome, ObservedStatus } from '../activities/provider/types.ts';
+import type { CoreStatus } from '../contract/core-activities.ts';
+import type { ApplyOutcome, ObservedStatus } from '../contract/provider-activities.ts';
 import { runCleanup } from './cleanup.ts';
 import { leaveOldProvider } from './switch-provider.ts';
 import type { DeploymentState } from './deployment-state.ts';

@@ -1,5 +1,5 @@
 import { patched } from '@temporalio/workflow';
-import type { ReadRef } from './engine/object-ref.ts';
+import type { ReadRef } from '../contract/object-ref.ts';
 import type { DeploymentState } from './deployment-state.ts';
 import { toMs } from './engine/durations.ts';
 import { stepError } from './engine/step-error.ts';

@@ -9,11 +9,11 @@ import { EventRecorder, type InvolvedObject } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { readLive } from '../../kube/read-live.ts';
 import { jsonEqual } from '../../api/json-equal.ts';
-import type { ReadRef } from '../../workflows/engine/object-ref.ts';
+import type { ReadRef } from '../../contract/object-ref.ts';
 import { planPods } from './pod-plan.ts';
 import { renderFlameCluster } from './render.ts';
 import { flameStatus } from './status.ts';
-import type { FlameActivities } from './types.ts';
+import type { FlameActivities } from '../../contract/flame-activities.ts';
 
 /** On the ConfigMap: how many times the rendered configuration changed, reported as `status.configGeneration`. */
 const CONFIG_GENERATION_ANNOTATION = 'flame.xflops.io/config-generation';

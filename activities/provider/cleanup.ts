@@ -4,7 +4,7 @@ import { ownedObjectSelector } from '../../providers/shared/metadata.ts';
 import { splitApiVersion, type AnyObject, type CustomObjects } from '../../kube/custom-objects.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { classifyKubeError, kubeCall } from '../../kube/errors.ts';
-import type { ObjectRef } from '../../workflows/engine/object-ref.ts';
+import type { ObjectRef } from '../../contract/object-ref.ts';
 import { detectInstalledVersion } from '../../providers/crd-version.ts';
 
 /**

@@ -8,7 +8,7 @@ import { CustomObjects, splitApiVersion, type AnyObject, type ResourceRef } from
 import { kubeCall } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
-import type { ObjectRef, ReadRef } from '../../workflows/engine/object-ref.ts';
+import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
 import { involved, modelDeploymentResource, readLiveDeployment } from '../deployment-ref.ts';
 import { withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { kubeNow } from '../../kube/time.ts';
@@ -19,7 +19,7 @@ import { detectInstalledVersion } from '../../providers/crd-version.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
 import { readUpstream } from './upstream-read.ts';
 import { MANAGED_SELECTOR } from '../../api/constants.ts';
-import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities, ReconcileOutcome } from './types.ts';
+import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities, ReconcileOutcome } from '../../contract/provider-activities.ts';
 
 export interface ProviderActivityDeps {
   kc: KubeConfig;

@@ -6,7 +6,7 @@
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import type { Client } from '@temporalio/client';
 import { readWorkflowRuns } from '../../cli/operator/history-reader.ts';
-import { workflowIdFor, type ObjectRef } from '../../workflows/engine/object-ref.ts';
+import { workflowIdFor, type ObjectRef } from '../../contract/object-ref.ts';
 import { historySpans, type Span } from './history-spans.ts';
 
 export interface ApplyMilestones {

@@ -3,7 +3,7 @@
 import { CliError } from '../errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
-import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
 import { findNewestWorkflow, readWorkflowRuns } from './history-reader.ts';
 import { historyText, type HistoryReport } from './history-format.ts';

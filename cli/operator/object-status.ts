@@ -5,7 +5,7 @@
 
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
 import { formatAge } from './durations.ts';
 import { statusView, type DetailField } from './status-format.ts';
 import type { Column } from './table.ts';

@@ -4,7 +4,7 @@
 
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { retryUpdate } from '../../workflows/engine/definitions.ts';
-import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
 import type { RetryResult } from '../../workflows/engine/view.ts';
 import { CliError } from '../errors.ts';
 import type { CliIO } from '../io.ts';

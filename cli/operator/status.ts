@@ -9,7 +9,7 @@ import { formatStructured, type OperatorOutput } from './output.ts';
 import { listObjects, openKube, openTarget, openTemporal, requireObject } from './session.ts';
 import type { TargetFlags } from './target.ts';
 import { workflowState, type WorkflowState } from './workflow-state.ts';
-import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
 
 export interface StatusOptions extends KubeOptions, TemporalOptions, TargetFlags {
   output: OperatorOutput;

@@ -11,7 +11,7 @@ import type { HistoryReport } from '../../cli/operator/history-format.ts';
 import type { RetryReport } from '../../cli/operator/retry.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
 import { createSignaler } from '../../watcher/signaler.ts';
-import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
 import { startTestController, TEST_SETTINGS, type TestController } from '../support/controller.ts';
 import { condition, createDeployment, getDeployment, getObject, patchDeployment, waitForDeployment } from '../support/deployments.ts';
 import { eventually, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';

@@ -13,7 +13,7 @@ import { startLocalProduct, type LocalProduct } from '../../devstack/local-produ
 import { freePort } from '../../devstack/ports.ts';
 import { startStack, type Stack } from '../../devstack/stack.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
-import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
 import { eventually } from '../support/env.ts';
 
 const mdRef = (name: string) => ({ group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace: 'default', name });

@@ -11,7 +11,7 @@ import { resolveTool } from '../../tools/resolve.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { dynamoProvider } from '../../providers/index.ts';
-import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
 import { HISTORIES_DIR, replayFailures } from '../../worker/replay.ts';
 import { condition, createDeployment, deleteDeployment, example, patchDeployment, phaseIs, waitForDeployment, waitGone } from '../support/deployments.ts';
 import { eventually, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';

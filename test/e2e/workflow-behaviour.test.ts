@@ -6,7 +6,7 @@ import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { retryUpdate, viewQuery } from '../../workflows/engine/definitions.ts';
-import { workflowIdFor } from '../../workflows/engine/object-ref.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
 import { eventsFor, patchDeployment, runningDeployment } from '../support/deployments.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import { eventually, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';

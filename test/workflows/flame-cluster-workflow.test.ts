@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FlameActivities, FlameApplyOutcome } from '../../activities/flame/types.ts';
+import type { FlameActivities, FlameApplyOutcome } from '../../contract/flame-activities.ts';
 import type { FlameClusterStatus } from '../../api/flame/types.ts';
 import { reconcileSignal, retryUpdate, viewQuery } from '../../workflows/engine/definitions.ts';
 import type { FlameClusterView } from '../../workflows/flame/flame-cluster.ts';

@@ -1,5 +1,5 @@
 import { isAtLeast } from '../../kube/resource-version.ts';
-import type { ObjectRef, ReadRef } from './object-ref.ts';
+import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
 
 /**
  * The newest resourceVersion of its object a workflow has heard of (from watch signals): a pass's

@@ -1,10 +1,10 @@
 import { continueAsNew, proxyLocalActivities, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
-import type { FlameActivities } from '../../activities/flame/types.ts';
+import type { FlameActivities } from '../../contract/flame-activities.ts';
 import type { FlameClusterState } from '../../api/flame/types.ts';
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-options.ts';
 import type { ReconcileRequest } from '../engine/definitions.ts';
 import { toMs } from '../engine/durations.ts';
-import type { ObjectRef } from '../engine/object-ref.ts';
+import type { ObjectRef } from '../../contract/object-ref.ts';
 import { reconcileLoop, type PassEnd, type Reconciler } from '../engine/reconcile-loop.ts';
 import { K8sPhase } from '../engine/search-attributes.ts';
 import { SeenVersion } from '../engine/seen-version.ts';

@@ -1,5 +1,5 @@
-import type { FlameClusterStatus } from '../../api/flame/types.ts';
-import type { ReadRef } from '../../workflows/engine/object-ref.ts';
+import type { FlameClusterStatus } from '../api/flame/types.ts';
+import type { ReadRef } from './object-ref.ts';
 
 /** What one apply of a FlameCluster's children did: the little its workflow needs, never the spec. */
 export interface FlameApplyOutcome {

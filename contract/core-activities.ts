@@ -1,5 +1,5 @@
-import type { ConditionStatus, Phase } from '../../api/types.ts';
-import type { ReadRef } from '../../workflows/engine/object-ref.ts';
+import type { ConditionStatus, Phase } from '../api/types.ts';
+import type { ReadRef } from './object-ref.ts';
 
 /** The little a workflow needs to decide its next step; the spec itself never enters workflow history. */
 export interface DeploymentSnapshot {

@@ -1,5 +1,5 @@
-import type { Phase } from '../../api/types.ts';
-import type { ReadRef } from '../../workflows/engine/object-ref.ts';
+import type { Phase } from '../api/types.ts';
+import type { ReadRef } from './object-ref.ts';
 
 export interface CompatibilityOutcome {
   compatible: boolean;
