@@ -240,6 +240,11 @@ export interface InferenceProviderConfig {
 export interface Issue {
   field: string;
   message: string;
+  /**
+   * What the spec waits for when the issue is not the spec's fault but the cluster's (its provider is
+   * not registered, or its CRD not installed): the controller waits for that instead of an edit.
+   */
+  awaits?: 'ProviderRegistration' | 'ProviderCrd';
 }
 
 export interface ValidationResult {

@@ -145,7 +145,7 @@ describe('validate: schema validation table (seed 001 §8, seed 000)', () => {
 
   it('provider CRD not installed (explicit provider)', () => {
     expect(validate(disaggregatedSpec(), { installedProviderCRDs: ['kaito'] }).errors).toEqual([
-      { field: 'spec.provider.name', message: "Provider 'dynamo' CRD not installed in cluster" },
+      { field: 'spec.provider.name', message: "Provider 'dynamo' CRD not installed in cluster", awaits: 'ProviderCrd' },
     ]);
   });
 

@@ -139,9 +139,9 @@ function providerRules(spec: Record<string, unknown>, context: ValidationContext
   const provider = typeof explicit === 'string' && explicit !== '' ? explicit : context.selectedProvider;
 
   if (provider && context.registeredProviders && !context.registeredProviders.includes(provider)) {
-    out.errors.push({ field: 'spec.provider.name', message: ValidationMessage.providerNotRegistered(provider, context.registeredProviders) });
+    out.errors.push({ field: 'spec.provider.name', message: ValidationMessage.providerNotRegistered(provider, context.registeredProviders), awaits: 'ProviderRegistration' });
   } else if (provider && context.installedProviderCRDs && !context.installedProviderCRDs.includes(provider)) {
-    out.errors.push({ field: 'spec.provider.name', message: ValidationMessage.providerCrdNotInstalled(provider) });
+    out.errors.push({ field: 'spec.provider.name', message: ValidationMessage.providerCrdNotInstalled(provider), awaits: 'ProviderCrd' });
   }
 
   const overrides = field(spec, 'provider', 'overrides');

@@ -1,9 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, CONTROLLER_FIELD_MANAGER, FINALIZER, MODEL_DEPLOYMENT_KIND, PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { events } from '../../api/messages.ts';
-import type { InferenceProviderConfig, ModelDeployment } from '../../api/types.ts';
+import type { InferenceProviderConfig, Issue, ModelDeployment } from '../../api/types.ts';
 import { validate } from '../../api/validate.ts';
-import { ValidationMessage } from '../../api/validation-messages.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
 import { classifyKubeError, kubeCall, toActivityFailure } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
@@ -25,10 +24,16 @@ import { withRuleErrors } from '../../providers/rule-errors.ts';
  * When the spec is fine and only its provider is missing (not registered, or its CRD not installed),
  * the deployment waits for that, not for "a valid spec": what `kar status` shows as awaited.
  */
-function providerWait(provider: string, registered: readonly string[], messages: readonly string[]): { waitingFor?: string } {
-  const missing = registered.includes(provider) ? ValidationMessage.providerCrdNotInstalled(provider) : ValidationMessage.providerNotRegistered(provider, registered);
-  if (messages.length !== 1 || messages[0] !== missing) return {};
-  return { waitingFor: registered.includes(provider) ? `the CRD of provider '${provider}' to be installed` : `provider '${provider}' to register (an InferenceProviderConfig named '${provider}')` };
+function providerWait(provider: string, errors: readonly Issue[]): { waitingFor?: string } {
+  if (errors.length !== 1) return {};
+  switch (errors[0]!.awaits) {
+    case 'ProviderCrd':
+      return { waitingFor: `the CRD of provider '${provider}' to be installed` };
+    case 'ProviderRegistration':
+      return { waitingFor: `provider '${provider}' to register (an InferenceProviderConfig named '${provider}')` };
+    default:
+      return {};
+  }
 }
 
 function conditionInput(md: ModelDeployment, type: string): ConditionInput | undefined {
@@ -137,7 +142,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         valid: messages.length === 0,
         message: messages.length > 0 ? messages.join('; ') : undefined,
         warnings: result.warnings.map((w) => w.message),
-        ...(provider ? providerWait(provider, registered, messages) : {}),
+        ...(provider ? providerWait(provider, result.errors) : {}),
       };
     },
 
