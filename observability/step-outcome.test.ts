@@ -71,4 +71,15 @@ describe('stepOutcome', () => {
     expect(stepOutcome('addFinalizer', undefined)).toEqual({ fields: {} });
     expect(stepOutcome('somethingElse', { a: 1 })).toEqual({ fields: {} });
   });
+
+  it('describes FlameCluster steps: changes, waits, an invalid spec and a failed cluster', () => {
+    expect(stepOutcome('applyFlameCluster', { found: true, generation: 2, configGeneration: 3, changes: ['created pod a-executor-manager-1'], waitingFor: 'pod a-session-manager to terminate' })).toMatchObject({
+      summary: 'created pod a-executor-manager-1; waiting for pod a-session-manager to terminate',
+      fields: { generation: 2, configGeneration: 3, changes: 1 },
+    });
+    expect(stepOutcome('applyFlameCluster', { found: true, changes: [] }).summary).toBe('nothing to change');
+    expect(stepOutcome('applyFlameCluster', { found: true, invalid: 'spec.sessionManager.image: required', changes: [] })).toMatchObject({ errorType: 'InvalidSpec', summary: 'spec.sessionManager.image: required' });
+    expect(stepOutcome('reportFlameStatus', { state: 'Failed', message: 'Session manager pod failed: crashed', executorManager: { ready: 0, replicas: 1 } })).toMatchObject({ errorType: 'FlameClusterFailed', summary: 'Session manager pod failed: crashed' });
+    expect(stepOutcome('reportFlameStatus', { state: 'Running', message: 'All components healthy', executorManager: { ready: 2, replicas: 2 } })).toMatchObject({ summary: 'state Running: All components healthy', fields: { ready: 2, replicas: 2 } });
+  });
 });

@@ -3,7 +3,9 @@
 // as reconciliation errors too, with a type an operator can alert on.
 
 import type { Assessment, DeploymentSnapshot, SelectionOutcome, ValidationOutcome } from '../contract/core-activities.ts';
+import type { FlameApplyOutcome } from '../contract/flame-activities.ts';
 import type { ApplyOutcome, CompatibilityOutcome, ObservedStatus, ReconcileOutcome } from '../contract/provider-activities.ts';
+import type { FlameClusterStatus } from '../api/flame/types.ts';
 
 export interface StepOutcome {
   /** The deployment's provider, when the step's result names it. */
@@ -45,9 +47,27 @@ export function stepOutcome(activity: string, result: unknown): StepOutcome {
       const r = result as ReconcileOutcome;
       return combined([compatibilityOutcome(r.compatibility), ...(r.apply ? [applyOutcome(r.apply)] : []), observeOutcome(r.observed)]);
     }
+    case 'applyFlameCluster':
+      return flameApplyOutcome(result as FlameApplyOutcome);
+    case 'reportFlameStatus': {
+      const status = result as FlameClusterStatus;
+      const fields = { state: status.state, ready: status.executorManager?.ready, replicas: status.executorManager?.replicas };
+      if (status.state === 'Failed') return { errorType: 'FlameClusterFailed', summary: status.message, fields: { ...fields, message: status.message } };
+      return { summary: `state ${status.state}${status.message ? `: ${status.message}` : ''}`, fields };
+    }
     default:
       return { fields: {} };
   }
+}
+
+function flameApplyOutcome(a: FlameApplyOutcome): StepOutcome {
+  if (!a.found) return { summary: 'the cluster is gone', fields: {} };
+  if (a.deleting) return { summary: 'being deleted (the garbage collector removes its children)', fields: {} };
+  if (a.paused) return { summary: 'paused', fields: { paused: true } };
+  if (a.invalid) return { errorType: 'InvalidSpec', summary: a.invalid, fields: { message: a.invalid } };
+  const fields = { generation: a.generation, configGeneration: a.configGeneration, changes: a.changes.length };
+  const summary = [a.changes.length > 0 ? a.changes.join('; ') : 'nothing to change', ...(a.waitingFor ? [`waiting for ${a.waitingFor}`] : [])].join('; ');
+  return { summary, fields };
 }
 
 /** Several steps in one call: the first that reports a problem speaks for it; the log line keeps every field. */
