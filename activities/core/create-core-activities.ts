@@ -3,8 +3,9 @@ import { API_VERSION, CONTROLLER_FIELD_MANAGER, FINALIZER, MODEL_DEPLOYMENT_KIND
 import { events } from '../../api/messages.ts';
 import type { InferenceProviderConfig, Issue, ModelDeployment } from '../../api/types.ts';
 import { validate } from '../../api/validate.ts';
-import { CustomObjects } from '../../kube/custom-objects.ts';
-import { classifyKubeError, kubeCall, toActivityFailure } from '../../kube/errors.ts';
+import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
+import { setFinalizer } from '../../kube/finalizers.ts';
+import { kubeCall, toActivityFailure } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { secretExists } from '../../kube/secret-exists.ts';
@@ -71,23 +72,11 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
    * controller adds or removes meanwhile is never lost. A failed test (someone else won) is re-read and
    * tried again here rather than failing the step: status writes bump the object all the time.
    */
-  const patchFinalizers = async (ref: ReadRef, edit: (finalizers: string[]) => string[] | undefined, action: string) => {
-    for (let attempt = 1; ; attempt++) {
-      // A cached copy may be older than the list it guards: the failed test then re-reads from the API server.
-      const md = await live(ref, action, attempt > 1);
-      if (!md) return;
-      const current = md.metadata.finalizers;
-      const next = edit(current ?? []);
-      if (!next) return;
-      const guard = current
-        ? { op: 'test', path: '/metadata/finalizers', value: current }
-        : { op: 'test', path: '/metadata/resourceVersion', value: md.metadata.resourceVersion };
-      try {
-        await objects.jsonPatch(modelDeploymentResource(ref), [guard, { op: current ? 'replace' : 'add', path: '/metadata/finalizers', value: next }]);
-        return;
-      } catch (err) {
-        if (classifyKubeError(err).type !== 'Invalid' || attempt >= 5) throw toActivityFailure(err, action);
-      }
+  const patchFinalizer = async (ref: ReadRef, present: boolean, action: string) => {
+    try {
+      await setFinalizer(objects, modelDeploymentResource(ref), (fresh) => live(ref, action, fresh) as Promise<AnyObject | undefined>, FINALIZER, present);
+    } catch (err) {
+      throw toActivityFailure(err, action);
     }
   };
 
@@ -112,11 +101,11 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
     },
 
     async addFinalizer(ref) {
-      await patchFinalizers(ref, (f) => (f.includes(FINALIZER) ? undefined : [...f, FINALIZER]), 'add finalizer');
+      await patchFinalizer(ref, true, 'add finalizer');
     },
 
     async removeFinalizer(ref) {
-      await patchFinalizers(ref, (f) => (f.includes(FINALIZER) ? f.filter((x) => x !== FINALIZER) : undefined), 'remove finalizer');
+      await patchFinalizer(ref, false, 'remove finalizer');
     },
 
     async validateDeployment(ref): Promise<ValidationOutcome> {
