@@ -1,15 +1,17 @@
+// The whole product on a local stack, as `kubeairunway dev` runs it (and the bench and the supervised
+// stack's tests): dev's description of the product, which the composition root (worker/product.ts)
+// starts as it starts `run`'s. What differs from `run` is data: simulators instead of upstream operators
+// and a kubelet, the webhook registered with the local API server, a console that gets plain lines and
+// only the step logs of failures, and `/healthz` naming the stack's servers that are down.
+
 import { KubeConfig } from '@kubernetes/client-node';
-import { InformerSet } from '../kube/informer-set.ts';
-import { builtinProviders } from '../providers/index.ts';
-import { createLogger, createMetrics, startMetricsServer, stepObserver, watchDeployments } from '../observability/index.ts';
+import { createLogger } from '../observability/index.ts';
 import type { HealthReport } from '../observability/metrics-server.ts';
-import { watchTemporalLink } from '../observability/temporal-link.ts';
-import { lineLogger, startWebhookServer } from '../webhook/index.ts';
-import { startController, type Controller } from '../worker/controller.ts';
+import { builtinProviders } from '../providers/index.ts';
+import type { Controller } from '../worker/controller.ts';
+import { plainLog } from '../worker/product-log.ts';
+import { startProduct, type ProductDescription } from '../worker/product.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
-import { UPSTREAM_SCRIPTS } from './simulators/scripts.ts';
-import { startSimulator } from './simulators/simulator.ts';
-import { startPodReadinessSimulator } from './simulators/pod-readiness.ts';
 import type { Stack } from './stack.ts';
 
 export interface LocalProduct {
@@ -23,81 +25,41 @@ export interface LocalProduct {
   stop(): Promise<void>;
 }
 
-/**
- * The whole product on a local stack: core worker, built-in provider workers, watcher, optionally the
- * admission webhook, the simulated upstream operators standing in for KAITO, Dynamo and KubeRay, and a
- * simulated kubelet that makes the pods of kinds like FlameCluster ready.
- */
-export async function startLocalProduct(
-  stack: Stack,
-  opts: {
-    webhook: boolean;
-    simulatedReadyAfterMs: number;
-    /** Serve the seed's Prometheus metrics on this port. */
-    metricsPort?: number;
-    settings?: Partial<ReconcileSettings>;
-    log?: (line: string) => void;
-  },
-): Promise<LocalProduct> {
-  const log = opts.log ?? (() => {});
-  const kc = new KubeConfig();
-  kc.loadFromFile(stack.kubeconfigPath);
-  const metrics = opts.metricsPort !== undefined ? createMetrics({ processMetrics: true }) : undefined;
-  // The process's one cache, shared by the controller's parts and the deployment gauges.
-  const informers = new InformerSet(kc, log);
-  if (metrics) metrics.observeDeployments(watchDeployments({ informers }).deployments);
-  // Lost and back said once each, however long the Temporal server is away (the SDK retries by itself).
-  const temporalLink = watchTemporalLink({ address: stack.temporalAddress, log });
-  const health = (): HealthReport => {
-    const down = stack.health().down.map((d) => `${d.name} (${d.reason} ${((Date.now() - d.since) / 1000).toFixed(0)}s ago; restarting)`);
-    if (temporalLink.down) down.push(`connection to the Temporal server at ${stack.temporalAddress}`);
-    return { ok: down.length === 0, down };
-  };
-  const metricsServer = metrics ? await startMetricsServer({ registry: metrics.registry, port: opts.metricsPort!, host: '127.0.0.1', health }) : undefined;
-  // Step logs only for failures here; the console belongs to the person trying the product.
-  const stepLogger = createLogger({ level: 'warn' });
-  const controller = await startController({
-    kc,
-    temporalAddress: stack.temporalAddress,
-    temporalNamespace: stack.temporalNamespace,
-    informers,
-    core: true,
-    watcher: true,
-    providers: builtinProviders,
-    settings: opts.settings,
-    activityInterceptors: (provider) => [stepObserver({ metrics, logger: stepLogger, provider })],
-    log,
-  });
-  // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
-  const webhook = opts.webhook ? await startWebhookServer({ kc, namespace: 'kubeairunway-system', register: {}, log: lineLogger(log) }) : undefined;
-  // No GPUs or upstream operators here: simulated ones write the upstream status instead.
-  // No kubelet either: the pods that kinds like FlameCluster create are made Running (or Failed) by one.
-  const simulators = await Promise.all([
-    ...UPSTREAM_SCRIPTS.map((script) => startSimulator(kc, script, { readyAfterMs: opts.simulatedReadyAfterMs, log })),
-    startPodReadinessSimulator(kc, { readyAfterMs: opts.simulatedReadyAfterMs, log }),
-  ]);
-  return {
-    kc,
-    controller,
-    webhookUrl: webhook?.url,
-    metricsUrl: metricsServer?.url,
-    health,
-    async stop() {
-      temporalLink.stop();
-      await bounded('simulators', Promise.all(simulators.map((s) => s.stop())), log);
-      if (webhook) await bounded('webhook', webhook.stop(), log);
-      await bounded('controller', controller.stop(), log);
-      if (metricsServer) await bounded('metrics', metricsServer.stop(), log);
-      await bounded('informers', informers.stop(), log);
-    },
-  };
+export interface LocalProductOptions {
+  webhook: boolean;
+  simulatedReadyAfterMs: number;
+  /** Serve the seed's Prometheus metrics on this port. */
+  metricsPort?: number;
+  settings?: Partial<ReconcileSettings>;
+  log?: (line: string) => void;
 }
 
-/** Waits for a part to stop, but not forever: shutdown must finish even when a server is already gone. */
-async function bounded(what: string, stopping: Promise<unknown>, log: (line: string) => void, ms = 15_000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
-  const result = await Promise.race([stopping.then(() => 'done' as const, (err: Error) => (log(`${what}: ${err.message}`), 'done' as const)), timeout]);
-  clearTimeout(timer);
-  if (result === 'timeout') log(`${what} did not stop within ${ms / 1000}s; going on`);
+/**
+ * Core worker, built-in provider workers, watcher, optionally the admission webhook, the simulated
+ * upstream operators standing in for KAITO, Dynamo and KubeRay, and a simulated kubelet that makes the
+ * pods of kinds like FlameCluster ready.
+ */
+export async function startLocalProduct(stack: Stack, opts: LocalProductOptions): Promise<LocalProduct> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(stack.kubeconfigPath);
+  const product = await startProduct(describeLocalProduct(stack, kc, opts));
+  return { kc, controller: product.controller!, webhookUrl: product.webhookUrl, metricsUrl: product.metricsUrl, health: product.health, stop: product.stop };
+}
+
+export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalProductOptions): ProductDescription {
+  return {
+    kc,
+    temporal: { address: stack.temporalAddress, namespace: stack.temporalNamespace },
+    core: true,
+    watcher: true,
+    providers: builtinProviders.map((p) => p.name),
+    settings: opts.settings,
+    ...(opts.metricsPort !== undefined ? { metrics: { port: opts.metricsPort, host: '127.0.0.1' } } : {}),
+    health: { temporalLink: true, sources: [() => stack.health().down.map((d) => `${d.name} (${d.reason} ${((Date.now() - d.since) / 1000).toFixed(0)}s ago; restarting)`)] },
+    // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
+    ...(opts.webhook ? { webhook: { namespace: 'kubeairunway-system', register: {} } } : {}),
+    simulators: { readyAfterMs: opts.simulatedReadyAfterMs },
+    // Step logs only for failures here; the console belongs to the person trying the product.
+    log: plainLog(opts.log ?? (() => {}), { steps: createLogger({ level: 'warn' }) }),
+  };
 }

@@ -1,25 +1,24 @@
 // `kubeairunway run`: the controller against an existing cluster and Temporal server, with pino JSON
-// logs, Prometheus metrics and, on request, the admission webhook. `startRun` starts everything and
-// returns a handle (tests use it in-process); `runRun` adds the process concerns: the Temporal runtime
-// logger and stopping cleanly on SIGTERM/SIGINT.
+// logs, Prometheus metrics and, on request, the admission webhook. `describeRun` turns the flags into a
+// product description, which the composition root (worker/product.ts) starts as it starts `dev`'s;
+// `startRun` returns a handle (tests use it in-process); `runRun` adds the process concerns: the
+// Temporal runtime logger and stopping cleanly on SIGTERM/SIGINT.
 
-import { Connection } from '@temporalio/client';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Runtime, type WorkflowBundle } from '@temporalio/worker';
-import { InformerSet } from '../../kube/informer-set.ts';
-import { builtinProviders } from '../../providers/index.ts';
-import { startWebhookServer, type WebhookServer } from '../../webhook/index.ts';
-import { startController, type Controller } from '../../worker/controller.ts';
+import { createLogger, temporalLogger, type Logger } from '../../observability/index.ts';
+import type { Controller } from '../../worker/controller.ts';
+import { PartStartError } from '../../worker/parts.ts';
+import { jsonLog } from '../../worker/product-log.ts';
+import { startProduct, type ProductDescription } from '../../worker/product.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
-import { createLogger, createMetrics, lineLog, startMetricsServer, stepObserver, temporalLogger, watchDeployments, type Logger, type MetricsServer } from '../../observability/index.ts';
-import { watchTemporalLink } from '../../observability/temporal-link.ts';
 import { CliError } from '../errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
 import { checkDuration, parseBoolean, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
-import { ensureDeploymentSearchAttributes } from './search-attributes.ts';
 import { firstLine, openKube } from './session.ts';
-import { temporalConnectionSettings } from './temporal-connection.ts';
+import { temporalConnectionSettings, type TemporalConnectionSettings } from './temporal-connection.ts';
 
 export interface RunOptions extends KubeOptions, TemporalOptions {
   core?: boolean;
@@ -90,115 +89,76 @@ export function planRun(opts: RunOptions): RunPlan {
 
 export async function startRun(opts: RunOptions, deps: RunDeps): Promise<RunningController> {
   const { logger } = deps;
-  const { parts, namespaces, selector, settings, metricsPort, webhookPort, service } = planRun(opts);
+  const plan = planRun(opts);
   const kube = openKube(opts);
   const temporal = await temporalConnectionSettings(opts, deps.io);
-  const tempConnection = { ...(temporal.tls !== undefined ? { tls: temporal.tls } : {}), ...(temporal.apiKey ? { apiKey: temporal.apiKey } : {}) };
-
-  const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((err: Error) => logger.error({ err: err.message }, 'stopping failed'));
-  };
-  try {
-    if (parts.core || parts.watcher) await registerSearchAttributes(temporal, tempConnection, logger);
-
-    // The process's one cache: the controller's parts and the deployment gauges share its collections.
-    const informers = new InformerSet(kube.kc, lineLog(logger, 'informers'));
-    stops.push(() => informers.stop());
-    const metrics = opts.metrics ? createMetrics({ processMetrics: true }) : undefined;
-    let metricsServer: MetricsServer | undefined;
-    if (metrics) {
-      // Deployment gauges come from the core's process only: a provider deployed alone may not list
-      // ModelDeployments, and several processes exporting them would count each deployment twice.
-      if (parts.core || parts.watcher) metrics.observeDeployments(watchDeployments({ informers, namespaces }).deployments);
-      metricsServer = await startMetricsServer({ registry: metrics.registry, port: metricsPort, host: opts.metricsAddress, onError: (err) => logger.error({ err: err.message }, 'metrics scrape failed') });
-      stops.push(() => metricsServer!.stop());
-      logger.info({ url: metricsServer.url }, 'metrics endpoint serving');
-    }
-
-    // The webhook alone needs no Temporal connection and starts no worker.
-    let controller: Controller | undefined;
-    if (parts.core || parts.watcher || parts.providers.length > 0) {
-      try {
-        controller = await startController({
-          kc: kube.kc,
-          informers,
-          temporalAddress: temporal.address,
-          temporalNamespace: temporal.namespace,
-          temporalConnection: tempConnection,
-          core: parts.core,
-          watcher: parts.watcher,
-          providers: builtinProviders.filter((p) => parts.providers.includes(p.name)),
-          settings,
-          namespaces,
-          workflowBundle: deps.workflowBundle,
-          heartbeatMs: deps.heartbeatMs,
-          log: lineLog(logger, 'controller'),
-          activityInterceptors: (provider) => [stepObserver({ metrics, logger: logger.child({ source: provider ? `provider-${provider}` : 'core' }), provider })],
-        });
-      } catch (err) {
-        throw new CliError(`The controller could not start against Temporal at ${temporal.address}: ${firstLine((err as Error).message)}.`);
-      }
-      const started = controller;
-      stops.push(() => started.stop());
-      // Lost and back said once each while the SDK reconnects by itself (its per-retry lines are dropped).
-      const link = watchTemporalLink({ address: temporal.address, connection: tempConnection, log: lineLog(logger, 'temporal') });
-      stops.push(async () => link.stop());
-    }
-
-    let webhook: WebhookServer | undefined;
-    if (parts.webhook) {
-      webhook = await startWebhookServer({
-        kc: kube.kc,
-        namespace: opts.webhookNamespace,
-        host: opts.webhookHost,
-        port: webhookPort,
-        ...(opts.webhookRegister ? { register: service ? { endpoint: { service: { ...service, port: 443 } } } : {} } : {}),
-        log: logger.child({ source: 'webhook' }),
-      });
-      stops.push(() => webhook!.stop());
-    }
-
-    logger.info(
-      {
-        core: parts.core,
-        watcher: parts.watcher,
-        providers: parts.providers,
-        namespaces: namespaces ?? 'all',
-        providerSelector: selector,
-        taskQueuePrefix: opts.taskQueuePrefix,
-        temporal: `${temporal.address}/${temporal.namespace}`,
-        kubernetes: kube.server,
-        metrics: metricsServer?.url ?? null,
-        webhook: webhook?.url ?? null,
-      },
-      'kubeairunway controller running',
-    );
-    return { controller, metricsUrl: metricsServer?.url, webhookUrl: webhook?.url, stop: stopAll };
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
+  const product = await startProduct(describeRun(opts, plan, { kc: kube.kc, temporal, ...deps })).catch((err: unknown) => {
+    throw explainStartFailure(err, temporal.address);
+  });
+  const { parts, namespaces } = plan;
+  logger.info(
+    {
+      core: parts.core,
+      watcher: parts.watcher,
+      providers: parts.providers,
+      namespaces: namespaces ?? 'all',
+      providerSelector: plan.selector,
+      taskQueuePrefix: opts.taskQueuePrefix,
+      temporal: `${temporal.address}/${temporal.namespace}`,
+      kubernetes: kube.server,
+      metrics: product.metricsUrl ?? null,
+      webhook: product.webhookUrl ?? null,
+    },
+    'kubeairunway controller running',
+  );
+  return { controller: product.controller, metricsUrl: product.metricsUrl, webhookUrl: product.webhookUrl, stop: product.stop };
 }
 
-async function registerSearchAttributes(temporal: { address: string; namespace: string }, options: object, logger: Logger): Promise<void> {
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({ address: temporal.address, ...options, connectTimeout: '10s' });
-  } catch (err) {
-    throw new CliError(`Cannot reach the Temporal server at ${temporal.address}: ${firstLine((err as Error).message)}. Pass --temporal-address (or set TEMPORAL_ADDRESS).`);
-  }
-  try {
-    const added = await ensureDeploymentSearchAttributes(connection, temporal.namespace);
-    if (added.length > 0) logger.info({ added }, 'registered search attributes');
-  } catch (err) {
-    logger.warn(
-      { err: firstLine((err as Error).message) },
-      'could not register the search attributes MdNamespace, MdName, MdProvider, MdPhase (Keyword); an administrator must add them to the Temporal namespace',
-    );
-  } finally {
-    await connection.close();
-  }
+/** The product `run` starts, from its flags: everything here is data; worker/product.ts starts it. */
+export function describeRun(
+  opts: RunOptions,
+  plan: RunPlan,
+  deps: Pick<RunDeps, 'logger' | 'workflowBundle' | 'heartbeatMs'> & { kc: KubeConfig; temporal: TemporalConnectionSettings },
+): ProductDescription {
+  const { parts, service } = plan;
+  const { temporal } = deps;
+  return {
+    kc: deps.kc,
+    temporal: {
+      address: temporal.address,
+      namespace: temporal.namespace,
+      connection: { ...(temporal.tls !== undefined ? { tls: temporal.tls } : {}), ...(temporal.apiKey ? { apiKey: temporal.apiKey } : {}) },
+    },
+    core: parts.core,
+    watcher: parts.watcher,
+    providers: parts.providers,
+    namespaces: plan.namespaces,
+    settings: plan.settings,
+    ...(opts.metrics ? { metrics: { port: plan.metricsPort, host: opts.metricsAddress } } : {}),
+    ...(parts.webhook
+      ? {
+          webhook: {
+            namespace: opts.webhookNamespace,
+            host: opts.webhookHost,
+            port: plan.webhookPort,
+            // Behind a Service in a cluster; at its own URL otherwise.
+            ...(opts.webhookRegister ? { register: service ? { endpoint: { service: { ...service, port: 443 } } } : {} } : {}),
+          },
+        }
+      : {}),
+    workflowBundle: deps.workflowBundle,
+    heartbeatMs: deps.heartbeatMs,
+    log: jsonLog(deps.logger),
+  };
+}
+
+/** A part that could not reach Temporal, said as what to do about it; anything else as it was thrown. */
+function explainStartFailure(err: unknown, address: string): unknown {
+  if (!(err instanceof PartStartError)) return err;
+  const reason = firstLine(err.cause.message);
+  if (err.part === 'search attributes') return new CliError(`Cannot reach the Temporal server at ${address}: ${reason}. Pass --temporal-address (or set TEMPORAL_ADDRESS).`);
+  if (err.part === 'controller') return new CliError(`The controller could not start against Temporal at ${address}: ${reason}.`);
+  return err.cause;
 }
 
 /** The command: logs through pino (the Temporal SDK's too), runs until SIGTERM or SIGINT, then stops cleanly. */

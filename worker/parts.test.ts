@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { PartStartError, startParts, type PartSpec, type RecordLog } from './parts.ts';
+
+/** A part that records its start and stop in `events`; its stop may hang, fail or throw. */
+function fakePart(name: string, events: string[], stop: 'ok' | 'hang' | 'reject' | 'throw' = 'ok'): PartSpec {
+  return {
+    name,
+    start: async () => {
+      events.push(`start ${name}`);
+      return {
+        stop: () => {
+          events.push(`stop ${name}`);
+          if (stop === 'hang') return new Promise(() => {});
+          if (stop === 'reject') return Promise.reject(new Error(`${name} broke`));
+          if (stop === 'throw') throw new Error(`${name} threw`);
+          return Promise.resolve();
+        },
+      };
+    },
+  };
+}
+
+function recordLog(): RecordLog & { records: { level: string; fields: object; msg: string }[] } {
+  const records: { level: string; fields: object; msg: string }[] = [];
+  const at = (level: string) => (fields: object, msg: string) => void records.push({ level, fields, msg });
+  return { records, info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+describe('startParts', () => {
+  it('starts the parts in order and stops them in reverse', async () => {
+    const events: string[] = [];
+    const running = await startParts(['a', 'b', 'c'].map((n) => fakePart(n, events)), { log: recordLog() });
+    expect(running.names).toEqual(['a', 'b', 'c']);
+    await running.stop();
+    expect(events).toEqual(['start a', 'start b', 'start c', 'stop c', 'stop b', 'stop a']);
+  });
+
+  it('bounds every stop: a part that hangs is logged and the ones before it still stop', async () => {
+    const events: string[] = [];
+    const log = recordLog();
+    const running = await startParts([fakePart('a', events), fakePart('b', events, 'hang'), fakePart('c', events, 'hang')], { log, stopWithinMs: 20 });
+    const t0 = Date.now();
+    await running.stop();
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    expect(events.slice(3)).toEqual(['stop c', 'stop b', 'stop a']);
+    expect(log.records).toEqual([
+      { level: 'warn', fields: {}, msg: 'c did not stop within 0.02s; going on' },
+      { level: 'warn', fields: {}, msg: 'b did not stop within 0.02s; going on' },
+    ]);
+  });
+
+  it('logs a failed stop, whether rejected or thrown, and goes on', async () => {
+    const events: string[] = [];
+    const log = recordLog();
+    const running = await startParts([fakePart('a', events), fakePart('b', events, 'reject'), fakePart('c', events, 'throw')], { log });
+    await running.stop();
+    expect(events.slice(3)).toEqual(['stop c', 'stop b', 'stop a']);
+    expect(log.records).toEqual([
+      { level: 'error', fields: { part: 'c', err: 'c threw' }, msg: 'stopping failed' },
+      { level: 'error', fields: { part: 'b', err: 'b broke' }, msg: 'stopping failed' },
+    ]);
+  });
+
+  it('stops what already started, in reverse, when a part fails to start, and names that part', async () => {
+    const events: string[] = [];
+    const cause = new Error('port taken');
+    const failing: PartSpec = {
+      name: 'metrics',
+      start: () => {
+        events.push('start metrics');
+        throw cause;
+      },
+    };
+    const error = await startParts([fakePart('a', events), fakePart('b', events), failing, fakePart('never', events)], { log: recordLog() }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(PartStartError);
+    expect(error).toMatchObject({ part: 'metrics', cause, message: 'port taken' });
+    expect(events).toEqual(['start a', 'start b', 'start metrics', 'stop b', 'stop a']);
+  });
+
+  it('bounds the stops after a failed start too', async () => {
+    const events: string[] = [];
+    const log = recordLog();
+    const failing: PartSpec = { name: 'c', start: () => Promise.reject(new Error('no')) };
+    await expect(startParts([fakePart('a', events), fakePart('b', events, 'hang'), failing], { log, stopWithinMs: 20 })).rejects.toMatchObject({ part: 'c' });
+    expect(events).toEqual(['start a', 'start b', 'stop b', 'stop a']);
+    expect(log.records.map((r) => r.msg)).toEqual(['b did not stop within 0.02s; going on']);
+  });
+
+  it('stops once however often stop is called', async () => {
+    const events: string[] = [];
+    const running = await startParts([fakePart('a', events)], { log: recordLog() });
+    await Promise.all([running.stop(), running.stop()]);
+    await running.stop();
+    expect(events.filter((e) => e.startsWith('stop'))).toEqual(['stop a']);
+  });
+});

@@ -1,0 +1,81 @@
+// A process as a list of named parts started in order and stopped in reverse. Pure lifecycle logic:
+// what the parts are is worker/product.ts's business. Shutdown must finish even when a server a part
+// talks to is already gone, so every stop is bounded; and a part that fails to start must not leave
+// the ones before it running (a half-started process would hold ports and watches until killed).
+
+/** Fields first, then the message: pino's calling convention, so a pino logger fits as is. */
+export interface RecordLog {
+  info(fields: object, msg: string): void;
+  warn(fields: object, msg: string): void;
+  error(fields: object, msg: string): void;
+}
+
+export interface Stoppable {
+  stop(): unknown;
+}
+
+export interface PartSpec {
+  name: string;
+  /** Later parts may use what earlier ones started (the spec closes over it). */
+  start(): Promise<Stoppable> | Stoppable;
+}
+
+export interface RunningParts {
+  /** The parts that started, in start order. */
+  readonly names: readonly string[];
+  /** Stops every part in reverse order, each within the bound; the same promise when called again. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_STOP_WITHIN_MS = 15_000;
+
+/** A part that did not start. The cause's message is kept, so what a person is shown does not change. */
+export class PartStartError extends Error {
+  constructor(
+    readonly part: string,
+    override readonly cause: Error,
+  ) {
+    super(cause.message);
+    this.name = 'PartStartError';
+  }
+}
+
+/** A part with nothing to stop (a step done once at start). */
+export const NOTHING_TO_STOP: Stoppable = { stop: () => undefined };
+
+export async function startParts(specs: readonly PartSpec[], opts: { log: RecordLog; stopWithinMs?: number }): Promise<RunningParts> {
+  const started: { name: string; part: Stoppable }[] = [];
+  const stopAll = async () => {
+    for (const { name, part } of [...started].reverse()) await bounded(name, stopOf(part), opts.log, opts.stopWithinMs);
+  };
+  for (const spec of specs) {
+    try {
+      started.push({ name: spec.name, part: await spec.start() });
+    } catch (err) {
+      await stopAll();
+      throw new PartStartError(spec.name, err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+  let stopping: Promise<void> | undefined;
+  return { names: started.map((s) => s.name), stop: () => (stopping ??= stopAll()) };
+}
+
+/** A stop that throws synchronously is a failed stop like any other, not an exception out of shutdown. */
+function stopOf(part: Stoppable): Promise<unknown> {
+  return Promise.resolve().then(() => part.stop());
+}
+
+/** Waits for a part to stop, but not forever; a failure or an overrun is logged and shutdown goes on. */
+export async function bounded(name: string, stopping: Promise<unknown>, log: RecordLog, ms = DEFAULT_STOP_WITHIN_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  const result = await Promise.race([
+    stopping.then(
+      () => 'done' as const,
+      (err: unknown) => (log.error({ part: name, err: err instanceof Error ? err.message : String(err) }, 'stopping failed'), 'done' as const),
+    ),
+    timeout,
+  ]);
+  clearTimeout(timer);
+  if (result === 'timeout') log.warn({}, `${name} did not stop within ${ms / 1000}s; going on`);
+}

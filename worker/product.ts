@@ -1,0 +1,197 @@
+// The one composition root: `run`, `dev` (and the bench and tests through dev's local product) describe
+// the product they want as data, and this turns the description into the list of named parts started in
+// order and stopped in reverse (worker/parts.ts). Before, `run` and `dev` each assembled the product in
+// code and drifted apart (dev registered no search attributes, run's stops were unbounded, the gauges
+// watched different namespaces); now a difference between them is a field of the description.
+
+import type { KubeConfig } from '@kubernetes/client-node';
+import { InformerSet } from '../kube/informer-set.ts';
+import { createMetrics, startMetricsServer, stepObserver, watchDeployments, type ControllerMetrics } from '../observability/index.ts';
+import type { HealthReport } from '../observability/metrics-server.ts';
+import { watchTemporalLink, type TemporalLink } from '../observability/temporal-link.ts';
+import { builtinProviders } from '../providers/index.ts';
+import { startWebhookServer, type WebhookRegistration, type WebhookServer } from '../webhook/index.ts';
+import type { ReconcileSettings } from '../workflows/settings.ts';
+import { startController, type Controller, type ControllerOptions } from './controller.ts';
+import { NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
+import type { ProductLog } from './product-log.ts';
+import { registerSearchAttributes } from './search-attributes.ts';
+
+export interface ProductDescription {
+  kc: KubeConfig;
+  /** The Temporal server; unused when only the webhook (or only simulators) run. */
+  temporal: { address: string; namespace: string; connection?: ControllerOptions['temporalConnection'] };
+  core: boolean;
+  watcher: boolean;
+  /** Names of built-in providers whose workers run here. */
+  providers: readonly string[];
+  /** Namespaces the watcher, the gauges and the simulators watch; all when omitted. */
+  namespaces?: readonly string[];
+  settings?: Partial<ReconcileSettings>;
+  /** Serve Prometheus `/metrics` and `/healthz` here; no metrics at all when omitted. */
+  metrics?: { port: number; host: string };
+  /** What `/healthz` reports down: each source's descriptions, and the Temporal link when asked. Always healthy when omitted. */
+  health?: { temporalLink?: boolean; sources?: readonly (() => string[])[] };
+  /** Serve the admission webhook, its certificate Secret in `namespace`; registered with the API server when `register` is given. */
+  webhook?: { namespace: string; host?: string; port?: number; register?: WebhookRegistration };
+  /** The local stack only: simulated upstream operators and kubelet, reporting ready after this long. */
+  simulators?: { readyAfterMs: number };
+  /** Prebuilt workflow code (tests share one bundle); bundled or loaded from the build otherwise. */
+  workflowBundle?: ControllerOptions['workflowBundle'];
+  heartbeatMs?: number;
+  log: ProductLog;
+  /** How long each part may take to stop before shutdown goes on without it. */
+  stopWithinMs?: number;
+}
+
+export interface Product {
+  /** Undefined when no controller part runs (the webhook alone). */
+  controller: Controller | undefined;
+  metricsUrl: string | undefined;
+  webhookUrl: string | undefined;
+  /** The parts that started, in order. */
+  parts: readonly string[];
+  /** What `/healthz` reports. */
+  health(): HealthReport;
+  /** Stops the parts in reverse order, each within a bounded time. */
+  stop(): Promise<void>;
+}
+
+/** What the parts started, for the parts after them and for the caller. */
+interface Started {
+  informers?: InformerSet;
+  metrics?: ControllerMetrics;
+  metricsUrl?: string;
+  controller?: Controller;
+  link?: TemporalLink;
+  webhook?: WebhookServer;
+}
+
+export async function startProduct(d: ProductDescription): Promise<Product> {
+  const started: Started = {};
+  const running = await startParts(productParts(d, started), { log: d.log.records(), stopWithinMs: d.stopWithinMs });
+  return {
+    controller: started.controller,
+    metricsUrl: started.metricsUrl,
+    webhookUrl: started.webhook?.url,
+    parts: running.names,
+    health: () => health(d, started),
+    stop: running.stop,
+  };
+}
+
+/**
+ * The parts a description asks for, in start order; nothing starts until a part's `start()` is called.
+ * Later parts read what earlier ones left in `started`: the controller uses the informers and metrics.
+ */
+export function productParts(d: ProductDescription, started: Started = {}): PartSpec[] {
+  const { log } = d;
+  const controllerRuns = d.core || d.watcher || d.providers.length > 0;
+  const parts: (PartSpec | false)[] = [
+    // Before any workflow sets them. A provider alone starts no workflows.
+    (d.core || d.watcher) && {
+      name: 'search attributes',
+      start: async () => (await registerSearchAttributes(d.temporal, log.records()), NOTHING_TO_STOP),
+    },
+    // The process's one cache: the controller's parts and the deployment gauges share its collections.
+    controllerRuns && {
+      name: 'informers',
+      start: () => (started.informers = new InformerSet(d.kc, log.lines('informers'))),
+    },
+    d.metrics !== undefined && {
+      name: 'metrics',
+      start: async () => {
+        const metrics = (started.metrics = createMetrics({ processMetrics: true }));
+        // Deployment gauges come from the core's process only: a provider deployed alone may not list
+        // ModelDeployments, and several processes exporting them would count each deployment twice.
+        if (d.core || d.watcher) metrics.observeDeployments(watchDeployments({ informers: started.informers!, namespaces: d.namespaces }).deployments);
+        const server = await startMetricsServer({
+          registry: metrics.registry,
+          port: d.metrics!.port,
+          host: d.metrics!.host,
+          onError: (err) => log.records().error({ err: err.message }, 'metrics scrape failed'),
+          ...(d.health ? { health: () => health(d, started) } : {}),
+        });
+        started.metricsUrl = server.url;
+        log.records().info({ url: server.url }, 'metrics endpoint serving');
+        return server;
+      },
+    },
+    controllerRuns && {
+      name: 'controller',
+      start: async () =>
+        (started.controller = await startController({
+          kc: d.kc,
+          informers: started.informers,
+          temporalAddress: d.temporal.address,
+          temporalNamespace: d.temporal.namespace,
+          ...(d.temporal.connection ? { temporalConnection: d.temporal.connection } : {}),
+          core: d.core,
+          watcher: d.watcher,
+          providers: builtinProviders.filter((p) => d.providers.includes(p.name)),
+          settings: d.settings,
+          namespaces: d.namespaces,
+          workflowBundle: d.workflowBundle,
+          heartbeatMs: d.heartbeatMs,
+          log: log.lines('controller'),
+          activityInterceptors: (provider) => [stepObserver({ metrics: started.metrics, logger: log.steps(provider ? `provider-${provider}` : 'core'), provider })],
+        })),
+    },
+    // Lost and back said once each while the SDK reconnects by itself (its per-retry lines are dropped).
+    // After the controller, so it stops before the controller closes its connection.
+    controllerRuns && {
+      name: 'temporal link',
+      start: () => (started.link = watchTemporalLink({ address: d.temporal.address, ...(d.temporal.connection ? { connection: d.temporal.connection } : {}), log: log.lines('temporal') })),
+    },
+    d.webhook !== undefined && {
+      name: 'webhook',
+      start: async () =>
+        (started.webhook = await startWebhookServer({
+          kc: d.kc,
+          namespace: d.webhook!.namespace,
+          ...(d.webhook!.host !== undefined ? { host: d.webhook!.host } : {}),
+          ...(d.webhook!.port !== undefined ? { port: d.webhook!.port } : {}),
+          ...(d.webhook!.register ? { register: d.webhook!.register } : {}),
+          log: log.records('webhook'),
+        })),
+    },
+    d.simulators !== undefined && {
+      name: 'simulators',
+      start: () => startSimulators(d, d.simulators!.readyAfterMs),
+    },
+  ];
+  return parts.filter((p): p is PartSpec => p !== false);
+}
+
+function health(d: ProductDescription, started: Started): HealthReport {
+  const down = (d.health?.sources ?? []).flatMap((source) => source());
+  if (d.health?.temporalLink && started.link?.down) down.push(`connection to the Temporal server at ${d.temporal.address}`);
+  return { ok: down.length === 0, down };
+}
+
+/**
+ * No GPUs or upstream operators on the local stack: simulated ones write the upstream status instead.
+ * No kubelet either: the pods that kinds like FlameCluster create are made Running (or Failed) by one.
+ * Loaded only when asked for: `run` never needs them.
+ */
+async function startSimulators(d: ProductDescription, readyAfterMs: number) {
+  const [{ UPSTREAM_SCRIPTS }, { startSimulator }, { startPodReadinessSimulator }] = await Promise.all([
+    import('../devstack/simulators/scripts.ts'),
+    import('../devstack/simulators/simulator.ts'),
+    import('../devstack/simulators/pod-readiness.ts'),
+  ]);
+  const log = d.log.lines('simulators');
+  const starting = await Promise.allSettled([
+    ...UPSTREAM_SCRIPTS.map((script) => startSimulator(d.kc, script, { readyAfterMs, log })),
+    startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces }),
+  ]);
+  const simulators = starting.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const stop = async () => void (await Promise.all(simulators.map((s) => s.stop())));
+  const failed = starting.find((s) => s.status === 'rejected');
+  if (failed) {
+    // The ones that did start are this part's to stop: the part as a whole did not start.
+    await stop();
+    throw failed.reason;
+  }
+  return { stop };
+}
