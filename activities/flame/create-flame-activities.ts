@@ -39,12 +39,13 @@ export function createFlameActivities(deps: FlameActivityDeps): FlameActivities 
 
   const live = (ref: ReadRef) => kubeCall('read FlameCluster', async () => (await readLive(objects, deps.informers, clusterResource(ref), ref)) as FlameCluster | undefined);
 
-  /** The cluster's pods: from the watched, label-selected cache when it is filled, else listed. */
-  const podsOf = async (ref: ReadRef): Promise<AnyObject[]> => {
-    const cached = deps.informers?.selection({ ...PODS, namespace: ref.namespace }, FLAME_CLUSTER_LABEL);
-    const all = cached ?? (await kubeCall('list pods', () => objects.list({ ...PODS, namespace: ref.namespace, labelSelector: `${FLAME_CLUSTER_LABEL}=${ref.name}` })));
+  /** The cluster's pods or Services: from the watched, label-selected cache when it is filled, else listed. */
+  const childrenOf = async (collection: typeof PODS | typeof SERVICES, ref: ReadRef): Promise<AnyObject[]> => {
+    const cached = deps.informers?.selection({ ...collection, namespace: ref.namespace }, FLAME_CLUSTER_LABEL);
+    const all = cached ?? (await kubeCall(`list ${collection.plural}`, () => objects.list({ ...collection, namespace: ref.namespace, labelSelector: `${FLAME_CLUSTER_LABEL}=${ref.name}` })));
     return all.filter((p) => p.metadata?.labels?.[FLAME_CLUSTER_LABEL] === ref.name && p.metadata?.ownerReferences?.some((o) => o.uid === ref.uid && o.controller));
   };
+  const podsOf = (ref: ReadRef) => childrenOf(PODS, ref);
 
   const apply = async (collection: typeof SERVICES | typeof CONFIG_MAPS | typeof PODS, body: AnyObject): Promise<AnyObject> => {
     const ref = { ...collection, namespace: body.metadata!.namespace!, name: nameOf(body) };
@@ -68,20 +69,34 @@ export function createFlameActivities(deps: FlameActivityDeps): FlameActivities 
       const children = renderFlameCluster(validation.cluster);
       const changes: string[] = [];
 
+      // Read first: when the ConfigMap is gone, the pods tell which configuration was last written.
+      const existing = await podsOf(ref);
+
       // The configuration first: pods started from now on mount what it says.
       const configRef = { ...CONFIG_MAPS, namespace: ref.namespace, name: nameOf(children.configMap) };
-      const current = (await kubeCall('read ConfigMap', () => objects.get(configRef)))?.metadata?.annotations;
-      const previousGeneration = Number(current?.[CONFIG_GENERATION_ANNOTATION] ?? 0);
-      const configChanged = current?.[CONFIG_HASH_ANNOTATION] !== children.configHash;
-      const configGeneration = configChanged ? previousGeneration + 1 : previousGeneration;
+      const current = await kubeCall('read ConfigMap', () => objects.get(configRef));
+      const { configChanged, configGeneration } = configVersion(current, existing, cluster, children.configHash);
       const annotations = { ...children.configMap.metadata?.annotations, [CONFIG_HASH_ANNOTATION]: children.configHash, [CONFIG_GENERATION_ANNOTATION]: String(configGeneration) };
       await apply(CONFIG_MAPS, { ...children.configMap, metadata: { ...children.configMap.metadata, annotations } });
-      if (configChanged) changes.push(`${current ? 'updated' : 'created'} ConfigMap ${configRef.name} (config generation ${configGeneration})`);
+      if (!current) changes.push(`created ConfigMap ${configRef.name} (config generation ${configGeneration})`);
+      else if (configChanged) changes.push(`updated ConfigMap ${configRef.name} (config generation ${configGeneration})`);
 
-      // Services by server-side apply every pass: an edit of a field we own is put back.
-      for (const service of children.services) await apply(SERVICES, service);
+      // Listed (or cached) like the pods, not read one by one: a cache that lags an edit only delays its repair to the edit's own wake-up.
+      const services = new Map((await childrenOf(SERVICES, ref)).map((s) => [nameOf(s), s]));
+      for (const service of children.services) {
+        const serviceRef = { ...SERVICES, namespace: ref.namespace, name: nameOf(service) };
+        const live = services.get(serviceRef.name);
+        const repair = serviceRepair(live, service);
+        if (repair) {
+          const stored = await kubeCall(`restore Service ${serviceRef.name}`, () => objects.mergePatch(serviceRef, repair));
+          deps.wrote?.(SERVICES.plural, stored);
+          changes.push(`restored Service ${serviceRef.name} (edited)`);
+        }
+        // Server-side apply every pass: a deleted Service comes back, an edit of a field we own is put back.
+        await apply(SERVICES, service);
+        if (!live) changes.push(`created Service ${serviceRef.name}`);
+      }
 
-      const existing = await podsOf(ref);
       // Deletes name the incarnation they mean: a cache that lags must not delete a pod already replaced.
       const uidOf = new Map(existing.map((p) => [nameOf(p), p.metadata?.uid]));
       const deletePod = (name: string) => kubeCall(`delete pod ${name}`, () => objects.remove({ ...PODS, namespace: ref.namespace, name }, uidOf.get(name)));
@@ -132,6 +147,38 @@ export function createFlameActivities(deps: FlameActivityDeps): FlameActivities 
       return status;
     },
   };
+}
+
+/**
+ * Whether the rendered configuration differs from the last one written, and its generation. The
+ * ConfigMap records both (annotations); when it is gone (deleted by hand), the pods' config-hash and the
+ * status's configGeneration say what was last written, so recreating the same configuration is no change.
+ */
+function configVersion(current: AnyObject | undefined, pods: AnyObject[], cluster: FlameCluster, hash: string): { configChanged: boolean; configGeneration: number } {
+  const annotations = current?.metadata?.annotations;
+  const previousHash = current ? annotations?.[CONFIG_HASH_ANNOTATION] : pods.map((p) => p.metadata?.annotations?.[CONFIG_HASH_ANNOTATION]).find(Boolean);
+  const previousGeneration = current ? Number(annotations?.[CONFIG_GENERATION_ANNOTATION] ?? 0) : (cluster.status?.configGeneration ?? 0);
+  const configChanged = previousHash !== hash;
+  return { configChanged, configGeneration: configChanged ? previousGeneration + 1 : previousGeneration };
+}
+
+/** The parts of a Service's spec we render; anything else (clusterIP, defaults) is the API server's. */
+const SERVICE_FIELDS = ['type', 'selector', 'ports'] as const;
+
+/**
+ * A merge patch that puts back a Service edited by someone else, or undefined when it is as rendered.
+ * Server-side apply alone retakes the fields we own but keeps what another manager added beside them:
+ * a changed port stays next to ours (two ports named alike, which the API server refuses, and every pass
+ * would fail) and an added selector key stays (the Service then selects nothing). So these fields are
+ * replaced whole: the lists by value, the selector with every key we do not render removed.
+ */
+function serviceRepair(live: AnyObject | undefined, desired: AnyObject): object | undefined {
+  if (!live) return undefined;
+  const have = (live.spec ?? {}) as Record<string, unknown>;
+  const want = (desired.spec ?? {}) as Record<string, unknown>;
+  if (SERVICE_FIELDS.every((field) => jsonEqual(have[field], want[field]))) return undefined;
+  const extraKeys = Object.keys((have.selector ?? {}) as Record<string, string>).map((key) => [key, null]);
+  return { spec: { type: want.type, ports: want.ports, selector: { ...Object.fromEntries(extraKeys), ...(want.selector as object) } } };
 }
 
 /** Status of a cluster nothing was created for (invalid spec): zero counts, the endpoint it would have. */
