@@ -106,6 +106,36 @@ describe('generated CRDs', () => {
     ]);
   });
 
+  const asya = parse(committed('asya.sh_asyncactors.yaml')) as CustomResourceDefinition;
+  const asyaVersion = asya.spec.versions[0]!;
+
+  it('AsyncActor: namespaced in asya.sh, short names asya and asyas, status subresource', () => {
+    expect(asya.metadata.name).toBe('asyncactors.asya.sh');
+    expect(asya.spec.scope).toBe('Namespaced');
+    expect(asya.spec.names).toEqual({ kind: 'AsyncActor', listKind: 'AsyncActorList', plural: 'asyncactors', singular: 'asyncactor', shortNames: ['asya', 'asyas'], categories: ['asya'] });
+    expect(asyaVersion.name).toBe('v1alpha1');
+    expect(asyaVersion.subresources).toEqual({ status: {} });
+  });
+
+  it('AsyncActor printer columns: Mode, Target, Ready, Status, Age', () => {
+    expect(asyaVersion.additionalPrinterColumns?.map((c) => [c.name, c.type, c.jsonPath])).toEqual([
+      ['Mode', 'string', '.status.mode'],
+      ['Target', 'string', '.status.resolvedTarget'],
+      ['Ready', 'integer', '.status.readyReplicas'],
+      ['Status', 'string', '.status.status'],
+      ['Age', 'date', '.metadata.creationTimestamp'],
+    ]);
+  });
+
+  it("AsyncActor CEL rules carry the seed's message word for word", () => {
+    const rules = asyaVersion.schema.openAPIV3Schema.properties?.spec?.['x-kubernetes-validations'] ?? [];
+    expect(rules[0]).toEqual({
+      rule: '(has(self.workload) && !has(self.workloadRef)) || (!has(self.workload) && has(self.workloadRef))',
+      message: "Exactly one of 'workload' or 'workloadRef' must be set",
+      reason: 'FieldValueInvalid',
+    });
+  });
+
   describe.each(crdFiles.map((f) => [f.file, f.crd] as const))('%s is a structural schema', (_file, crd) => {
     const nodes = [...walk(crd.spec.versions[0]!.schema.openAPIV3Schema, '')];
 

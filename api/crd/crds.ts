@@ -19,6 +19,15 @@ import {
   FLAME_GROUP,
   FLAME_VERSION,
 } from '../flame/constants.ts';
+import {
+  ASYA_GROUP,
+  ASYA_VERSION,
+  ASYNC_ACTOR_KIND,
+  ASYNC_ACTOR_PLURAL,
+  ASYNC_ACTOR_SHORT_NAMES,
+  ASYNC_ACTOR_SINGULAR,
+} from '../asya/constants.ts';
+import { asyncActorRootSchema } from './async-actor-schema.ts';
 import { flameClusterRootSchema } from './flame-cluster-schema.ts';
 import { modelDeploymentSpecSchema, modelDeploymentStatusSchema } from './model-deployment-schema.ts';
 import { providerConfigSpecSchema, providerConfigStatusSchema } from './provider-config-schema.ts';
@@ -157,9 +166,45 @@ export const flameClusterCrd: CustomResourceDefinition = {
   },
 };
 
+/** AsyncActor (seed 002): its own API group, reconciled by the same engine. */
+export const asyncActorCrd: CustomResourceDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${ASYNC_ACTOR_PLURAL}.${ASYA_GROUP}` },
+  spec: {
+    group: ASYA_GROUP,
+    names: {
+      kind: ASYNC_ACTOR_KIND,
+      listKind: `${ASYNC_ACTOR_KIND}List`,
+      plural: ASYNC_ACTOR_PLURAL,
+      singular: ASYNC_ACTOR_SINGULAR,
+      shortNames: [...ASYNC_ACTOR_SHORT_NAMES],
+      categories: ['asya'],
+    },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: ASYA_VERSION,
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: asyncActorRootSchema },
+        subresources: { status: {} },
+        additionalPrinterColumns: [
+          { name: 'Mode', type: 'string', jsonPath: '.status.mode' },
+          { name: 'Target', type: 'string', jsonPath: '.status.resolvedTarget', description: 'The workload that runs the actor (Kind/namespace/name)' },
+          { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Ready replicas' },
+          { name: 'Status', type: 'string', jsonPath: '.status.status' },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+      },
+    ],
+  },
+};
+
 /** File name under deploy/crds/ → CRD, in the order they are written. */
 export const crdFiles: readonly { file: string; crd: CustomResourceDefinition }[] = [
   { file: `${GROUP}_${MODEL_DEPLOYMENT_PLURAL}.yaml`, crd: modelDeploymentCrd },
   { file: `${GROUP}_${PROVIDER_CONFIG_PLURAL}.yaml`, crd: providerConfigCrd },
   { file: `${FLAME_GROUP}_${FLAME_CLUSTER_PLURAL}.yaml`, crd: flameClusterCrd },
+  { file: `${ASYA_GROUP}_${ASYNC_ACTOR_PLURAL}.yaml`, crd: asyncActorCrd },
 ];

@@ -1,0 +1,269 @@
+// OpenAPI schema of AsyncActor (seed 002, research "Asya" 1a). Source of deploy/crds/asya.sh_asyncactors.yaml.
+// It enforces at admission what api/asya/validate.ts checks, with the same messages (a unit test runs
+// both over one table), so `kubectl apply` refuses a broken actor before any workflow sees it. What it
+// cannot see (inside the pod template, metadata.namespace) only the workflow checks.
+//
+// Rules are guarded with has(): a missing field is reported by `required` or another rule, never as a
+// CEL "no such key" error. Defaults sit on `timeout` and `scaling` themselves ({}), so the API server
+// fills in every nested default even when the user leaves the whole section out.
+
+import { DEFAULT_RUNTIME, DEFAULT_SCALING, DEFAULT_TARGET_PROTOCOL, DEFAULT_TIMEOUT, DEFAULT_WORKLOAD } from '../asya/defaults.ts';
+import { AsyncActorMessage } from '../asya/messages.ts';
+import {
+  ACTOR_NAME_PATTERN,
+  DNS_LABEL_PATTERN,
+  MAX_ACTOR_NAME_LENGTH,
+  MAX_DNS_LABEL_LENGTH,
+  MAX_OBJECT_NAME_LENGTH,
+  MAX_SHORT_STRING,
+  MAX_URL_LENGTH,
+  NO_WHITESPACE_PATTERN,
+  OBJECT_NAME_PATTERN,
+  QUANTITY_STRING_PATTERN,
+  TARGET_URL_PATTERN,
+  URL_PATH_PATTERN,
+} from '../asya/patterns.ts';
+import { PULL_POLICIES, TARGET_PROTOCOLS, TRANSPORTS, WORKLOAD_KINDS, WORKLOAD_REF_KINDS } from '../asya/values.ts';
+import { conditionsSchema } from './common-schemas.ts';
+import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
+
+const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
+const int = (description: string, minimum: number, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'integer', format: 'int32', minimum, description, ...extra });
+const enumOf = (values: readonly string[], description: string, extra: JSONSchemaProps = {}): JSONSchemaProps =>
+  str(description, { enum: [...values], maxLength: MAX_SHORT_STRING, ...extra });
+
+const image = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => str(description, { minLength: 1, pattern: NO_WHITESPACE_PATTERN, ...extra });
+
+/** An int-or-string quantity (no `type`, as structural schemas require for x-kubernetes-int-or-string). */
+const quantitySchema = {
+  description: 'A non-negative quantity, e.g. "500m", "2Gi" or 4.',
+  'x-kubernetes-int-or-string': true,
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  pattern: QUANTITY_STRING_PATTERN,
+  minimum: 0,
+} satisfies JSONSchemaProps & { anyOf: JSONSchemaProps[]; 'x-kubernetes-int-or-string': true };
+
+const resources = (container: string): JSONSchemaProps => ({
+  type: 'object',
+  description: `Resource requests and limits of the ${container} container, passed to the pod unchanged.`,
+  properties: {
+    requests: { type: 'object', description: 'Minimum resources, by resource name (cpu, memory, ...).', additionalProperties: quantitySchema },
+    limits: { type: 'object', description: 'Maximum resources, by resource name.', additionalProperties: quantitySchema },
+  },
+});
+
+/** Names are unique (a list-map keyed by name), which also lets server-side apply merge entries by name. */
+const env = (container: string): JSONSchemaProps => ({
+  type: 'array',
+  description: `Environment of the ${container} container, after the variables the controller sets.`,
+  'x-kubernetes-list-type': 'map',
+  'x-kubernetes-list-map-keys': ['name'],
+  items: {
+    type: 'object',
+    required: ['name'],
+    properties: {
+      name: str('Variable name.', { minLength: 1 }),
+      value: str('Value.'),
+      valueFrom: { type: 'object', description: 'A Kubernetes EnvVarSource, passed to the pod unchanged.', 'x-kubernetes-preserve-unknown-fields': true },
+    },
+  },
+});
+
+const sidecarSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'The asya-sidecar container, which moves messages between the queue and the runtime.',
+  properties: {
+    image: image('Sidecar image; the controller default (asya-sidecar:latest) when omitted.'),
+    imagePullPolicy: enumOf(PULL_POLICIES, 'Pull policy of the sidecar image; IfNotPresent when omitted.'),
+    resources: resources('sidecar'),
+    env: env('sidecar'),
+  },
+};
+
+const timeoutSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'Time limits.',
+  default: {},
+  properties: {
+    processing: int('Seconds one message may take (the sidecar\'s ASYA_RUNTIME_TIMEOUT).', 1, { default: DEFAULT_TIMEOUT.processing }),
+    gracefulShutdown: int('Seconds a pod has to finish on shutdown (terminationGracePeriodSeconds).', 0, { default: DEFAULT_TIMEOUT.gracefulShutdown }),
+  },
+};
+
+const scalingSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'Queue-driven autoscaling with a KEDA ScaledObject, down to zero.',
+  default: {},
+  properties: {
+    enabled: { type: 'boolean', default: DEFAULT_SCALING.enabled, description: 'Create the ScaledObject; without it the workload keeps workload.replicas.' },
+    minReplicas: int('Fewest replicas; 0 lets an idle actor scale to zero.', 0, { default: DEFAULT_SCALING.minReplicas }),
+    maxReplicas: int('Most replicas.', 1, { default: DEFAULT_SCALING.maxReplicas }),
+    pollingInterval: int('Seconds between KEDA\'s queue checks.', 1, { default: DEFAULT_SCALING.pollingInterval }),
+    cooldownPeriod: int('Seconds after the last message before scaling to minReplicas.', 0, { default: DEFAULT_SCALING.cooldownPeriod }),
+    queueLength: int('Target queued messages per replica.', 1, { default: DEFAULT_SCALING.queueLength }),
+  },
+  'x-kubernetes-validations': [
+    {
+      rule: '!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas',
+      message: AsyncActorMessage.scalingBounds,
+      fieldPath: '.minReplicas',
+      reason: 'FieldValueInvalid',
+    },
+  ],
+};
+
+const workloadSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'Standalone mode: the workload the controller creates, named after the actor.',
+  required: ['template'],
+  properties: {
+    kind: enumOf(WORKLOAD_KINDS, 'Deployment or StatefulSet.', { default: DEFAULT_WORKLOAD.kind }),
+    replicas: int('Replicas when scaling is disabled (KEDA owns the count otherwise).', 0, { default: DEFAULT_WORKLOAD.replicas }),
+    pythonExecutable: str('Runs the runtime script in the asya-runtime container.', { minLength: 1, pattern: NO_WHITESPACE_PATTERN, default: DEFAULT_WORKLOAD.pythonExecutable }),
+    template: {
+      type: 'object',
+      description: "A pod template (metadata, spec) with the handler's container, named asya-runtime; kept as given.",
+      'x-kubernetes-preserve-unknown-fields': true,
+    },
+  },
+};
+
+/** Which API versions go with which kind; the same test as apiVersionFits in api/asya/validate.ts. */
+const apiVersionRule: CelValidationRule = {
+  rule:
+    "!has(self.kind) || !has(self.apiVersion) || " +
+    "((self.kind == 'Deployment' || self.kind == 'StatefulSet') ? self.apiVersion == 'apps/v1' : " +
+    "self.kind == 'ModelDeployment' ? self.apiVersion == 'kubeairunway.ai/v1alpha1' : self.apiVersion.startsWith('kaito.sh/'))",
+  message: AsyncActorMessage.workloadRefApiVersion,
+  fieldPath: '.apiVersion',
+  reason: 'FieldValueInvalid',
+};
+
+const workloadRefSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'Binding mode: an existing workload to add the runtime and sidecar to (a Workspace or ModelDeployment is resolved to the workload it runs).',
+  required: ['apiVersion', 'kind', 'name'],
+  properties: {
+    apiVersion: str('apps/v1, kaito.sh/<version> or kubeairunway.ai/v1alpha1.', { minLength: 1, maxLength: MAX_SHORT_STRING }),
+    kind: enumOf(WORKLOAD_REF_KINDS, 'Deployment, StatefulSet, Workspace (KAITO) or ModelDeployment.'),
+    name: str('Name of the workload.', { minLength: 1, maxLength: MAX_OBJECT_NAME_LENGTH, pattern: OBJECT_NAME_PATTERN }),
+    namespace: str("The actor's own namespace (the only one accepted); omit it.", { minLength: 1, maxLength: MAX_DNS_LABEL_LENGTH, pattern: DNS_LABEL_PATTERN }),
+  },
+  'x-kubernetes-validations': [apiVersionRule],
+};
+
+const runtimeSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'Binding mode: the asya-runtime container added next to the existing server, an adapter that forwards each message to it.',
+  required: ['handler'],
+  properties: {
+    targetURL: str('URL of the server the handler forwards to.', { maxLength: MAX_URL_LENGTH, pattern: TARGET_URL_PATTERN }),
+    targetService: {
+      type: 'object',
+      description: 'The server as a Service; the URL is <protocol>://<name>.<namespace>.svc.cluster.local:<port><path>.',
+      required: ['name', 'port'],
+      properties: {
+        name: str('Service name.', { minLength: 1, maxLength: MAX_DNS_LABEL_LENGTH, pattern: DNS_LABEL_PATTERN }),
+        port: { type: 'integer', format: 'int32', minimum: 1, maximum: 65535, description: 'Service port.' },
+        namespace: str("Service namespace; the actor's when omitted.", { minLength: 1, maxLength: MAX_DNS_LABEL_LENGTH, pattern: DNS_LABEL_PATTERN }),
+        protocol: enumOf(TARGET_PROTOCOLS, 'http or https.', { default: DEFAULT_TARGET_PROTOCOL }),
+        path: str("Appended to the URL, e.g. /v1/chat/completions.", { maxLength: MAX_URL_LENGTH, pattern: URL_PATH_PATTERN }),
+      },
+    },
+    image: image('Runtime (adapter) image.', { default: DEFAULT_RUNTIME.image }),
+    handler: str('ASYA_HANDLER, e.g. adapters.kaito_openai.forward.', { minLength: 1, pattern: NO_WHITESPACE_PATTERN }),
+    env: env('runtime'),
+    resources: resources('runtime'),
+    pythonExecutable: str('Runs the runtime script.', { minLength: 1, pattern: NO_WHITESPACE_PATTERN, default: DEFAULT_RUNTIME.pythonExecutable }),
+  },
+};
+
+/** The seed's mutual exclusion and the rules that go with it, on spec. */
+export const asyncActorSpecRules: CelValidationRule[] = [
+  {
+    // The seed's rule, word for word.
+    rule: '(has(self.workload) && !has(self.workloadRef)) || (!has(self.workload) && has(self.workloadRef))',
+    message: AsyncActorMessage.exactlyOneWorkload,
+    reason: 'FieldValueInvalid',
+  },
+  { rule: '!has(self.workloadRef) || has(self.runtime)', message: AsyncActorMessage.runtimeRequired, fieldPath: '.runtime', reason: 'FieldValueRequired' },
+  { rule: '!has(self.workload) || !has(self.runtime)', message: AsyncActorMessage.runtimeForbidden, fieldPath: '.runtime', reason: 'FieldValueForbidden' },
+  {
+    rule: '!has(self.runtime) || !(has(self.runtime.targetURL) && has(self.runtime.targetService))',
+    message: AsyncActorMessage.oneTarget,
+    fieldPath: '.runtime',
+    reason: 'FieldValueInvalid',
+  },
+  {
+    // A ModelDeployment names its server in status.endpoint, so the URL can be left to the controller.
+    rule:
+      "!has(self.runtime) || has(self.runtime.targetURL) || has(self.runtime.targetService) || " +
+      "(has(self.workloadRef) && has(self.workloadRef.kind) && self.workloadRef.kind == 'ModelDeployment')",
+    message: AsyncActorMessage.targetRequired,
+    fieldPath: '.runtime',
+    reason: 'FieldValueRequired',
+  },
+];
+
+export const asyncActorSpecSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'An async actor: a queue, the sidecar that consumes it, the runtime that runs the handler, and optional KEDA scaling.',
+  required: ['transport'],
+  properties: {
+    transport: enumOf(TRANSPORTS, 'Message broker: rabbitmq or sqs. Its connection comes from the namespace (Secret and TriggerAuthentication asya-<transport>).'),
+    sidecar: sidecarSchema,
+    timeout: timeoutSchema,
+    scaling: scalingSchema,
+    workload: workloadSchema,
+    workloadRef: workloadRefSchema,
+    runtime: runtimeSchema,
+  },
+  'x-kubernetes-validations': asyncActorSpecRules,
+};
+
+export const asyncActorStatusSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'Observed state, written by the controller.',
+  properties: {
+    mode: str('Standalone or Binding.', { enum: ['Standalone', 'Binding'] }),
+    resolvedTarget: str('The workload that runs the actor, Kind/namespace/name.'),
+    runtimeInjected: { type: 'boolean', description: 'Binding mode: whether the runtime and sidecar are in the target workload.' },
+    conflictCount: int('Binding mode: times the injected containers were removed by the workload\'s owner.', 0),
+    lastConflictTime: str('When the last such removal was seen.', { format: 'date-time' }),
+    replicas: int('Running (ready) replicas.', 0),
+    readyReplicas: int('Ready replicas.', 0),
+    desiredReplicas: int('Replicas asked for (by the spec or KEDA).', 0),
+    totalReplicas: int('Pods of the workload.', 0),
+    pendingReplicas: int('Pods not yet ready and not failing.', 0),
+    failingPods: int('Pods failing (crash loops, image pulls, scheduling, volumes).', 0),
+    status: str('Summary: Running, Napping, Degraded, Creating, ScalingUp, ScalingDown, Updating, Terminating, or an error such as WorkloadError.'),
+    conditions: conditionsSchema,
+    observedGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'metadata.generation of the spec this status describes.' },
+  },
+};
+
+/**
+ * The name rule sits on the whole object: only there can CEL see metadata.name. The API server takes no
+ * fieldPath into metadata, so the message names the field itself.
+ */
+export const asyncActorRootRules: CelValidationRule[] = [
+  {
+    rule: `self.metadata.name.matches('${ACTOR_NAME_PATTERN}') && size(self.metadata.name) <= ${MAX_ACTOR_NAME_LENGTH}`,
+    message: AsyncActorMessage.actorName,
+    reason: 'FieldValueInvalid',
+  },
+];
+
+export const asyncActorRootSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'AsyncActor runs a message handler behind a queue (Asya): standalone in a workload of its own, or bound to an existing one.',
+  required: ['spec'],
+  properties: {
+    apiVersion: { type: 'string' },
+    kind: { type: 'string' },
+    metadata: { type: 'object' },
+    spec: asyncActorSpecSchema,
+    status: asyncActorStatusSchema,
+  },
+  'x-kubernetes-validations': asyncActorRootRules,
+};
