@@ -24,10 +24,10 @@ export class OwnerSignals {
 
   /**
    * A child of resource type `type` (its kind or plural: listed objects carry no kind) was added,
-   * changed or deleted (`reason` ends with "deleted" for deletions).
+   * changed or deleted (`reason` ends with "deleted" for deletions). Its owner is the controller
+   * ownerReference unless the caller found it otherwise (a workload bound by label, not owned).
    */
-  changed(type: string, obj: AnyObject, reason: string): void {
-    const owner = obj.metadata?.ownerReferences?.find((o) => o.kind === this.owner.kind && o.controller);
+  changed(type: string, obj: AnyObject, reason: string, owner = this.controllerOf(obj)): void {
     if (!owner || !obj.metadata?.namespace) return;
     const key = seenKey(type, obj);
     if (reason.endsWith('deleted')) this.seen.delete(key);
@@ -38,6 +38,11 @@ export class OwnerSignals {
     }
     const ref = { namespace: obj.metadata.namespace, name: owner.name, uid: owner.uid };
     this.coalescer.trigger(owner.uid, { kind: this.owner, ref, request: { reason, fromResource: true }, start: false });
+  }
+
+  /** The owner named by the child's controller ownerReference (of the owning kind). */
+  controllerOf(obj: AnyObject): { name: string; uid: string } | undefined {
+    return obj.metadata?.ownerReferences?.find((o) => o.kind === this.owner.kind && o.controller);
   }
 
   /** Our own write, as stored: its watch echo is not news (the workflow that made it knows). */

@@ -24,9 +24,18 @@ export interface WatchedKind extends WorkflowKind {
   /** The object looks new (nothing of ours on it yet): its workflow most likely does not exist, start it eagerly. */
   isNew(obj: AnyObject): boolean;
   /** Children watched beside the kind (in the namespaces watched) whose changes wake their owner. */
-  children?: readonly Omit<CollectionSpec, 'namespace'>[];
+  children?: readonly ChildCollection[];
   /** Other watches that wake objects of this kind (configuration they depend on, a CRD they wait for). */
   related?(ctx: RelatedWatches): void;
+}
+
+/**
+ * A child collection, by the label its members carry. Its owner is each member's controller
+ * ownerReference, or, with `ownerLabel`, the object of the kind in the same namespace that the label
+ * names (a workload another controller owns, which we only bind to).
+ */
+export interface ChildCollection extends Omit<CollectionSpec, 'namespace'> {
+  ownerLabel?: string;
 }
 
 /** What a kind's related watches may do: watch a collection, and wake the kind's objects that match. */

@@ -55,6 +55,9 @@ export function startWatcher(opts: WatcherOptions): Watcher {
   for (const kind of opts.kinds) {
     const seen = new Map<string, string>();
     const objects = new Map<string, AnyObject>();
+    /** uid by namespace/name, for children that name their owner by label. */
+    const uidByName = new Map<string, string>();
+    const nameKey = (namespace: string | undefined, name: string | undefined) => `${namespace}/${name}`;
     const refOf = (o: AnyObject): ObjectRef => ({ namespace: o.metadata!.namespace!, name: o.metadata!.name!, uid: o.metadata!.uid! });
     const send = (o: AnyObject, reason: string, start: boolean) =>
       coalescer.trigger(o.metadata!.uid!, {
@@ -71,6 +74,7 @@ export function startWatcher(opts: WatcherOptions): Watcher {
           const uid = o.metadata?.uid;
           if (!uid) return;
           objects.set(uid, o);
+          uidByName.set(nameKey(o.metadata?.namespace, o.metadata?.name), uid);
           const fingerprint = kind.fingerprint(o);
           if (seen.get(uid) === fingerprint) return;
           seen.set(uid, fingerprint);
@@ -80,16 +84,23 @@ export function startWatcher(opts: WatcherOptions): Watcher {
           const uid = o.metadata?.uid ?? '';
           seen.delete(uid);
           objects.delete(uid);
+          if (uidByName.get(nameKey(o.metadata?.namespace, o.metadata?.name)) === uid) uidByName.delete(nameKey(o.metadata?.namespace, o.metadata?.name));
         },
       });
       if (kind.children?.length) {
         const owners = new OwnerSignals(deliver, kind, log);
         stops.push(() => owners.stop());
-        for (const child of kind.children) {
+        for (const { ownerLabel, ...child } of kind.children) {
           const what = `${kind.kind} ${child.plural}`;
+          const ownerOf = (o: AnyObject) => {
+            if (!ownerLabel) return owners.controllerOf(o);
+            const name = o.metadata?.labels?.[ownerLabel];
+            const uid = uidByName.get(nameKey(o.metadata?.namespace, name));
+            return name && uid ? { name, uid } : undefined;
+          };
           watch(what, { ...child, namespace }, {
-            upsert: (o) => owners.changed(child.plural, o, `${child.plural} changed`),
-            remove: (o) => owners.changed(child.plural, o, `${child.plural} deleted`),
+            upsert: (o) => owners.changed(child.plural, o, `${child.plural} changed`, ownerOf(o)),
+            remove: (o) => owners.changed(child.plural, o, `${child.plural} deleted`, ownerOf(o)),
           });
         }
       }

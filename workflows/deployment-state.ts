@@ -26,6 +26,8 @@ export interface CarriedState {
   lastCoreWrite: string | undefined;
   /** When a provider switch began waiting for the old provider (workflow time), while it waits. */
   switchSince?: number;
+  /** The newest resourceVersion a signal reported (see SeenVersion). */
+  seenVersion?: string;
 }
 
 export function initialView(ref: ObjectRef): DeploymentView {
@@ -63,7 +65,7 @@ export class DeploymentState implements Reconciler<DeploymentView> {
    */
   onlyResourceChanged = false;
   /** The newest resourceVersion a watch signal reported: the next pass reads nothing older. */
-  private readonly seen = new SeenVersion();
+  private readonly seen: SeenVersion;
   /** Whether this run issues the commands of FEWER_ROUND_TRIPS (false only when replaying an older history). */
   readonly fewerRoundTrips: boolean;
   /** The core's steps: local activities, or activities on the core queue in older histories. */
@@ -82,6 +84,7 @@ export class DeploymentState implements Reconciler<DeploymentView> {
     this.coreStatus = carried?.core;
     this.lastCoreWrite = carried?.lastCoreWrite;
     this.switchSince = carried?.switchSince;
+    this.seen = new SeenVersion(carried?.seenVersion);
     this.fewerRoundTrips = patched(FEWER_ROUND_TRIPS);
     this.core = this.fewerRoundTrips ? localCoreActivities : coreActivities;
   }
@@ -131,7 +134,13 @@ export class DeploymentState implements Reconciler<DeploymentView> {
   }
 
   carried(): CarriedState {
-    return { view: this.view, core: this.coreStatus, lastCoreWrite: this.lastCoreWrite, ...(this.switchSince !== undefined ? { switchSince: this.switchSince } : {}) };
+    return {
+      view: this.view,
+      core: this.coreStatus,
+      lastCoreWrite: this.lastCoreWrite,
+      ...(this.switchSince !== undefined ? { switchSince: this.switchSince } : {}),
+      ...(this.seen.version !== undefined ? { seenVersion: this.seen.version } : {}),
+    };
   }
 
   at(step: Step, waitingFor?: string): void {

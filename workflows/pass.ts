@@ -76,7 +76,8 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
     return waitPending(state, message, {
       ...stopped,
       validated: { status: 'False', reason: 'ValidationFailed', message },
-      providerSelected: state.coreStatus?.providerSelected,
+      // From the object when this run never wrote it: SSA would remove a condition the apply leaves out.
+      providerSelected: state.coreStatus?.providerSelected ?? snap.providerSelected,
     });
   }
   const validated = { status: 'True' as const, reason: 'ValidationPassed', message: 'Spec validation passed' };
@@ -85,6 +86,9 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   if (provider && snap.explicitProvider && snap.explicitProvider !== provider) {
     if (!(await leaveOldProvider(state, ref, provider, snap.explicitProvider))) return { done: false, afterMs: toMs(state.settings.pollInterval) };
     provider = undefined;
+  } else {
+    // No switch pending (none began, or the spec went back before it ended): a later switch gets its own deadline.
+    state.switchSince = undefined;
   }
 
   let selection = provider ? recorded : undefined;

@@ -6,13 +6,18 @@ import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
  * first read asks for nothing older, so a cache lagging behind the event that woke it is not trusted.
  */
 export class SeenVersion {
-  constructor(private version: string | undefined = undefined) {}
+  constructor(private version_: string | undefined = undefined) {}
 
   saw(resourceVersion: string | undefined): void {
-    if (resourceVersion && isAtLeast(resourceVersion, this.version)) this.version = resourceVersion;
+    if (resourceVersion && isAtLeast(resourceVersion, this.version_)) this.version_ = resourceVersion;
+  }
+
+  /** What continue-as-new carries: the signal that ended the last wait may be the next run's first pass. */
+  get version(): string | undefined {
+    return this.version_;
   }
 
   readRef(ref: ObjectRef): ReadRef {
-    return this.version ? { ...ref, seenVersion: this.version } : ref;
+    return this.version_ ? { ...ref, seenVersion: this.version_ } : ref;
   }
 }

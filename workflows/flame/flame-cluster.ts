@@ -17,6 +17,8 @@ export interface FlameClusterInput {
   settings?: Partial<ReconcileSettings>;
   /** The view carried across continue-as-new. */
   carried?: FlameClusterView;
+  /** The newest resourceVersion a signal reported, carried across continue-as-new (see SeenVersion). */
+  seenVersion?: string;
 }
 
 export type FlameStep = 'apply' | 'status' | 'idle' | 'paused';
@@ -44,11 +46,12 @@ class FlameClusterReconciler implements Reconciler<FlameClusterView> {
   readonly view: FlameClusterView;
   readonly settings: ReconcileSettings;
   dirty = false;
-  private readonly seen = new SeenVersion();
+  private readonly seen: SeenVersion;
   private published = '';
 
   constructor(private readonly input: FlameClusterInput) {
     this.settings = { ...DEFAULT_SETTINGS, ...input.settings };
+    this.seen = new SeenVersion(input.seenVersion);
     this.view = input.carried ?? {
       ...input.ref,
       phase: undefined,
@@ -104,7 +107,7 @@ class FlameClusterReconciler implements Reconciler<FlameClusterView> {
   }
 
   continueAsNew(): Promise<never> {
-    return continueAsNew<typeof flameClusterWorkflow>({ ref: this.input.ref, settings: this.input.settings, carried: this.view });
+    return continueAsNew<typeof flameClusterWorkflow>({ ref: this.input.ref, settings: this.input.settings, carried: this.view, seenVersion: this.seen.version });
   }
 
   private at(step: FlameStep, waitingFor?: string): void {
