@@ -18,11 +18,27 @@ export interface StackPorts {
   temporalUi: number;
   temporalHttp: number;
   temporalMetrics: number;
+  /** RabbitMQ's AMQP listener, its Erlang distribution port and its own epmd. */
+  rabbitmq: number;
+  rabbitmqDist: number;
+  rabbitmqEpmd: number;
 }
 
 export type PortName = keyof StackPorts;
 
-const ALL: readonly PortName[] = ['etcdClient', 'etcdPeer', 'kubeApiServer', 'kubeControllerManager', 'temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'];
+const ALL: readonly PortName[] = [
+  'etcdClient',
+  'etcdPeer',
+  'kubeApiServer',
+  'kubeControllerManager',
+  'temporal',
+  'temporalUi',
+  'temporalHttp',
+  'temporalMetrics',
+  'rabbitmq',
+  'rabbitmqDist',
+  'rabbitmqEpmd',
+];
 const FILE = 'ports.json';
 
 export class PortTakenError extends Error {}

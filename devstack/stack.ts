@@ -10,6 +10,7 @@ import { writeKubeconfig } from './kubeconfig.ts';
 import { reapStackAndWait, recordPids, removePidFile } from './leftovers.ts';
 import { planPorts, type PortName, type StackPorts } from './port-plan.ts';
 import { killChildrenOnExit, stopProcessesLoggingIn, type ManagedProcess } from './process.ts';
+import { resolveRabbitmq, startEpmd, startRabbitmq, type RabbitMq } from './rabbitmq.ts';
 import { Supervisor, type StackHealth } from './supervisor.ts';
 import { startTemporal } from './temporal.ts';
 
@@ -41,6 +42,8 @@ export interface Stack {
   temporalAddress: string;
   temporalNamespace: string;
   temporalUiUrl: string | undefined;
+  /** RabbitMQ on loopback, `amqp://guest:guest@127.0.0.1:<port>`. */
+  amqpUrl: string;
   ports: StackPorts;
   /** The servers as they run now (a restarted one replaces its entry). */
   processes: ManagedProcess[];
@@ -51,13 +54,14 @@ export interface Stack {
 
 /**
  * Starts etcd, kube-apiserver, kube-controller-manager and the Temporal dev server on loopback, in that
- * order, and keeps them running: one that dies is restarted on the same ports and data. Leftovers of an
- * earlier run in the same folder are reaped first, before any port is chosen, so they never push this
- * run off its ports.
+ * order, and RabbitMQ (with its own epmd) beside them, and keeps them running: one that dies is restarted
+ * on the same ports and data. Leftovers of an earlier run in the same folder are reaped first, before any
+ * port is chosen, so they never push this run off its ports.
  */
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const log = opts.log ?? (() => {});
   const bins = resolveAllTools();
+  const rabbitBins = resolveRabbitmq();
   mkdirSync(opts.stateDir, { recursive: true });
   const reaped = await reapStackAndWait(opts.stateDir);
   if (reaped > 0) log(`stopped ${reaped} process(es) left over from an earlier run in ${opts.stateDir}`);
@@ -98,6 +102,16 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     return proc;
   };
 
+  // RabbitMQ needs nothing from the other servers, so it boots (several seconds) while they do.
+  const broker = (async (): Promise<RabbitMq> => {
+    await timed('RabbitMQ epmd', () => startEpmd(rabbitBins.epmd, opts.stateDir, ports.rabbitmqEpmd));
+    let rabbit!: RabbitMq;
+    const rabbitPorts = { amqp: ports.rabbitmq, dist: ports.rabbitmqDist, epmd: ports.rabbitmqEpmd };
+    await timed('RabbitMQ', async () => (rabbit = await startRabbitmq(rabbitBins.server, opts.stateDir, rabbitPorts)).process);
+    return rabbit;
+  })();
+  broker.catch(() => {});
+
   try {
     const etcdUrl = `http://127.0.0.1:${ports.etcdClient}`;
     await timed('etcd', async () => (await startEtcd(bins.etcd, opts.stateDir, { client: ports.etcdClient, peer: ports.etcdPeer })).process);
@@ -125,6 +139,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     };
     let temporal!: Awaited<ReturnType<typeof startTemporal>>;
     await timed('Temporal dev server', async () => (temporal = await startTemporal(bins.temporal, opts.stateDir, temporalOpts)).process);
+    const rabbit = await broker;
     opts.signal?.removeEventListener('abort', stopping);
     if (stopped) throw new Error('stopped while starting');
     return {
@@ -134,6 +149,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       temporalAddress: temporal.address,
       temporalNamespace: temporal.namespace,
       temporalUiUrl: temporal.uiUrl,
+      amqpUrl: rabbit.amqpUrl,
       ports,
       processes,
       health: () => supervisor.health(),
@@ -141,6 +157,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     };
   } catch (err) {
     await stop();
+    // Its start fails soon after the stop (its process is stopped, or it is not started at all).
+    await broker.catch(() => undefined);
     throw err;
   }
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // First step of the README's commands on a fresh clone: install npm dependencies when they are missing
-// or stale, then build (or find) the local stack's Go binaries. Plain JavaScript: nothing is installed yet.
+// or stale, then build (or find) the local stack's Go binaries and install RabbitMQ. Plain JavaScript:
+// nothing is installed yet.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,4 +38,124 @@ if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtime
 if (!process.argv.includes('--no-tools')) {
   say('checking local-stack binaries (a first build takes several minutes; later runs reuse the cache) ...');
   run(join(root, 'node_modules', '.bin', 'tsx'), ['tools/build.ts']);
+  ensureRabbitmq();
+}
+
+// RabbitMQ is not a Go module: the local stack runs Debian's rabbitmq-server package, started on loopback
+// by devstack/rabbitmq.ts (which resolves the same two places as here). The package's own script, not
+// /usr/sbin's wrapper, which would switch to the rabbitmq user and the system's data folder.
+function ensureRabbitmq() {
+  const fromEnv = process.env.KUBEAIRUNWAY_RABBITMQ_SERVER;
+  if (fromEnv) {
+    if (!isExecutable(fromEnv)) fail(`KUBEAIRUNWAY_RABBITMQ_SERVER=${fromEnv} is not an executable file`);
+    say(`rabbitmq-server: using ${fromEnv} (KUBEAIRUNWAY_RABBITMQ_SERVER)`);
+    return;
+  }
+  const script = '/usr/lib/rabbitmq/bin/rabbitmq-server';
+  if (isExecutable(script)) {
+    say(`rabbitmq-server: using ${script} (${debianVersion() ?? 'installed'})`);
+    return;
+  }
+  const hint =
+    "Install Debian's or Ubuntu's rabbitmq-server package as root (apt-get install --no-install-recommends rabbitmq-server; " +
+    'stop the system broker it may start), or point KUBEAIRUNWAY_RABBITMQ_SERVER at an existing rabbitmq-server start script.';
+  if (process.getuid?.() !== 0 || !isExecutable('/usr/bin/apt-get')) fail(`RabbitMQ is missing and this setup can install it only as root with apt-get. ${hint}`);
+  try {
+    installRabbitmq();
+  } catch (err) {
+    fail(`${err.message}. ${hint}`);
+  }
+  if (!isExecutable(script)) fail(`the rabbitmq-server package installed no ${script}. ${hint}`);
+  say(`rabbitmq-server: installed ${debianVersion() ?? ''}`.trimEnd());
+}
+
+/**
+ * apt-get install with services held back: the package's postinst would start a system-wide broker on
+ * 0.0.0.0:5672 (and epmd on 4369), which nothing here wants. A broker that started anyway is stopped.
+ */
+function installRabbitmq() {
+  const erlangBefore = new Set(erlangProcesses());
+  aptInstallStartingNoServices('RabbitMQ', ['rabbitmq-server'], 'rabbitmq-server (with Erlang, about 40 MB)');
+  for (const pid of erlangProcesses().filter((p) => !erlangBefore.has(p))) {
+    say(`stopping pid ${pid} (${commandOf(pid).slice(0, 80)}), started by the package install`);
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  // Under systemd the package also enables its units for the next boot; the local stack needs neither.
+  if (existsSync('/run/systemd/system')) {
+    say('disabling the system rabbitmq-server service and epmd socket (the local stack starts its own on loopback)');
+    spawnSync('systemctl', ['disable', '--now', 'rabbitmq-server.service', 'epmd.socket', 'epmd.service'], { stdio: 'inherit' });
+  }
+}
+
+/**
+ * apt-get update and install, with a policy-rc.d that answers 101 in place meanwhile: it forbids the
+ * packages' postinst scripts to start their services. One already in place is put back afterwards.
+ * Throws (rather than exits) when apt fails, with policy-rc.d restored.
+ */
+function aptInstallStartingNoServices(what, packages, description) {
+  const policy = '/usr/sbin/policy-rc.d';
+  const saved = `${policy}.kubeairunway-saved`;
+  const hadPolicy = existsSync(policy);
+  if (hadPolicy) renameSync(policy, saved);
+  writeFileSync(policy, `#!/bin/sh\n# Written by kubeairunway setup while it installs ${packages.join(', ')}: start no services.\nexit 101\n`, { mode: 0o755 });
+  try {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    say(`installing ${what}: apt-get update ...`);
+    runOrThrow('apt-get', ['-q', 'update'], env);
+    say(`installing ${what}: apt-get install ${description} ...`);
+    runOrThrow('apt-get', ['-q', '-y', '--no-install-recommends', 'install', ...packages], env);
+  } finally {
+    rmSync(policy, { force: true });
+    if (hadPolicy) renameSync(saved, policy);
+  }
+}
+
+/** Ids of running Erlang VMs and epmd daemons, from /proc. */
+function erlangProcesses() {
+  return processesMatching(/(^|\/)(beam\.smp|epmd)\0/);
+}
+
+/** Ids of running processes whose command line (NUL-separated, as in /proc) matches. */
+function processesMatching(pattern) {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number)
+    .filter((pid) => pattern.test(commandOf(pid)));
+}
+
+function commandOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function debianVersion() {
+  const out = spawnSync('dpkg-query', ['-W', '-f=${Version}', 'rabbitmq-server'], { encoding: 'utf8' });
+  return out.status === 0 && out.stdout ? `Debian package ${out.stdout}` : undefined;
+}
+
+function isExecutable(path) {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+// Throws rather than exits, so the caller's finally puts policy-rc.d back.
+function runOrThrow(cmd, args, env) {
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env });
+  if (result.status !== 0) throw new Error(`\`${cmd} ${args.join(' ')}\` failed (exit ${result.status ?? result.signal})`);
+}
+
+function fail(message) {
+  process.stderr.write(`[setup] ${message}\n`);
+  process.exit(1);
 }

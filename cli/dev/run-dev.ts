@@ -90,6 +90,7 @@ function printWelcome(stack: Stack, product: LocalProduct): void {
       `  try:          kubectl --kubeconfig ${stack.kubeconfigPath} get namespaces`,
       `  Temporal UI:  ${stack.temporalUiUrl}`,
       `  Temporal:     ${stack.temporalAddress} (namespace ${stack.temporalNamespace})`,
+      `  RabbitMQ:     ${stack.amqpUrl}`,
       `  webhook:      ${product.webhookUrl}`,
       `  metrics:      ${product.metricsUrl}`,
       `  health:       ${product.metricsUrl?.replace(/\/metrics$/, '/healthz')}`,

@@ -1,16 +1,71 @@
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import type { UpstreamScript } from './simulator.ts';
+import type { UpstreamScript, WorkloadObject } from './simulator.ts';
 
 // What each upstream operator writes into its resource's status, in the shapes those operators use.
 
 const now = () => new Date().toISOString();
 const condition = (type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string) => ({ type, status, reason, message, lastTransitionTime: now() });
 
-/** KAITO: resource, then inference readiness, then WorkspaceSucceeded. */
+/** KAITO's label on everything it runs for a Workspace, and its inference server's port. */
+export const KAITO_WORKSPACE_LABEL = 'kaito.sh/workspace';
+const KAITO_INFERENCE_PORT = 5000;
+/** A stand-in for the preset image KAITO picks (never pulled here: no kubelet runs). */
+export const KAITO_PRESET_IMAGE = 'mcr.microsoft.com/aks/kaito/kaito-base:0.0.1';
+
+interface WorkspaceInference {
+  preset?: { name?: string };
+  template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: { containers?: { ports?: { containerPort?: number }[] }[] } & Record<string, unknown> };
+}
+
+/**
+ * What KAITO runs for a Workspace: a Deployment and a Service named after it, in its namespace, both
+ * controlled by it (deleting the Workspace collects them) and selecting the pods by the workspace label.
+ * A preset runs one container, named after the Workspace, on KAITO's image; a template runs the
+ * template's pod spec as it is.
+ */
+export function kaitoWorkload(ws: AnyObject): WorkloadObject[] {
+  const name = ws.metadata!.name!;
+  const namespace = ws.metadata!.namespace!;
+  const labels = { [KAITO_WORKSPACE_LABEL]: name };
+  const ownerReferences = [{ apiVersion: ws.apiVersion ?? 'kaito.sh/v1beta1', kind: ws.kind ?? 'Workspace', name, uid: ws.metadata!.uid!, controller: true, blockOwnerDeletion: true }];
+  const metadata = { name, namespace, labels, ownerReferences };
+  const inference = ((ws as { inference?: WorkspaceInference }).inference ?? {}) as WorkspaceInference;
+  const template = inference.template;
+  const podSpec = template?.spec ?? { containers: [{ name, image: KAITO_PRESET_IMAGE, ports: [{ containerPort: KAITO_INFERENCE_PORT }] }] };
+  const targetPort = podSpec.containers?.[0]?.ports?.[0]?.containerPort ?? KAITO_INFERENCE_PORT;
+  const replicas = (ws as { resource?: { count?: number } }).resource?.count ?? 1;
+  return [
+    {
+      plural: 'deployments',
+      object: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata,
+        spec: {
+          replicas,
+          selector: { matchLabels: labels },
+          template: { metadata: { ...template?.metadata, labels: { ...template?.metadata?.labels, ...labels } }, spec: podSpec },
+        },
+      } as AnyObject,
+    },
+    {
+      plural: 'services',
+      object: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata,
+        spec: { selector: labels, ports: [{ name: 'http', port: 80, targetPort, protocol: 'TCP' }] },
+      } as AnyObject,
+    },
+  ];
+}
+
+/** KAITO: resource, then inference readiness, then WorkspaceSucceeded; the inference workload from the start. */
 export const kaitoWorkspace: UpstreamScript = {
   group: 'kaito.sh',
   version: 'v1beta1',
   plural: 'workspaces',
+  workload: { fieldManager: 'kaito-simulator', objects: kaitoWorkload },
   progressing: () => ({
     conditions: [
       condition('ResourceReady', 'True', 'ResourcesReady', 'Nodes are ready'),

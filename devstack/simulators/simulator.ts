@@ -1,5 +1,5 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
+import { CustomObjects, splitApiVersion, type AnyObject } from '../../kube/custom-objects.ts';
 import { resilientInformer } from '../../kube/informer.ts';
 import { Outage } from '../../observability/outage.ts';
 import { GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts';
@@ -11,7 +11,8 @@ import { GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, VERSION } from '
  * driven end to end.
  *
  * The owning ModelDeployment's annotation `simulator.kubeairunway.ai/outcome` chooses the ending:
- * `ready` (default), `hold` (stay progressing), or `fail: <message>`.
+ * `ready` (default), `hold` (stay progressing), or `fail: <message>`. Unless it fails, an operator that
+ * runs a workload (KAITO) also creates that, as the real one does.
  */
 export const OUTCOME_ANNOTATION = 'simulator.kubeairunway.ai/outcome';
 
@@ -23,6 +24,19 @@ export interface UpstreamScript {
   progressing(obj: AnyObject): Record<string, unknown>;
   ready(obj: AnyObject): Record<string, unknown>;
   failed(obj: AnyObject, message: string): Record<string, unknown>;
+  /**
+   * Objects the operator creates for the resource besides its status (KAITO's Deployment and Service).
+   * Each is applied under `fieldManager` when missing and then left alone: others may change it (an
+   * AsyncActor injects containers under its own field manager), and a later status or spec change of
+   * the resource must not undo that.
+   */
+  workload?: { fieldManager: string; objects(obj: AnyObject): WorkloadObject[] };
+}
+
+/** One object of a workload, with the plural that addresses it. */
+export interface WorkloadObject {
+  plural: string;
+  object: AnyObject;
 }
 
 export type Outcome = { kind: 'ready' } | { kind: 'hold' } | { kind: 'fail'; message: string };
@@ -61,6 +75,22 @@ export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opt
   };
 
   const writeStatus = (obj: AnyObject, status: Record<string, unknown>) => objects.mergePatchStatus(ref(obj), { status });
+
+  const ensureWorkload = async (obj: AnyObject) => {
+    for (const { plural, object } of script.workload?.objects(obj) ?? []) {
+      const target = { ...splitApiVersion(object.apiVersion!), plural, namespace: obj.metadata!.namespace!, name: object.metadata!.name! };
+      const live = await objects.get(target);
+      if (!live) {
+        await objects.apply(target, object, script.workload!.fieldManager);
+        continue;
+      }
+      // One left by an earlier resource of the same name goes with it (garbage collector); wait for that.
+      const controller = live.metadata?.ownerReferences?.find((o) => o.controller);
+      if (controller && controller.apiVersion.startsWith(`${script.group}/`) && controller.uid !== obj.metadata?.uid) {
+        throw new Error(`${plural} ${target.name} still belongs to an earlier ${controller.kind} of that name`);
+      }
+    }
+  };
   /** A pause that stop() cuts short (the simulation then simply never goes on). */
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -81,6 +111,7 @@ export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opt
     try {
       await writeStatus(obj, script.progressing(obj));
       const outcome = await outcomeFor(obj);
+      if (outcome.kind !== 'fail') await ensureWorkload(obj);
       if (outcome.kind === 'hold') return;
       await pause(readyAfter);
       const live = await objects.get(ref(obj));

@@ -25,6 +25,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     kubeconfigPath: stack.kubeconfigPath,
     temporalAddress: stack.temporalAddress,
     temporalNamespace: stack.temporalNamespace,
+    amqpUrl: stack.amqpUrl,
     stateDir,
   };
   project.provide('stack', info);

@@ -3,6 +3,8 @@ export interface StackInfo {
   kubeconfigPath: string;
   temporalAddress: string;
   temporalNamespace: string;
+  /** The stack's RabbitMQ, `amqp://guest:guest@127.0.0.1:<port>`. */
+  amqpUrl: string;
   stateDir: string;
 }
 

@@ -1,0 +1,92 @@
+// RabbitMQ as a supervised part of the local stack, as `npm run dev` runs it: SIGKILL the broker and its
+// epmd and both come back on the same ports with the broker's data (a durable queue and its messages);
+// health() names them meanwhile; every process can be reaped by its command line, and a stop leaves
+// nothing behind.
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'amqplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBroker } from '../../broker/broker.ts';
+import { startStack, type Stack } from '../../devstack/stack.ts';
+import { eventually } from '../support/env.ts';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('supervised RabbitMQ', () => {
+  let dir: string;
+  let stack: Stack;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kubeairunway-rabbitmq-'));
+    stack = await startStack({ stateDir: dir, supervise: true, log: (l) => lines.push(l) });
+  });
+  let stopped = false;
+  afterAll(async () => {
+    if (!stopped) await stack?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const proc = (name: string) => stack.processes.find((p) => p.name === name)!;
+
+  it('runs on loopback with its data, logs and cookie in the state folder, both processes reapable by their command lines', async () => {
+    expect(stack.amqpUrl).toBe(`amqp://guest:guest@127.0.0.1:${stack.ports.rabbitmq}`);
+    expect(stack.processes.map((p) => p.name)).toEqual(expect.arrayContaining(['epmd', 'rabbitmq']));
+    // leftovers.ts reaps a SIGKILLed run's processes only when their command line names the state folder.
+    for (const name of ['epmd', 'rabbitmq']) expect(readFileSync(`/proc/${proc(name).pid}/cmdline`, 'utf8'), name).toContain(dir);
+    expect(readFileSync(join(dir, 'rabbitmq', '.erlang.cookie'), 'utf8')).toMatch(/^[A-Z]+$/);
+    expect(readFileSync(join(dir, 'rabbitmq.log'), 'utf8')).toContain(`started TCP listener on 127.0.0.1:${stack.ports.rabbitmq}`);
+    // Loopback only: what listens on the broker's three ports, from /proc/net/tcp (127.0.0.1 is 0100007F).
+    const listening = readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1).map((l) => l.trim().split(/\s+/)).filter((f) => f[3] === '0A').map((f) => f[1]!);
+    for (const port of [stack.ports.rabbitmq, stack.ports.rabbitmqDist, stack.ports.rabbitmqEpmd]) {
+      const local = listening.filter((a) => Number.parseInt(a.split(':')[1]!, 16) === port);
+      expect(local, `port ${port}`).toEqual([`0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`]);
+    }
+  });
+
+  it('restarts a SIGKILLed broker and epmd on the same ports, keeping durable queues and their messages', async () => {
+    const broker = await openBroker(stack.amqpUrl);
+    try {
+      const { queue } = await broker.declareActorQueues('survivor');
+      const raw = await connect(stack.amqpUrl);
+      const ch = await raw.createConfirmChannel();
+      ch.sendToQueue(queue, Buffer.from('kept'), { persistent: true });
+      await ch.waitForConfirms();
+      await raw.close();
+
+      const [rabbit, epmd] = [proc('rabbitmq'), proc('epmd')];
+      process.kill(rabbit.pid, 'SIGKILL');
+      process.kill(epmd.pid, 'SIGKILL');
+      const down = await eventually('health to name the killed parts', async () => {
+        const h = stack.health();
+        return h.down.length === 2 ? h : undefined;
+      }, 10_000, 20);
+      expect(down.down.map((d) => d.name).sort()).toEqual(['RabbitMQ', 'RabbitMQ epmd']);
+      await eventually('the stack healthy again', async () => stack.health().ok, 120_000);
+      expect(proc('rabbitmq').pid).not.toBe(rabbit.pid);
+      expect(proc('epmd').pid).not.toBe(epmd.pid);
+      expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^RabbitMQ is back after [\d.]+s \(pid \d+\)$/), expect.stringMatching(/^RabbitMQ epmd is back after/)]));
+
+      // The same client reconnects by itself; the queue and its persistent message survived.
+      expect(await broker.queueDepth(queue)).toBe(1);
+      expect(await broker.deleteActorQueues('survivor')).toEqual({ deleted: ['asya-survivor', 'asya-survivor-dlq'] });
+    } finally {
+      await broker.close();
+    }
+  });
+
+  it('stops every process, the broker and its epmd too', async () => {
+    const pids = stack.processes.map((p) => p.pid);
+    stopped = true;
+    await stack.stop();
+    for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
+  });
+});
