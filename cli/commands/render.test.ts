@@ -149,7 +149,12 @@ describe('kubeairunway render: failures', () => {
 
   it('only ModelDeployments in -f', async () => {
     const result = await run(['render', '-f', 'c.yaml'], { 'c.yaml': providerConfig('x', {}) });
-    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: c.yaml holds InferenceProviderConfig x; render takes ModelDeployments and FlameClusters (pass provider configs with --provider-config).\n' });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: c.yaml holds InferenceProviderConfig x; render takes ModelDeployments, FlameClusters and AsyncActors, and Deployments or StatefulSets next to AsyncActors (pass provider configs with --provider-config).\n',
+    });
   });
 
   it('a broken provider config is one sentence', async () => {
@@ -232,5 +237,114 @@ describe('kubeairunway render: FlameClusters', () => {
     const result = await run(['render', '-f', 'f.yaml'], { 'f.yaml': flame('f', { ...SPEC, objectCache: { netInterface: 'eth0' } }) });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("warning: f.yaml: FlameCluster default/f: spec.objectCache.netInterface: Unknown field 'spec.objectCache.netInterface' is not part of the schema\n");
+  });
+});
+
+describe('kubeairunway render: AsyncActors', () => {
+  const actor = (name: string, spec: unknown, namespace?: string) =>
+    JSON.stringify({ apiVersion: 'asya.sh/v1alpha1', kind: 'AsyncActor', metadata: { name, ...(namespace ? { namespace } : {}) }, spec });
+  const deployment = (name: string, extra: Record<string, unknown> = {}, namespace?: string) =>
+    JSON.stringify({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, ...(namespace ? { namespace } : {}), ...extra },
+      spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'server', image: 'vllm/vllm-openai:v0.6' }] } } },
+    });
+  const BINDING = { transport: 'rabbitmq', workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'vllm' }, runtime: { handler: 'adapters.openai.forward', targetService: { name: 'vllm', port: 8000 } } };
+  const ids = (os: Obj[]) => os.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`);
+  const pod = (o: Obj) => (o.spec as { template: { spec: { containers: { name: string; env?: { name: string; value?: string }[] }[]; volumes: { name: string }[] } } }).template.spec;
+  const env = (o: Obj, container: string, name: string) => pod(o).containers.find((c) => c.name === container)?.env?.find((e) => e.name === name)?.value;
+
+  it('examples/async-actor-standalone.yaml: the runtime ConfigMap, the Deployment with both containers, the ScaledObject', async () => {
+    const result = await run(['render', '-f', 'examples/async-actor-standalone.yaml']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const rendered = objects(result.stdout);
+    expect(ids(rendered)).toEqual(['ConfigMap/default/asya-runtime', 'Deployment/default/text-processor', 'ScaledObject/default/text-processor']);
+    expect(pod(rendered[1]!).containers.map((c) => c.name)).toEqual(['asya-runtime', 'asya-sidecar']);
+    expect(pod(rendered[1]!).volumes.map((v) => v.name)).toEqual(['socket-dir', 'tmp', 'asya-runtime']);
+    // Offline there is no uid to refer to.
+    expect(rendered[1]!.metadata).toMatchObject({ ownerReferences: [{ apiVersion: 'asya.sh/v1alpha1', kind: 'AsyncActor', name: 'text-processor', controller: true }] });
+    expect((rendered[1]!.metadata as unknown as { ownerReferences: object[] }).ownerReferences[0]).not.toHaveProperty('uid');
+    expect(rendered[2]!.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: 'text-processor' }, triggers: [{ type: 'rabbitmq', metadata: { queueName: 'asya-text-processor' } }] });
+  });
+
+  it('examples/async-actor-binding.yaml with the ModelDeployment: the Workspace, then the injection into its Deployment and a ScaledObject on the ModelDeployment', async () => {
+    const result = await run(['render', '-f', 'examples/async-actor-binding.yaml', '-f', 'examples/cpu-gguf-kaito.yaml']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'warning: examples/async-actor-binding.yaml: AsyncActor default/gemma-async: KAITO names the workload of Workspace default/gemma-cpu after it: rendered for Deployment default/gemma-cpu (pass the workload\'s manifest with -f to render for it)\n',
+    );
+    const rendered = objects(result.stdout);
+    expect(ids(rendered)).toEqual(['ConfigMap/default/asya-runtime', 'Deployment/default/gemma-cpu', 'ScaledObject/default/gemma-async', 'Workspace/default/gemma-cpu']);
+    const intent = rendered[1]!;
+    expect(Object.keys(intent)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+    expect(intent.metadata).toEqual({
+      name: 'gemma-cpu',
+      namespace: 'default',
+      labels: { 'asya.sh/managed-by': 'gemma-async' },
+      annotations: { 'asya.sh/managed-by': 'gemma-async', 'asya.sh/mode': 'binding' },
+    });
+    // The ModelDeployment's endpoint, as KAITO's status would give it.
+    expect(env(intent, 'asya-runtime', 'ASYA_TARGET_URL')).toBe('http://gemma-cpu.default.svc.cluster.local:80');
+    expect(rendered[2]!.spec).toMatchObject({ scaleTargetRef: { apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'gemma-cpu' }, minReplicaCount: 0, maxReplicaCount: 3 });
+  });
+
+  it('a ModelDeployment binding alone cannot know the endpoint offline', async () => {
+    const result = await run(['render', '-f', 'examples/async-actor-binding.yaml']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      "  spec.runtime: the ModelDeployment default/gemma-cpu names its server in status.endpoint, which is not known offline: pass its manifest with -f, or set runtime.targetURL or runtime.targetService\n",
+    );
+  });
+
+  it('a Deployment target without its manifest: the intent for the workloadRef by name, the derived Service URL', async () => {
+    const result = await run(['render', '-f', 'a.yaml', '-o', 'json'], { 'a.yaml': actor('vllm-async', BINDING, 'serving') });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const intent = JSON.parse(result.stdout).items[1] as Obj;
+    expect(ids([intent])).toEqual(['Deployment/serving/vllm']);
+    expect(env(intent, 'asya-runtime', 'ASYA_TARGET_URL')).toBe('http://vllm.serving.svc.cluster.local:8000');
+    expect(JSON.parse(result.stdout).items).toHaveLength(2);
+  });
+
+  it('with the target manifest: checked for conflicts, not printed', async () => {
+    const ok = await run(['render', '-f', 'a.yaml', '-f', 'd.yaml'], { 'a.yaml': actor('vllm-async', BINDING), 'd.yaml': deployment('vllm') });
+    expect(ok.code).toBe(0);
+    expect(ids(objects(ok.stdout))).toEqual(['ConfigMap/default/asya-runtime', 'Deployment/default/vllm']);
+
+    const managed = await run(['render', '-f', 'a.yaml', '-f', 'd.yaml'], { 'a.yaml': actor('vllm-async', BINDING), 'd.yaml': deployment('vllm', { labels: { 'asya.sh/managed-by': 'another' } }) });
+    expect(managed).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'a.yaml: AsyncActor default/vllm-async cannot be rendered:\n  Deployment/default/vllm: AlreadyManaged: another AsyncActor already manages this workload\n',
+    });
+  });
+
+  it("a Workspace target: the Deployment it owns, when given", async () => {
+    const spec = { ...BINDING, workloadRef: { apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', name: 'phi-3' } };
+    const owned = deployment('phi-3-0', { ownerReferences: [{ apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', name: 'phi-3', uid: 'u', controller: true }] });
+    const result = await run(['render', '-f', 'a.yaml', '-f', 'd.yaml'], { 'a.yaml': actor('phi', spec), 'd.yaml': owned });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(ids(objects(result.stdout))[1]).toBe('Deployment/default/phi-3-0');
+  });
+
+  it('a Deployment alone is not rendered', async () => {
+    const result = await run(['render', '-f', 'd.yaml'], { 'd.yaml': deployment('vllm') });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error: d.yaml holds Deployment default/vllm; render takes ModelDeployments, FlameClusters and AsyncActors');
+  });
+
+  it('an invalid actor prints its field errors and nothing on stdout', async () => {
+    const { runtime: _runtime, ...spec } = BINDING;
+    const result = await run(['render', '-f', 'examples/async-actor-standalone.yaml', '-f', 'a.yaml'], { 'a.yaml': actor('bad', spec) });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: "a.yaml: AsyncActor default/bad cannot be rendered:\n  spec.runtime: 'runtime' is required when 'workloadRef' is set\n" });
+  });
+
+  it('is deterministic, and the YAML parses back to the JSON rendering', async () => {
+    const args = ['render', '-f', 'examples/async-actor-standalone.yaml', '-f', 'examples/cpu-gguf-kaito.yaml', '-f', 'examples/async-actor-binding.yaml'];
+    const first = await run(args);
+    expect((await run(args)).stdout).toBe(first.stdout);
+    const json = await run([...args, '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual({ apiVersion: 'v1', kind: 'List', items: objects(first.stdout) });
   });
 });

@@ -1,17 +1,24 @@
 // `kubeairunway render -f FILE`: prints the provider resources the controller would create for each
-// ModelDeployment, and the children of each FlameCluster (ConfigMap, Services, Pods), or why it cannot
-// (exit code 1). Nothing is printed to stdout unless every object renders, so the output can be piped
+// ModelDeployment, the children of each FlameCluster (ConfigMap, Services, Pods) and what each AsyncActor
+// applies (standalone: its workload and ScaledObject; binding: the injection into its target), or why it
+// cannot (exit code 1). Deployments and StatefulSets may be given as binding targets; they are read,
+// not printed. Nothing is printed to stdout unless every object renders, so the output can be piped
 // to `kubectl apply -f -` safely.
 
 import { Option, type Command } from 'commander';
+import { ASYNC_ACTOR_KIND } from '../../api/asya/constants.ts';
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
+import { isPlainObject } from '../../api/overrides.ts';
+import type { AnyObject } from '../../kube/custom-objects.ts';
+import { checkAsyncActor, renderAsyncActorDocument, WORKLOAD_KINDS, type ModelDeploymentFacts, type OfflineTargets } from '../asya.ts';
 import { describeObject, readManifests, type ManifestDocument } from '../documents.ts';
 import { CliError } from '../errors.ts';
 import { checkFlameCluster, renderFlameDocument } from '../flame.ts';
 import { formatObjects, type OutputFormat } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { kindOf } from '../objects.ts';
+import type { ModelDeployment } from '../../api/types.ts';
 import { planDeployment } from '../deployment-plan.ts';
 import { loadProviderCatalog } from '../provider-catalog.ts';
 import { action, type CommandRegistration } from '../program.ts';
@@ -26,8 +33,8 @@ interface RenderOptions {
 export const renderCommand: CommandRegistration = (program: Command, { io }) => {
   program
     .command('render')
-    .description('Print the resources the controller would create for ModelDeployments and FlameClusters.')
-    .requiredOption('-f, --filename <path...>', 'ModelDeployment or FlameCluster manifest, directory, or - for stdin (repeatable)')
+    .description('Print the resources the controller would create for ModelDeployments, FlameClusters and AsyncActors.')
+    .requiredOption('-f, --filename <path...>', 'ModelDeployment, FlameCluster or AsyncActor manifest (and AsyncActor targets), directory, or - for stdin (repeatable)')
     .option('--provider <name>', 'render for this provider, as if spec.provider.name named it')
     .option('--provider-config <path...>', 'InferenceProviderConfig manifests to select with (replace built-ins of the same name)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
@@ -38,22 +45,27 @@ export async function runRender(io: CliIO, options: RenderOptions): Promise<numb
   const catalog = await loadProviderCatalog(io, options.providerConfig);
   const docs = await readManifests(io, options.filename);
   if (docs.length === 0) throw new CliError(`No objects found in ${options.filename.join(', ')}.`);
-  const wrongKind = docs.find((d) => kindOf(d) !== MODEL_DEPLOYMENT_KIND && kindOf(d) !== FLAME_CLUSTER_KIND);
+  const hasActors = docs.some((d) => kindOf(d) === ASYNC_ACTOR_KIND);
+  const isTarget = (d: ManifestDocument) => hasActors && (WORKLOAD_KINDS as readonly (string | undefined)[]).includes(kindOf(d));
+  const wrongKind = docs.find((d) => !RENDERED_KINDS.includes(kindOf(d) ?? '') && !isTarget(d));
   if (wrongKind) {
     throw new CliError(
-      `${wrongKind.source} holds ${describeObject(wrongKind)}; render takes ModelDeployments and FlameClusters (pass provider configs with --provider-config).`,
+      `${wrongKind.source} holds ${describeObject(wrongKind)}; render takes ModelDeployments, FlameClusters and AsyncActors, and Deployments or StatefulSets next to AsyncActors (pass provider configs with --provider-config).`,
     );
   }
 
-  const objects: unknown[] = [];
+  // Objects per document, in input order. AsyncActors come last: they may bind to ModelDeployments anywhere in the input.
+  const rendered: unknown[][] = docs.map(() => []);
+  const modelDeployments: ModelDeploymentFacts[] = [];
   let failed = false;
-  for (const doc of docs) {
+  docs.forEach((doc, index) => {
     if (kindOf(doc) === FLAME_CLUSTER_KIND) {
-      const rendered = renderFlame(io, doc);
-      if (rendered) objects.push(...rendered);
+      const objects = renderFlame(io, doc);
+      if (objects) rendered[index] = objects;
       else failed = true;
-      continue;
+      return;
     }
+    if (kindOf(doc) !== MODEL_DEPLOYMENT_KIND) return;
     const plan = planDeployment(doc, catalog, { provider: options.provider });
     const name = `${doc.source}: ${describeObject(doc)}`;
     // The provider's compatibility check repeats the override warnings validation already gave (with their field): once is enough.
@@ -68,17 +80,56 @@ export async function runRender(io: CliIO, options: RenderOptions): Promise<numb
       // Validation and the provider's compatibility check may both name one bad override: say it once.
       io.stderr(`${name} cannot be rendered:\n${[...new Set(plan.problems)].map((p) => `  ${p}\n`).join('')}`);
       printWarnings(io, name, warnings);
-      continue;
+      return;
     }
     const resource = plan.provider.resource;
-    const rendered = plan.provider.render(plan.md, { apiVersion: `${resource.group}/${resource.versions[0]}` });
-    printWarnings(io, name, [...warnings, ...rendered.warnings]);
-    objects.push(...rendered.objects);
-  }
+    const result = plan.provider.render(plan.md, { apiVersion: `${resource.group}/${resource.versions[0]}` });
+    printWarnings(io, name, [...warnings, ...result.warnings]);
+    rendered[index] = result.objects;
+    modelDeployments.push(modelDeploymentFacts(plan.md, result.objects[0] as AnyObject | undefined, plan.provider.mapStatus(result.objects[0]).endpoint));
+  });
+
+  const targets: OfflineTargets = { workloads: docs.filter(isTarget), modelDeployments };
+  docs.forEach((doc, index) => {
+    if (kindOf(doc) !== ASYNC_ACTOR_KIND) return;
+    const objects = renderActor(io, doc, targets);
+    if (objects) rendered[index] = objects;
+    else failed = true;
+  });
 
   if (failed) return 1;
-  io.stdout(formatObjects(objects, options.output));
+  io.stdout(formatObjects(rendered.flat(), options.output));
   return 0;
+}
+
+const RENDERED_KINDS: readonly string[] = [MODEL_DEPLOYMENT_KIND, FLAME_CLUSTER_KIND, ASYNC_ACTOR_KIND];
+
+/** What a binding AsyncActor may need of a ModelDeployment: its endpoint (as stored, else as its provider would report it) and provider resource. */
+function modelDeploymentFacts(md: ModelDeployment, resource: AnyObject | undefined, predicted: ModelDeploymentFacts['endpoint']): ModelDeploymentFacts {
+  const stored = isPlainObject(md.status?.endpoint) ? md.status?.endpoint : undefined;
+  const endpoint = stored?.service && stored.port ? stored : predicted;
+  const kind = resource?.kind;
+  const name = resource?.metadata?.name;
+  return {
+    namespace: md.metadata.namespace ?? 'default',
+    name: md.metadata.name ?? '',
+    ...(endpoint ? { endpoint } : {}),
+    ...(kind && name ? { resource: { kind, name } } : {}),
+  };
+}
+
+/** An AsyncActor's objects, or undefined (after saying why on stderr) when it is invalid or its target cannot be rendered for. */
+function renderActor(io: CliIO, doc: ManifestDocument, targets: OfflineTargets): unknown[] | undefined {
+  const name = `${doc.source}: ${describeObject(doc)}`;
+  const warnings = checkAsyncActor(doc).warnings.map((w) => `${w.field}: ${w.message}`);
+  const result = renderAsyncActorDocument(doc, targets);
+  if (result.problems.length > 0) {
+    io.stderr(`${name} cannot be rendered:\n${result.problems.map((p) => `  ${p}\n`).join('')}`);
+    printWarnings(io, name, [...warnings, ...result.warnings]);
+    return undefined;
+  }
+  printWarnings(io, name, [...warnings, ...result.warnings]);
+  return result.objects;
 }
 
 /** A FlameCluster's children, or undefined (after saying why on stderr) when it is invalid. */

@@ -106,7 +106,7 @@ describe('kubeairunway validate', () => {
   it('rejects other kinds', async () => {
     const result = await run(['validate', '-f', 'cm.yaml'], { 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('error   kind: kind must be ModelDeployment, InferenceProviderConfig or FlameCluster, got "ConfigMap"');
+    expect(result.stdout).toContain('error   kind: kind must be ModelDeployment, InferenceProviderConfig, FlameCluster or AsyncActor, got "ConfigMap"');
   });
 
   it('json output', async () => {
@@ -201,5 +201,51 @@ describe('kubeairunway validate: FlameClusters', () => {
     const result = await run(['validate', '-f', 'f.yaml'], { 'f.yaml': JSON.stringify({ apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'FlameCluster', metadata: { name: 'x' }, spec: SPEC }) });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('error   apiVersion: must be flame.xflops.io/v1alpha1, got "kubeairunway.ai/v1alpha1"');
+  });
+});
+
+describe('kubeairunway validate: AsyncActors', () => {
+  const actor = (name: string, spec: unknown, namespace?: string) =>
+    JSON.stringify({ apiVersion: 'asya.sh/v1alpha1', kind: 'AsyncActor', metadata: { name, ...(namespace ? { namespace } : {}) }, spec });
+  const STANDALONE = { transport: 'rabbitmq', workload: { template: { spec: { containers: [{ name: 'asya-runtime', image: 'python:3.13' }] } } } };
+  const BINDING = { transport: 'rabbitmq', workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'vllm' }, runtime: { handler: 'a.b', targetURL: 'http://vllm:8000' } };
+
+  it.each(['examples/async-actor-standalone.yaml', 'examples/async-actor-binding.yaml'])('%s is valid', async (file) => {
+    const result = await run(['validate', '-f', file]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/: AsyncActor default\/[a-z-]+ is valid\n$/);
+  });
+
+  it("both workload and workloadRef: the seed's message", async () => {
+    const result = await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('both', { ...STANDALONE, workloadRef: BINDING.workloadRef }) });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("error   spec: Exactly one of 'workload' or 'workloadRef' must be set");
+  });
+
+  it('workloadRef without runtime', async () => {
+    const { runtime: _runtime, ...spec } = BINDING;
+    const result = await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('bare', spec) });
+    expect(result.stdout).toBe("a.yaml: AsyncActor default/bare is invalid (1 error, 0 warnings)\n  error   spec.runtime: 'runtime' is required when 'workloadRef' is set\n");
+  });
+
+  it('a user container named asya-sidecar', async () => {
+    const spec = structuredClone(STANDALONE);
+    spec.workload.template.spec.containers.push({ name: 'asya-sidecar', image: 'mine' });
+    const result = await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('clash', spec) });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("error   spec.workload.template.spec.containers[1].name: 'asya-sidecar' is reserved for the sidecar the controller adds");
+  });
+
+  it('a workloadRef into another namespace than the actor (default when omitted)', async () => {
+    const spec = { ...BINDING, workloadRef: { ...BINDING.workloadRef, namespace: 'serving' } };
+    const result = await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('far', spec) });
+    expect(result.stdout).toContain(`error   spec.workloadRef.namespace: must be the AsyncActor's own namespace (default), got "serving"`);
+    expect((await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('near', spec, 'serving') })).code).toBe(0);
+  });
+
+  it('warns about unknown fields, but not inside the pod template', async () => {
+    const spec = { ...STANDALONE, scaling: { enable: true }, workload: { template: { spec: { containers: [{ name: 'asya-runtime', image: 'x', anything: 1 }] } } } };
+    const result = await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('typo', spec) });
+    expect(result.stdout).toBe("a.yaml: AsyncActor default/typo is valid (0 errors, 1 warning)\n  warning spec.scaling.enable: Unknown field 'spec.scaling.enable' is not part of the schema\n");
   });
 });

@@ -1,8 +1,9 @@
 // `kubeairunway validate -f FILE`: checks ModelDeployments (and InferenceProviderConfigs) offline, with
 // the same validation the admission webhook runs, plus the explicit provider's override schema; and
-// FlameClusters, with the validation their workflow runs.
+// FlameClusters and AsyncActors, with the validation their workflows run.
 
 import { Option, type Command } from 'commander';
+import { ASYNC_ACTOR_KIND } from '../../api/asya/constants.ts';
 import { MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
 import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
 import type { ValidationResult } from '../../api/types.ts';
@@ -10,6 +11,7 @@ import { explicitProvider } from '../../api/spec-helpers.ts';
 import { findProvider } from '../../providers/index.ts';
 import { describeObject, readManifests, type ManifestDocument } from '../documents.ts';
 import { CliError } from '../errors.ts';
+import { checkAsyncActor } from '../asya.ts';
 import { checkFlameCluster } from '../flame.ts';
 import { countIssues, formatJson, issueLines } from '../format.ts';
 import type { CliIO } from '../io.ts';
@@ -32,7 +34,7 @@ export interface DocumentReport {
 export const validateCommand: CommandRegistration = (program: Command, { io }) => {
   program
     .command('validate')
-    .description('Check ModelDeployment and FlameCluster manifests offline, as the cluster would.')
+    .description('Check ModelDeployment, FlameCluster and AsyncActor manifests offline, as the cluster would.')
     .requiredOption('-f, --filename <path...>', 'manifest file, directory, or - for stdin (repeatable)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(action((options: ValidateOptions) => runValidate(io, options)));
@@ -61,8 +63,11 @@ function resultOf(doc: ManifestDocument): ValidationResult {
   }
   if (kind === PROVIDER_CONFIG_KIND) return checkProviderConfig(doc);
   if (kind === FLAME_CLUSTER_KIND) return checkFlameCluster(doc);
+  if (kind === ASYNC_ACTOR_KIND) return checkAsyncActor(doc);
   return {
-    errors: [{ field: 'kind', message: `kind must be ${MODEL_DEPLOYMENT_KIND}, ${PROVIDER_CONFIG_KIND} or ${FLAME_CLUSTER_KIND}, got ${JSON.stringify(kind ?? null)}` }],
+    errors: [
+      { field: 'kind', message: `kind must be ${MODEL_DEPLOYMENT_KIND}, ${PROVIDER_CONFIG_KIND}, ${FLAME_CLUSTER_KIND} or ${ASYNC_ACTOR_KIND}, got ${JSON.stringify(kind ?? null)}` },
+    ],
     warnings: [],
   };
 }
