@@ -11,6 +11,9 @@ interface Deployment extends AnyObject {
   spec: { replicas: number; selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: { containers: { name: string; image: string; ports?: { containerPort: number }[] }[] } } };
 }
 
+/** Who wrote the object's fields, and how (server-side apply is `Apply`). */
+const managedFields = (o: AnyObject) => (o.metadata as { managedFields?: { manager: string; operation: string }[] }).managedFields ?? [];
+
 describe('KAITO simulator workload', () => {
   let kube: TestKube;
   let objects: CustomObjects;
@@ -47,7 +50,7 @@ describe('KAITO simulator workload', () => {
     expect(deployment.spec.selector.matchLabels).toEqual({ [KAITO_WORKSPACE_LABEL]: 'phi-3' });
     expect(deployment.spec.template.metadata.labels).toEqual({ [KAITO_WORKSPACE_LABEL]: 'phi-3' });
     expect(deployment.spec.template.spec.containers.map((c) => [c.name, c.image, c.ports?.[0]?.containerPort])).toEqual([['phi-3', KAITO_PRESET_IMAGE, 5000]]);
-    expect(deployment.metadata?.managedFields?.map((f) => [f.manager, f.operation])).toEqual([['kaito-simulator', 'Apply']]);
+    expect(managedFields(deployment).map((f) => [f.manager, f.operation])).toEqual([['kaito-simulator', 'Apply']]);
 
     const service = (await objects.get(serviceRef('phi-3'))) as AnyObject & { spec: { selector: Record<string, string>; ports: { port: number; targetPort: number }[] } };
     expect(service.metadata?.ownerReferences).toEqual([owner]);
@@ -83,7 +86,7 @@ describe('KAITO simulator workload', () => {
     const deployment = (await objects.get(deploymentRef('phi-3'))) as Deployment;
     expect(deployment.spec.template.spec.containers.map((c) => c.name)).toEqual(['phi-3', 'asya-sidecar']);
     expect(deployment.spec.replicas).toBe(2);
-    expect(deployment.metadata?.managedFields?.map((f) => f.manager).sort()).toEqual(['asya', 'kaito-simulator']);
+    expect(managedFields(deployment).map((f) => f.manager).sort()).toEqual(['asya', 'kaito-simulator']);
   });
 
   it('goes with its Workspace (garbage collector)', async () => {
