@@ -54,6 +54,7 @@ export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalPr
     watcher: true,
     providers: builtinProviders.map((p) => p.name),
     settings: opts.settings,
+    amqpUrl: stack.amqpUrl,
     ...(opts.metricsPort !== undefined ? { metrics: { port: opts.metricsPort, host: '127.0.0.1' } } : {}),
     health: { temporalLink: true, sources: [() => stack.health().down.map((d) => `${d.name} (${d.reason} ${((Date.now() - d.since) / 1000).toFixed(0)}s ago; restarting)`)] },
     // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.

@@ -11,6 +11,8 @@ import { startWatcher, type Watcher } from '../watcher/watcher.ts';
 import { DEFAULT_SETTINGS, type ReconcileSettings } from '../workflows/settings.ts';
 import { PROVIDER_CONFIGS } from '../api/constants.ts';
 import { KINDS } from './kinds.ts';
+import { openBroker } from '../broker/broker.ts';
+import { actorBroker } from '../activities/asya/actor-broker.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { registerProvider, type Registration } from './registration.ts';
 import { installRuntime } from './runtime.ts';
@@ -27,6 +29,8 @@ export interface ControllerOptions {
   core: boolean;
   watcher: boolean;
   providers: readonly ProviderDefinition[];
+  /** RabbitMQ for AsyncActors' queues (`amqp://…`); without it their queues are not managed. */
+  amqpUrl?: string;
   /** The kinds this process's core and watcher reconcile; every registered kind when omitted. */
   kinds?: readonly WatchedKind[];
   settings?: Partial<ReconcileSettings>;
@@ -67,6 +71,8 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   const informers = opts.informers ?? new InformerSet(opts.kc, log);
 
   const kinds = opts.kinds ?? KINDS;
+  // One broker connection per process, opened on first use (AsyncActor queues).
+  const broker = opts.core && opts.amqpUrl ? await openBroker(opts.amqpUrl) : undefined;
   if (opts.core) {
     // The core's activities read every kind's objects and children from these caches.
     for (const kind of kinds) {
@@ -85,6 +91,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
         taskQueuePrefix: settings.taskQueuePrefix,
         workflowBundle: opts.workflowBundle,
         activityInterceptors: opts.activityInterceptors?.(undefined),
+        broker: broker ? actorBroker(broker) : undefined,
       }),
     );
   }
@@ -137,6 +144,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       if (!opts.informers) await informers.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await Promise.all(runs);
+      await broker?.close().catch(() => undefined);
       await nativeConnection.close();
     },
   };

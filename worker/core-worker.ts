@@ -3,6 +3,8 @@ import type { InformerSet } from '../kube/informer-set.ts';
 import { Worker, type ActivityInterceptorsFactory, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createCoreActivities } from '../activities/core/create-core-activities.ts';
 import { createFlameActivities } from '../activities/flame/create-flame-activities.ts';
+import { createAsyaActivities } from '../activities/asya/create-asya-activities.ts';
+import type { ActorBroker } from '../activities/asya/actor-broker.ts';
 import { coreTaskQueue } from '../workflows/settings.ts';
 import { workflowCode } from './workflow-code.ts';
 
@@ -22,9 +24,11 @@ export interface CoreWorkerOptions {
   activityInterceptors?: ActivityInterceptorsFactory[];
   /** The sticky cache's size; MAX_CACHED_WORKFLOWS when omitted. */
   maxCachedWorkflows?: number;
+  /** AsyncActors' queues; without one they are not declared (TransportReady says so). */
+  broker?: ActorBroker;
 }
 
-/** The core worker: runs every kind's workflows (ModelDeployment, FlameCluster) and their activities. */
+/** The core worker: runs every kind's workflows (ModelDeployment, FlameCluster, AsyncActor) and their activities. */
 export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
@@ -32,7 +36,11 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
     taskQueue: coreTaskQueue({ taskQueuePrefix: opts.taskQueuePrefix }),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : workflowCode()),
     // Every kind's activities: one worker, one task queue, one sticky cache for all their workflows.
-    activities: { ...createCoreActivities({ kc: opts.kc, informers: opts.informers }), ...createFlameActivities({ kc: opts.kc, informers: opts.informers }) },
+    activities: {
+      ...createCoreActivities({ kc: opts.kc, informers: opts.informers }),
+      ...createFlameActivities({ kc: opts.kc, informers: opts.informers }),
+      ...createAsyaActivities({ kc: opts.kc, informers: opts.informers, broker: opts.broker }),
+    },
     interceptors: { activity: opts.activityInterceptors ?? [] },
     // Sized for small machines: reconciliation is I/O-bound and each workflow task is short.
     maxConcurrentWorkflowTaskExecutions: 20,

@@ -1,3 +1,4 @@
+import { asyncActorKind } from '../watcher/kinds/async-actor.ts';
 import { flameClusterKind } from '../watcher/kinds/flame-cluster.ts';
 import { modelDeploymentKind } from '../watcher/kinds/model-deployment.ts';
 import type { WatchedKind } from '../watcher/watched-kind.ts';
@@ -7,4 +8,4 @@ import type { WatchedKind } from '../watcher/watched-kind.ts';
  * activities (activities/), its workflow exported from workflows/index.ts, its WatchedKind (watcher/kinds/),
  * and an entry here and in the core worker's activities.
  */
-export const KINDS: readonly WatchedKind[] = [modelDeploymentKind, flameClusterKind];
+export const KINDS: readonly WatchedKind[] = [modelDeploymentKind, flameClusterKind, asyncActorKind];

@@ -28,6 +28,8 @@ export interface ProductDescription {
   /** Namespaces the watcher, the gauges and the simulators watch; all when omitted. */
   namespaces?: readonly string[];
   settings?: Partial<ReconcileSettings>;
+  /** RabbitMQ for AsyncActors' queues (`amqp://…`); without it their queues are not managed. */
+  amqpUrl?: string;
   /** Serve Prometheus `/metrics` and `/healthz` here; no metrics at all when omitted. */
   metrics?: { port: number; host: string };
   /** What `/healthz` reports down: each source's descriptions, and the Temporal link when asked. Always healthy when omitted. */
@@ -131,6 +133,7 @@ export function productParts(d: ProductDescription, started: Started = {}): Part
           providers: builtinProviders.filter((p) => d.providers.includes(p.name)),
           settings: d.settings,
           namespaces: d.namespaces,
+          ...(d.amqpUrl ? { amqpUrl: d.amqpUrl } : {}),
           workflowBundle: d.workflowBundle,
           heartbeatMs: d.heartbeatMs,
           log: log.lines('controller'),

@@ -1,3 +1,4 @@
 // The workflow bundle's entry: every workflow type the core worker registers, one per kind.
 export { modelDeploymentWorkflow } from './model-deployment.ts';
 export { flameClusterWorkflow } from './flame/flame-cluster.ts';
+export { asyncActorWorkflow } from './asya/async-actor.ts';

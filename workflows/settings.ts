@@ -19,6 +19,8 @@ export interface ReconcileSettings {
   taskQueuePrefix: string;
   /** Continue-as-new once the history holds this many events (the server may suggest it earlier). */
   maxHistoryEvents: number;
+  /** AsyncActor binding: the owner removed our containers for the n-th time; re-inject after n × this (seed 002: 5s). */
+  conflictBackoff: string;
 }
 
 export const DEFAULT_SETTINGS: ReconcileSettings = {
@@ -31,6 +33,7 @@ export const DEFAULT_SETTINGS: ReconcileSettings = {
   providerSelectorEnabled: true,
   taskQueuePrefix: 'kubeairunway',
   maxHistoryEvents: 1000,
+  conflictBackoff: '5s',
 };
 
 export function coreTaskQueue(settings: Pick<ReconcileSettings, 'taskQueuePrefix'>): string {

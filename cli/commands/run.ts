@@ -17,6 +17,7 @@ export const runCommand: CommandRegistration = (program: Command, { io }) => {
     .option('--namespaces <names>', 'watch only these namespaces, comma-separated (default: all)')
     .addOption(new Option('--enable-provider-selector [bool]', 'select a provider for deployments that name none (seed: --enable-provider-selector=false turns it off)').default(true))
     .option('--task-queue-prefix <prefix>', 'prefix of every task queue, to run several installations on one Temporal namespace', 'kubeairunway')
+    .addOption(new Option('--amqp-url <url>', "RabbitMQ for AsyncActors' queues, amqp://user:password@host:port/vhost (without it, actors' queues are not managed)").env('ASYA_AMQP_URL'))
     .option('--resync-period <duration>', 'safety-net re-check of an idle deployment (default 10m)')
     .option('--cleanup-timeout <duration>', 'how long deletion waits for a provider to clean up before removing the finalizer (default 5m)')
     .option('--metrics-port <port>', 'port of the Prometheus /metrics endpoint (0: any free port)', '9090')

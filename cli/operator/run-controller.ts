@@ -27,6 +27,8 @@ export interface RunOptions extends KubeOptions, TemporalOptions {
   namespaces?: string;
   enableProviderSelector: string | boolean;
   taskQueuePrefix: string;
+  /** RabbitMQ for AsyncActors' queues. */
+  amqpUrl?: string;
   resyncPeriod?: string;
   cleanupTimeout?: string;
   metrics: boolean;
@@ -134,6 +136,7 @@ export function describeRun(
     providers: parts.providers,
     namespaces: plan.namespaces,
     settings: plan.settings,
+    ...(opts.amqpUrl ? { amqpUrl: opts.amqpUrl } : {}),
     ...(opts.metrics ? { metrics: { port: plan.metricsPort, host: opts.metricsAddress } } : {}),
     ...(parts.webhook
       ? {

@@ -55,6 +55,7 @@ export async function startTestController(opts: {
     workflowBundle: await workflowBundle(),
     heartbeatMs: 2_000,
     providerCrdPollMs: 1_000,
+    amqpUrl: stackInfo().amqpUrl,
   });
   const simulators: Simulator[] = [];
   if (opts.simulators ?? true) {

@@ -1,0 +1,192 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { PAUSE_ANNOTATION } from '../../api/constants.ts';
+import { ASYA_API_VERSION, ASYA_FIELD_MANAGER, ASYA_FINALIZER, ASYNC_ACTOR_KIND, ASYNC_ACTOR_PLURAL, ASYA_GROUP, ASYA_VERSION, KEDA_GROUP, KEDA_VERSION, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
+import { modeOf } from '../../api/asya/mode.ts';
+import type { AsyncActor } from '../../api/asya/types.ts';
+import { validateAsyncActor } from '../../api/asya/validate.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
+import type { ActorCondition, AsyaActivities, ReleaseOutcome } from '../../contract/asya-activities.ts';
+import type { ReadRef } from '../../contract/object-ref.ts';
+import { CustomObjects, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
+import { classifyKubeError, kubeCall, toActivityFailure } from '../../kube/errors.ts';
+import { EventRecorder, type InvolvedObject } from '../../kube/events.ts';
+import { setFinalizer } from '../../kube/finalizers.ts';
+import type { InformerSet } from '../../kube/informer-set.ts';
+import { readLive } from '../../kube/read-live.ts';
+import { kubeNow } from '../../kube/time.ts';
+import { withTransitionTimes } from '../status/conditions.ts';
+import type { ActorBroker } from './actor-broker.ts';
+import { renderBindingScaledObject, renderInjection, renderUninjection } from './injection.ts';
+import { renderStandalone } from './render.ts';
+import { resolveTarget } from './resolve-target.ts';
+
+/** Field manager of the actor's own status (the workload's intent is `asya`, as seed 002 names it). */
+const STATUS_MANAGER = 'kubeairunway-asya';
+const CONFIG_MAPS = { group: '', version: 'v1', plural: 'configmaps' };
+
+export interface AsyaActivityDeps {
+  kc: KubeConfig;
+  /** The process's shared informers: the actor comes from their cache when that is new enough. */
+  informers?: InformerSet;
+  /** Queues on the broker; undefined when no broker is configured (queues are then not managed). */
+  broker?: ActorBroker;
+}
+
+const actorResource = (ref: Pick<ReadRef, 'namespace' | 'name'>): ResourceRef => ({ group: ASYA_GROUP, version: ASYA_VERSION, plural: ASYNC_ACTOR_PLURAL, namespace: ref.namespace, name: ref.name });
+const involved = (ref: ReadRef): InvolvedObject => ({ apiVersion: ASYA_API_VERSION, kind: ASYNC_ACTOR_KIND, namespace: ref.namespace, name: ref.name, uid: ref.uid });
+const workloadResource = (kind: string, namespace: string, name: string): ResourceRef => ({ group: 'apps', version: 'v1', plural: kind === 'StatefulSet' ? 'statefulsets' : 'deployments', namespace, name });
+const scaledObjectResource = (namespace: string, name: string): ResourceRef => ({ group: KEDA_GROUP, version: KEDA_VERSION, plural: SCALED_OBJECT_PLURAL, namespace, name });
+
+export function createAsyaActivities(deps: AsyaActivityDeps): AsyaActivities {
+  const objects = new CustomObjects(deps.kc);
+  const recorder = new EventRecorder(deps.kc, STATUS_MANAGER);
+
+  const read = (ref: ReadRef, fresh = false) => readLive(objects, fresh ? undefined : deps.informers, actorResource(ref), ref);
+  const live = async (ref: ReadRef): Promise<AsyncActor> => {
+    const obj = await kubeCall('read AsyncActor', () => read(ref));
+    if (!obj) throw toActivityFailure(Object.assign(new Error(`AsyncActor ${ref.namespace}/${ref.name} is gone`), { statusCode: 404 }), 'read AsyncActor');
+    return obj as unknown as AsyncActor;
+  };
+  /** The actor as validated (defaults filled); an invalid one never gets this far (the assessment stops it). */
+  const valid = async (ref: ReadRef): Promise<AsyncActor> => {
+    const checked = validateAsyncActor(await live(ref));
+    if (!checked.valid) throw toActivityFailure(Object.assign(new Error(checked.message), { statusCode: 422 }), 'validate AsyncActor');
+    return { ...checked.actor, metadata: { ...checked.actor.metadata, uid: ref.uid } };
+  };
+  const apply = (resource: ResourceRef, body: AnyObject) => kubeCall(`apply ${resource.plural} ${resource.name}`, () => objects.apply(resource, body, ASYA_FIELD_MANAGER));
+
+  /** Applies or removes the actor's ScaledObject; KEDA not installed is a condition, not a failure. */
+  const scaling = async (actor: AsyncActor, scaledObject: AnyObject | undefined): Promise<ActorCondition> => {
+    const resource = scaledObjectResource(actor.metadata.namespace!, actor.metadata.name);
+    try {
+      if (!scaledObject) {
+        await objects.remove(resource);
+        return { type: 'ScalingReady', status: 'True', reason: 'ScalingDisabled', message: 'spec.scaling.enabled is false: the replica count is fixed' };
+      }
+      await objects.apply(resource, scaledObject, ASYA_FIELD_MANAGER);
+      const { minReplicas, maxReplicas, queueLength } = actor.spec.scaling;
+      return { type: 'ScalingReady', status: 'True', reason: 'ScaledObjectApplied', message: `KEDA scales ${minReplicas}..${maxReplicas} replicas at ${queueLength} messages per replica` };
+    } catch (err) {
+      const failure = classifyKubeError(err);
+      if (failure.type === 'NoKindMatch' || failure.type === 'NotFound') {
+        return { type: 'ScalingReady', status: scaledObject ? 'False' : 'True', reason: 'KedaNotInstalled', message: 'KEDA (keda.sh ScaledObject) is not installed in the cluster' };
+      }
+      throw toActivityFailure(err, 'apply ScaledObject');
+    }
+  };
+
+  return {
+    async assessAsyncActor(ref) {
+      const obj = (await kubeCall('read AsyncActor', () => read(ref))) as unknown as AsyncActor | undefined;
+      if (!obj) return { found: false };
+      const m = obj.metadata;
+      const seen = { found: true, generation: m.generation, resourceVersion: m.resourceVersion, mode: modeOf(obj.spec ?? {}), hasFinalizer: (m.finalizers ?? []).includes(ASYA_FINALIZER) };
+      if (m.deletionTimestamp) return { ...seen, deleting: true, deletionTimestamp: m.deletionTimestamp };
+      if (m.annotations?.[PAUSE_ANNOTATION] === 'true') return { ...seen, paused: true };
+      const checked = validateAsyncActor(obj);
+      if (!checked.valid) {
+        recorder.post(involved(ref), { type: 'Warning', reason: 'InvalidSpec', message: checked.message });
+        return { ...seen, invalid: checked.message };
+      }
+      // The finalizer before anything exists that deletion must release (a queue, an injection).
+      if (!seen.hasFinalizer) {
+        await kubeCall('add finalizer', () => setFinalizer(objects, actorResource(ref), (fresh) => read(ref, fresh), ASYA_FINALIZER, true));
+      }
+      return { ...seen, hasFinalizer: true };
+    },
+
+    async ensureActorQueues(ref) {
+      const actor = await valid(ref);
+      if (actor.spec.transport !== 'rabbitmq') return { ready: true, reason: 'NotManaged', message: `Transport '${actor.spec.transport}': its queues are managed outside this controller` };
+      if (!deps.broker) return { ready: false, reason: 'BrokerNotConfigured', message: 'No RabbitMQ broker is configured for the controller: the queues are not declared' };
+      return deps.broker.declare(actor.metadata.name);
+    },
+
+    async applyStandalone(ref) {
+      const actor = await valid(ref);
+      const children = renderStandalone(actor);
+      const namespace = ref.namespace;
+      await apply({ ...CONFIG_MAPS, namespace, name: children.runtimeConfigMap.metadata!.name! }, children.runtimeConfigMap);
+      const kind = children.workload.kind ?? 'Deployment';
+      const stored = await apply(workloadResource(kind, namespace, children.workload.metadata!.name!), children.workload);
+      const status = (stored.status ?? {}) as { replicas?: number; readyReplicas?: number };
+      const spec = (stored.spec ?? {}) as { replicas?: number };
+      return {
+        workload: `${kind}/${namespace}/${children.workload.metadata!.name}`,
+        replicas: spec.replicas ?? status.replicas ?? 0,
+        readyReplicas: status.readyReplicas ?? 0,
+        scaling: await scaling(actor, children.scaledObject),
+        changes: [],
+      };
+    },
+
+    async resolveActorTarget(ref) {
+      return resolveTarget(objects, deps.kc, deps.informers, await valid(ref));
+    },
+
+    async injectRuntime(ref, binding) {
+      const actor = await valid(ref);
+      const { target } = binding;
+      const before = await kubeCall('read target', () => objects.get(workloadResource(target.kind, target.namespace, target.name)));
+      const stored = await apply(workloadResource(target.kind, target.namespace, target.name), renderInjection(actor, target, binding.targetURL));
+      const changed = before?.metadata?.resourceVersion !== stored.metadata?.resourceVersion;
+      const scaled = actor.spec.scaling.enabled ? renderBindingScaledObject(actor, binding.scaleTarget) : undefined;
+      return { changes: changed ? [`injected into ${target.kind}/${target.namespace}/${target.name}`] : [], scaling: await scaling(actor, scaled) };
+    },
+
+    async writeActorStatus(ref, input) {
+      const actor = await live(ref);
+      const generation = actor.metadata.generation ?? 0;
+      const conditions = withTransitionTimes(actor.status?.conditions as never, input.conditions, kubeNow(), generation);
+      const status = { ...input, conditions, observedGeneration: generation };
+      const current = actor.status ?? {};
+      if (jsonEqual(current, { ...current, ...status })) return;
+      await kubeCall('write AsyncActor status', () =>
+        objects.applyStatus(actorResource(ref), { apiVersion: ASYA_API_VERSION, kind: ASYNC_ACTOR_KIND, metadata: { name: ref.name, namespace: ref.namespace, uid: ref.uid }, status } as AnyObject, STATUS_MANAGER),
+      );
+    },
+
+    async releaseActor(ref, injected): Promise<ReleaseOutcome> {
+      const actor = (await kubeCall('read AsyncActor', () => read(ref, true))) as unknown as AsyncActor | undefined;
+      const remaining: string[] = [];
+      const changes: string[] = [];
+      // Un-inject: an apply of an empty intent releases exactly what field manager `asya` owns.
+      let target = injected;
+      if (!target && actor?.spec?.workloadRef) {
+        const resolved = await resolveTarget(objects, deps.kc, deps.informers, actor).catch(() => undefined);
+        target = resolved?.target;
+      }
+      if (target) {
+        const resource = workloadResource(target.kind, target.namespace, target.name);
+        try {
+          if (await objects.get(resource)) {
+            await objects.apply(resource, renderUninjection(target), ASYA_FIELD_MANAGER);
+            changes.push(`un-injected ${target.kind}/${target.namespace}/${target.name}`);
+          }
+        } catch (err) {
+          remaining.push(`the injection in ${target.kind}/${target.namespace}/${target.name} (${classifyKubeError(err).message})`);
+        }
+      }
+      try {
+        if ((await objects.remove(scaledObjectResource(ref.namespace, ref.name))) !== 'absent') changes.push(`deleted ScaledObject ${ref.name}`);
+      } catch (err) {
+        if (!['NoKindMatch', 'NotFound'].includes(classifyKubeError(err).type)) remaining.push(`ScaledObject ${ref.name}`);
+      }
+      if (deps.broker && (actor?.spec?.transport ?? 'rabbitmq') === 'rabbitmq') {
+        const deleted = await deps.broker.delete(ref.name);
+        if (deleted.ok) changes.push(...deleted.changes);
+        else remaining.push(deleted.message);
+      }
+      if (changes.length > 0) recorder.post(involved(ref), { type: 'Normal', reason: 'Released', message: changes.join('; ') });
+      return { remaining, changes };
+    },
+
+    async removeActorFinalizer(ref) {
+      await kubeCall('remove finalizer', () => setFinalizer(objects, actorResource(ref), (fresh) => read(ref, fresh), ASYA_FINALIZER, false));
+    },
+
+    async recordActorEvent(ref, event) {
+      await recorder.record(involved(ref), event);
+    },
+  };
+}
