@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
-import { ASYA_API_VERSION, ASYA_FIELD_MANAGER, ASYA_FINALIZER, ASYNC_ACTOR_KIND, ASYNC_ACTOR_PLURAL, ASYA_GROUP, ASYA_VERSION, KEDA_GROUP, KEDA_VERSION, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
+import { ASYA_API_VERSION, ASYA_FIELD_MANAGER, ASYA_FINALIZER, ASYNC_ACTOR_KIND, ASYNC_ACTOR_PLURAL, ASYA_GROUP, ASYA_VERSION, KEDA_GROUP, KEDA_VERSION, MANAGED_BY_LABEL, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
 import { modeOf } from '../../api/asya/mode.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
 import { validateAsyncActor } from '../../api/asya/validate.ts';
@@ -18,6 +18,7 @@ import { withTransitionTimes } from '../status/conditions.ts';
 import type { ActorBroker } from './actor-broker.ts';
 import { renderBindingScaledObject, renderInjection, renderUninjection } from './injection.ts';
 import { renderStandalone } from './render.ts';
+import { renderRuntimeConfigMap } from './render-runtime-script.ts';
 import { resolveTarget } from './resolve-target.ts';
 
 /** Field manager of the actor's own status (the workload's intent is `asya`, as seed 002 names it). */
@@ -127,6 +128,9 @@ export function createAsyaActivities(deps: AsyaActivityDeps): AsyaActivities {
     async injectRuntime(ref, binding) {
       const actor = await valid(ref);
       const { target } = binding;
+      // The injected runtime mounts the namespace's shared runtime script, as a standalone workload does.
+      const script = renderRuntimeConfigMap(target.namespace);
+      await apply({ ...CONFIG_MAPS, namespace: target.namespace, name: script.metadata!.name! }, script);
       const before = await kubeCall('read target', () => objects.get(workloadResource(target.kind, target.namespace, target.name)));
       const stored = await apply(workloadResource(target.kind, target.namespace, target.name), renderInjection(actor, target, binding.targetURL));
       const changed = before?.metadata?.resourceVersion !== stored.metadata?.resourceVersion;
@@ -159,7 +163,11 @@ export function createAsyaActivities(deps: AsyaActivityDeps): AsyaActivities {
       if (target) {
         const resource = workloadResource(target.kind, target.namespace, target.name);
         try {
-          if (await objects.get(resource)) {
+          const live = await objects.get(resource);
+          // Every actor applies as `asya`: on a workload another actor manages (this one was refused
+          // with AlreadyManaged), the empty intent would take out that actor's containers.
+          const manager = live?.metadata?.labels?.[MANAGED_BY_LABEL] ?? live?.metadata?.annotations?.[MANAGED_BY_LABEL];
+          if (live && (manager === undefined || manager === ref.name)) {
             await objects.apply(resource, renderUninjection(target), ASYA_FIELD_MANAGER);
             changes.push(`un-injected ${target.kind}/${target.namespace}/${target.name}`);
           }

@@ -36,7 +36,7 @@ describe('parseTarget', () => {
   });
 
   it('names the known kinds when a kind is unknown', () => {
-    const known = 'the known kinds are ModelDeployment (modeldeployments, md), FlameCluster (flameclusters, fc).';
+    const known = 'the known kinds are ModelDeployment (modeldeployments, md), FlameCluster (flameclusters, fc), AsyncActor (asyncactors, asya, asyas).';
     expect(() => parseTarget('pods/a/b', {})).toThrow(`Unknown kind 'pods': ${known}`);
     expect(() => parseTarget('a/b', { kind: 'Deployment' })).toThrow(`Unknown kind 'Deployment': ${known}`);
     expect(() => resolveKind('flame')).toThrow(CliError);
@@ -66,6 +66,7 @@ describe('operatorKinds', () => {
     expect(operatorKinds().map((k) => [k.kind, k.names])).toEqual([
       ['ModelDeployment', ['modeldeployment', 'modeldeployments', 'md']],
       ['FlameCluster', ['flamecluster', 'flameclusters', 'fc']],
+      ['AsyncActor', ['asyncactor', 'asyncactors', 'asya', 'asyas']],
     ]);
   });
 
