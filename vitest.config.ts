@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{api,broker,contract,providers,workflows,activities,watcher,worker,webhook,cli,tools,kube,devstack,observability}/**/*.test.ts'],
+          include: ['{api,broker,containerd,contract,providers,workflows,activities,watcher,worker,webhook,cli,tools,kube,devstack,observability}/**/*.test.ts'],
           environment: 'node',
         },
       },

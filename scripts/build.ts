@@ -6,7 +6,7 @@
 //   npm run build [-- --out-dir <dir>]
 
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
@@ -35,6 +35,8 @@ export async function buildProduct(outDir = join(productRoot(), 'dist')): Promis
   const [, { code }] = await Promise.all([compile, bundle]);
   const bundlePath = join(outDir, WORKFLOW_BUNDLE_FILE);
   writeFileSync(bundlePath, code);
+  // tsc copies no .proto files; the containerd client loads its own from beside its compiled code.
+  cpSync(join(root, 'containerd', 'proto'), join(outDir, 'containerd', 'proto'), { recursive: true });
   return { outDir, bundlePath };
 }
 

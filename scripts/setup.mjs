@@ -39,6 +39,7 @@ if (!process.argv.includes('--no-tools')) {
   say('checking local-stack binaries (a first build takes several minutes; later runs reuse the cache) ...');
   run(join(root, 'node_modules', '.bin', 'tsx'), ['tools/build.ts']);
   ensureRabbitmq();
+  ensureContainerd();
 }
 
 // RabbitMQ is not a Go module: the local stack runs Debian's rabbitmq-server package, started on loopback
@@ -89,6 +90,72 @@ function installRabbitmq() {
     say('disabling the system rabbitmq-server service and epmd socket (the local stack starts its own on loopback)');
     spawnSync('systemctl', ['disable', '--now', 'rabbitmq-server.service', 'epmd.socket', 'epmd.service'], { stdio: 'inherit' });
   }
+}
+
+// The real-daemon tier of containerd/ (test/containerd/): Debian's containerd and runc, started as root by
+// devstack/containerd.ts on a private socket and state folder (never the system's), busybox-static for the
+// tiny container it runs, CRIU for checkpoints and iptables, with which CRIU locks a container's network
+// while it dumps. Debian 12's CRIU 3.17 fails `criu check` on recent kernels: a checkpoint then fails with
+// CRIU's own error, which the tests expect and say. Only root can run containers, so only root's setup
+// installs these; everyone else's containerd tests skip, saying so.
+function ensureContainerd() {
+  // Declared here, not at the top level: the calls above run before the module's later lines would.
+  const CONTAINERD_ENV = 'KUBEAIRUNWAY_CONTAINERD';
+  const CONTAINERD_PACKAGES = ['containerd', 'runc', 'busybox-static', 'criu', 'iptables'];
+  if (process.getuid?.() !== 0) {
+    say('containerd: not installed (not root; the containerd tests need root to run containers and skip without it)');
+    return;
+  }
+  const fromEnv = process.env[CONTAINERD_ENV];
+  if (fromEnv && !isExecutable(fromEnv)) fail(`${CONTAINERD_ENV}=${fromEnv} is not an executable file`);
+  const wanted = fromEnv ? CONTAINERD_PACKAGES.filter((p) => p !== 'containerd') : CONTAINERD_PACKAGES;
+  let versions = installedPackages(wanted);
+  const missing = wanted.filter((p) => !versions.has(p));
+  const using = () => `containerd: using ${fromEnv ? `${fromEnv} (${CONTAINERD_ENV})` : '/usr/bin/containerd'}; ${[...versions].map(([p, v]) => `${p} ${v}`).join(', ')}`;
+  if (missing.length === 0) {
+    say(using());
+    return;
+  }
+  const hint =
+    `Install Debian's packages as root (apt-get install --no-install-recommends ${wanted.join(' ')}; stop the system containerd it may start), ` +
+    `or point ${CONTAINERD_ENV} at a containerd binary and install runc, criu and a static busybox at /bin/busybox yourself.`;
+  if (!isExecutable('/usr/bin/apt-get')) fail(`containerd's tests need ${missing.join(', ')}, which this setup can install only with apt-get (there is none here). ${hint}`);
+  // The system daemon as its unit or init script starts it: bare, no --config. Ours always has one.
+  const systemDaemon = /(^|\/)containerd\0$/;
+  const before = new Set(processesMatching(systemDaemon));
+  try {
+    aptInstallStartingNoServices('containerd', missing, `${missing.join(' ')} (about 60 MB)`);
+  } catch (err) {
+    fail(`${err.message}. ${hint}`);
+  }
+  for (const pid of processesMatching(systemDaemon).filter((p) => !before.has(p))) {
+    say(`stopping pid ${pid} (the system containerd, started by the package install)`);
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // gone already
+    }
+  }
+  // Under systemd the package also enables its unit for the next boot; the tests start their own daemon.
+  if (existsSync('/run/systemd/system')) {
+    say('disabling the system containerd service (the tests start their own on a private socket)');
+    spawnSync('systemctl', ['disable', '--now', 'containerd.service'], { stdio: 'inherit' });
+  }
+  versions = installedPackages(wanted);
+  const still = wanted.filter((p) => !versions.has(p));
+  if (still.length > 0) fail(`apt-get install left ${still.join(', ')} missing. ${hint}`);
+  say(using().replace('using', 'installed; using'));
+}
+
+/** Package → version of those among `names` that dpkg says are installed (one dpkg-query call). */
+function installedPackages(names) {
+  const out = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Abbrev} ${Version}\n', ...names], { encoding: 'utf8' });
+  const versions = new Map();
+  for (const line of (out.stdout ?? '').split('\n')) {
+    const [name, status, version] = line.trim().split(/\s+/);
+    if (status === 'ii' && names.includes(name)) versions.set(name, version);
+  }
+  return versions;
 }
 
 /**
