@@ -25,6 +25,8 @@ export interface ChaosOptions {
   durationMs: number;
   /** Mean pause between two kills. */
   killEveryMs: number;
+  /** Keep killing past `durationMs` until this many kills happened (a loaded machine restarts parts slowly). */
+  minKills?: number;
   seed: number;
   log: (line: string) => void;
 }
@@ -104,7 +106,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const apiDown: [number, number][] = [];
     const end = Date.now() + opts.durationMs;
     const operating = workload.runUntil(end);
-    while (Date.now() < end) {
+    const total = () => Object.values(kills).reduce((a, b) => a + b, 0);
+    while (Date.now() < end || total() < (opts.minKills ?? 0)) {
       await sleep(opts.killEveryMs * (0.5 + random()));
       const target = targets[Math.floor(random() * targets.length)]!;
       kills[target.name] = (kills[target.name] ?? 0) + 1;
@@ -117,7 +120,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     }
     await operating;
     for (const t of targets) if (!t.running) await restart(t, opts.log);
-    opts.log(`chaos over after ${Object.values(kills).reduce((a, b) => a + b, 0)} kills; waiting for convergence`);
+    opts.log(`chaos over after ${total()} kills; waiting for convergence`);
     const findings = await checkInvariants(kc, stack, workload, { namespace, deadlineMs: toMs(SETTINGS.cleanupTimeout!) + 30_000, apiDown, log: opts.log });
     return { ...findings, operations: workload.counts, kills };
   } finally {

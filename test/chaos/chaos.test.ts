@@ -7,9 +7,9 @@ import { chaosReportLines } from './report.ts';
 
 describe('chaos', () => {
   it('survives random SIGKILLs of every part with nothing lost, duplicated, orphaned or failed', async () => {
-    const report = await runChaos({ initial: 15, durationMs: 45_000, killEveryMs: 6_000, seed: 20261123, log: () => {} });
+    // At least four kills however slowly the parts restart on a loaded machine.
+    const report = await runChaos({ initial: 15, durationMs: 45_000, killEveryMs: 6_000, minKills: 4, seed: 20261123, log: () => {} });
     const lines = chaosReportLines(report);
-    expect(Object.values(report.kills).reduce((a, b) => a + b, 0), lines.join('\n')).toBeGreaterThanOrEqual(4);
     expect(report.operations.created, lines.join('\n')).toBeGreaterThan(15);
     expect(
       {
