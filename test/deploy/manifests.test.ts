@@ -10,6 +10,8 @@ import { parse } from 'yaml';
 import { builtinProviders } from '../../providers/index.ts';
 import { splitApiVersion } from '../../kube/custom-objects.ts';
 import { flameClusterKind } from '../../watcher/kinds/flame-cluster.ts';
+import { asyncActorKind } from '../../watcher/kinds/async-actor.ts';
+import { KEDA_GROUP, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
 import { DEFAULT_CONFIGURATION_NAMES } from '../../webhook/registration.ts';
 import { DEFAULT_SECRET_NAME } from '../../webhook/index.ts';
 import { DEPLOY_DIR, INSTALL_FILE, kubectlAvailable, kustomize, renderInstall } from '../../deploy/render.ts';
@@ -120,6 +122,15 @@ describe.skipIf(!hasKubectl)('components for a Temporal server that needs creden
     const provider = overlay(['providers/kaito'], ['components/temporal-mtls']);
     expect(envOf(find(provider, 'Deployment', 'kaito-provider')).sort()).toEqual(['TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY']);
   });
+
+  it("the RabbitMQ URL for AsyncActors' queues reaches the controller only, from its Secret (`kubeairunway run` reads ASYA_AMQP_URL)", () => {
+    const out = overlay([''], ['components/asya-rabbitmq']);
+    const env = (podOf(find(out, 'Deployment', 'kubeairunway-controller')).containers[0] as unknown as { env?: Env[] }).env ?? [];
+    expect(env).toEqual([{ name: 'ASYA_AMQP_URL', valueFrom: { secretKeyRef: { name: 'kubeairunway-asya-amqp', key: 'url' } } }]);
+    expect(envOf(find(out, 'Deployment', 'kubeairunway-webhook'))).toEqual(['POD_NAMESPACE']);
+    // A standalone provider runs no core worker, so it never talks to the broker.
+    expect(envOf(find(overlay(['core', 'providers/kaito'], ['components/asya-rabbitmq']), 'Deployment', 'kaito-provider'))).toEqual([]);
+  });
 });
 
 describe('install roles match the code', () => {
@@ -146,23 +157,25 @@ describe('install roles match the code', () => {
     });
   }
 
-  it('the whole install binds the three provider roles to the controller, which otherwise holds the core and Flame roles only', () => {
+  it('the whole install binds the three provider roles to the controller, which otherwise holds the core, Flame and Asya roles only', () => {
     const bound = install
       .filter((m) => m.kind === 'ClusterRoleBinding')
       .filter((b) => (b.subjects as { kind: string; name: string }[]).some((s) => s.kind === 'ServiceAccount' && s.name === 'kubeairunway-controller'))
       .map((b) => (b.roleRef as { name: string }).name)
       .sort();
-    expect(bound).toEqual(['kubeairunway-controller', 'kubeairunway-flame', ...builtinProviders.map((p) => `kubeairunway-provider-${p.name}`)].sort());
+    expect(bound).toEqual(['kubeairunway-controller', 'kubeairunway-flame', 'kubeairunway-asya', ...builtinProviders.map((p) => `kubeairunway-provider-${p.name}`)].sort());
     expect(install.filter((m) => m.kind === 'RoleBinding').map((b) => (b.roleRef as { name: string }).name)).toEqual(['kubeairunway-webhook']);
   });
 
-  it('the core install (deploy/core) binds the Flame role to the controller too: the same process reconciles FlameClusters', () => {
-    const core = install.filter((m) => m.kind === 'ClusterRoleBinding' && m.metadata.name === 'kubeairunway-controller-flame');
-    expect(core.map((b) => [b.roleRef, b.subjects])).toEqual([
-      [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kubeairunway-flame' }, [{ kind: 'ServiceAccount', name: 'kubeairunway-controller', namespace: 'kubeairunway-system' }]],
-    ]);
-    if (hasKubectl) expect(() => find(rendered('core'), 'ClusterRoleBinding', 'kubeairunway-controller-flame')).not.toThrow();
-  });
+  for (const [role, kinds] of [['flame', 'FlameClusters'], ['asya', 'AsyncActors']]) {
+    it(`the core install (deploy/core) binds the ${role} role to the controller too: the same process reconciles ${kinds}`, () => {
+      const core = install.filter((m) => m.kind === 'ClusterRoleBinding' && m.metadata.name === `kubeairunway-controller-${role}`);
+      expect(core.map((b) => [b.roleRef, b.subjects])).toEqual([
+        [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `kubeairunway-${role}` }, [{ kind: 'ServiceAccount', name: 'kubeairunway-controller', namespace: 'kubeairunway-system' }]],
+      ]);
+      if (hasKubectl) expect(() => find(rendered('core'), 'ClusterRoleBinding', `kubeairunway-controller-${role}`)).not.toThrow();
+    });
+  }
 
   it("the Flame role covers the FlameCluster watch and its children's, and nothing else", () => {
     const rules = role('ClusterRole', 'kubeairunway-flame');
@@ -183,6 +196,67 @@ describe('install roles match the code', () => {
     expect(['pods', 'services', 'configmaps'].filter((r) => allows(rules, 'get', '', r))).toEqual(['configmaps']);
     const own = new Set([`${plural}.${group}`, `${plural}/status.${group}`, `${plural}/finalizers.${group}`, ...(flameClusterKind.children ?? []).map((c) => (c.group ? `${c.plural}.${c.group}` : c.plural))]);
     expect([...resourcesOf(rules)].filter((r) => !own.has(r))).toEqual([]);
+  });
+
+  it("the Asya role covers the AsyncActor watch, its workloads, ScaledObject and ConfigMap, the kinds a binding follows, and nothing else", () => {
+    const rules = role('ClusterRole', 'kubeairunway-asya');
+    const { group, plural } = asyncActorKind.collection;
+    // Live reads and the watcher's informer; the finalizer (JSON patch); status by server-side apply;
+    // blockOwnerDeletion on the standalone workload and the ScaledObject.
+    for (const verb of ['get', 'list', 'watch', 'patch']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(true);
+    expect(allows(rules, 'patch', group, `${plural}/status`)).toBe(true);
+    expect(allows(rules, 'update', group, `${plural}/finalizers`)).toBe(true);
+    for (const verb of ['create', 'update', 'delete']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(false);
+    const children = asyncActorKind.children ?? [];
+    expect(children.map((c) => `${c.plural}.${c.group}`).sort()).toEqual(['deployments.apps', 'statefulsets.apps']);
+    for (const child of children) {
+      // The watcher's informer; reads of a binding's target; the owned workload found by list; server-side
+      // apply of the standalone workload and of the injection (a create the first time).
+      for (const verb of ['get', 'list', 'watch', 'create', 'patch']) expect(allows(rules, verb, child.group, child.plural), `${verb} ${child.plural}`).toBe(true);
+      // Never replaced whole, never deleted: the standalone one goes by garbage collection, a foreign one is only un-injected.
+      for (const verb of ['update', 'delete', 'deletecollection']) expect(allows(rules, verb, child.group, child.plural), `${verb} ${child.plural}`).toBe(false);
+      for (const sub of ['scale', 'status']) expect(allows(rules, 'patch', child.group, `${child.plural}/${sub}`), `patch ${child.plural}/${sub}`).toBe(false);
+    }
+    // The shared asya-runtime ConfigMap and the ScaledObject: applied; the ScaledObject also removed.
+    expect(['get', 'list', 'watch', 'create', 'patch', 'update', 'delete'].filter((verb) => allows(rules, verb, '', 'configmaps'))).toEqual(['create', 'patch']);
+    expect(['get', 'list', 'watch', 'create', 'patch', 'update', 'delete'].filter((verb) => allows(rules, verb, KEDA_GROUP, SCALED_OBJECT_PLURAL))).toEqual(['create', 'patch', 'delete']);
+    // A binding follows a Workspace, or a ModelDeployment to its provider resource: read only. The
+    // ModelDeployment itself and the CRD's version come through the core role.
+    for (const { resource } of builtinProviders) {
+      expect(['get', 'list', 'watch', 'create', 'patch', 'delete'].filter((verb) => allows(rules, verb, resource.group, resource.plural)), resource.plural).toEqual(['get']);
+    }
+    expect(allows(rules, 'get', 'apiextensions.k8s.io', 'customresourcedefinitions', 'workspaces.kaito.sh')).toBe(false);
+    expect(['pods', 'secrets'].filter((r) => ['get', 'list', 'create', 'patch'].some((verb) => allows(rules, verb, '', r)))).toEqual([]);
+    const own = new Set([
+      `${plural}.${group}`,
+      `${plural}/status.${group}`,
+      `${plural}/finalizers.${group}`,
+      ...children.map((c) => `${c.plural}.${c.group}`),
+      'configmaps',
+      `${SCALED_OBJECT_PLURAL}.${KEDA_GROUP}`,
+      ...builtinProviders.map((p) => `${p.resource.plural}.${p.resource.group}`),
+    ]);
+    expect([...resourcesOf(rules)].filter((r) => !own.has(r))).toEqual([]);
+  });
+
+  it('every rule of the Asya role is namespaced and names no object, so it works as well in RoleBindings (deploy/README.md)', () => {
+    const rules = role('ClusterRole', 'kubeairunway-asya');
+    // Cluster-scoped resources a RoleBinding could not grant: none.
+    expect([...resourcesOf(rules)].filter((r) => ['customresourcedefinitions.apiextensions.k8s.io', 'namespaces', 'nodes'].includes(r))).toEqual([]);
+    expect(rules.every((r) => !r.resourceNames?.length && !r.nonResourceURLs?.length)).toBe(true);
+  });
+
+  it('users: AsyncActor editors and viewers through the built-in admin, edit and view roles; the status stays the controller\'s', () => {
+    const { group, plural } = asyncActorKind.collection;
+    const editor = find(install, 'ClusterRole', 'kubeairunway-asyncactor-editor');
+    const viewer = find(install, 'ClusterRole', 'kubeairunway-asyncactor-viewer');
+    expect(editor.metadata.labels).toMatchObject({ 'rbac.authorization.k8s.io/aggregate-to-admin': 'true', 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' });
+    expect(viewer.metadata.labels).toMatchObject({ 'rbac.authorization.k8s.io/aggregate-to-view': 'true' });
+    for (const verb of ['create', 'update', 'patch', 'delete']) expect(allows(rulesOf(editor), verb, group, plural), verb).toBe(true);
+    expect(allows(rulesOf(editor), 'patch', group, `${plural}/status`)).toBe(false);
+    expect(allows(rulesOf(viewer), 'list', group, plural)).toBe(true);
+    expect(allows(rulesOf(viewer), 'patch', group, plural)).toBe(false);
+    for (const r of [editor, viewer]) expect([...resourcesOf(rulesOf(r))].every((x) => x.endsWith(`.${group}`)), r.metadata.name).toBe(true);
   });
 
   it('users: FlameCluster editors and viewers through the built-in admin, edit and view roles; the status stays the controller\'s', () => {

@@ -1,15 +1,18 @@
 // The install's ServiceAccounts are enough: kubeairunway runs whole lifecycles on their real tokens
 // (TokenRequest), so every Kubernetes call the code makes is authorized exactly as in a pod. With a
-// missing verb a deployment would never reach Running, or never be released on deletion, and a
-// FlameCluster would never get its pods, or never scale down or replace one.
+// missing verb a deployment would never reach Running, or never be released on deletion; a
+// FlameCluster would never get its pods, or never scale down or replace one; an AsyncActor would never
+// get its workload, or never leave the workload it was injected into.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { GROUP, PROVIDER_CONFIG_PLURAL, VERSION } from '../../api/constants.ts';
+import { API_VERSION, GROUP, PROVIDER_CONFIG_PLURAL, VERSION } from '../../api/constants.ts';
 import { FLAME_API_VERSION, FLAME_CLUSTER_KIND, FLAME_CLUSTER_LABEL, FLAME_CLUSTER_PLURAL, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
 import { seedSpec } from '../../api/flame/testing.ts';
 import type { FlameCluster, FlameClusterStatus } from '../../api/flame/types.ts';
 import type { ModelDeployment } from '../../api/types.ts';
+import { ASYA_FINALIZER, KEDA_GROUP, KEDA_VERSION, MANAGED_BY_LABEL, RUNTIME_CONFIG_MAP, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
+import type { AsyncActor } from '../../api/asya/types.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { builtinProviders } from '../../providers/index.ts';
 import { kaitoProvider } from '../../providers/kaito/index.ts';
@@ -19,6 +22,7 @@ import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { DEFAULT_SECRET_NAME, startWebhookServer, unregisterWebhooks, type ReviewRecord } from '../../webhook/index.ts';
 import { createDeployment, deleteDeployment, eventsFor, example, getObject, phaseIs, UPSTREAM, waitForDeployment, waitGone } from '../support/deployments.ts';
 import { eventually, kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { actorExample, conditionOf, containerNames, createActor, deleteActor, DEPLOYMENTS, getActor, getDeployment, queueDepth, waitForActor } from '../support/asya.ts';
 import { kubectlApply, manifest, untilEffective } from '../webhook/support.ts';
 import { applyRbac, type Installed } from './install-rbac.ts';
 import { kubectlOk } from './kubectl.ts';
@@ -103,6 +107,88 @@ async function flameLifecycle(kc: KubeConfig, namespace: string, name: string): 
   }, 90_000);
 }
 
+const SCALED_OBJECTS = { group: KEDA_GROUP, version: KEDA_VERSION, plural: SCALED_OBJECT_PLURAL };
+const ownerOf = (o: AnyObject | undefined) => o?.metadata?.ownerReferences?.map((r) => `${r.kind}/${r.name}`);
+const reasonsOf = async (namespace: string, name: string) => (await eventsFor(namespace, name)).map((e) => e.reason);
+
+/**
+ * An AsyncActor's deletion, every write the controller's: its finalizer goes only once the release
+ * worked (un-injection, ScaledObject, queues; a refused write there is retried until the cleanup
+ * timeout and then reported as FinalizerTimeout, not as a failed activity), and its queues are gone.
+ */
+async function deleteActorAndWait(namespace: string, name: string): Promise<void> {
+  await deleteActor(namespace, name);
+  await eventually(`AsyncActor ${name} to be gone`, async () => (await getActor(namespace, name)) === undefined, 90_000);
+  expect(await reasonsOf(namespace, name)).not.toContain('FinalizerTimeout');
+  expect(await queueDepth(`asya-${name}`)).toBeUndefined();
+}
+
+/**
+ * A standalone AsyncActor (seed 002) through its life: created, its Deployment, KEDA ScaledObject and
+ * the namespace's asya-runtime ConfigMap applied and its queues declared, then deleted (the ScaledObject
+ * by the controller, the Deployment by the garbage collector). `kc` is the admin's: the user's part.
+ */
+async function standaloneActorLifecycle(kc: KubeConfig, namespace: string, name: string): Promise<void> {
+  const admin = new CustomObjects(kc);
+  await createActor(actorExample('async-actor-standalone.yaml', namespace, name));
+  const actor = await waitForActor(namespace, name, 'its workload and ScaledObject applied, its queues declared', (a) =>
+    conditionOf(a, 'TransportReady')?.status === 'True' && conditionOf(a, 'ScalingReady')?.reason === 'ScaledObjectApplied' && a.status?.resolvedTarget === `Deployment/${namespace}/${name}`,
+  90_000);
+  expect(actor.metadata.finalizers).toContain(ASYA_FINALIZER);
+  const workload = await getDeployment(namespace, name);
+  expect(containerNames(workload)).toEqual(['asya-runtime', 'asya-sidecar']);
+  expect(ownerOf(workload)).toEqual([`AsyncActor/${name}`]);
+  const scaledObject = { ...SCALED_OBJECTS, namespace, name };
+  expect(ownerOf(await admin.get(scaledObject))).toEqual([`AsyncActor/${name}`]);
+  expect(await admin.get({ group: '', version: 'v1', plural: 'configmaps', namespace, name: RUNTIME_CONFIG_MAP })).toBeDefined();
+  expect(await queueDepth(`asya-${name}`)).toBe(0);
+
+  await deleteActorAndWait(namespace, name);
+  await eventually(`the Released event of ${name}`, async () => (await eventsFor(namespace, name)).find((e) => e.reason === 'Released')?.message.includes(`deleted ScaledObject ${name}`));
+  await eventually(`the Deployment and ScaledObject of ${name} to be gone`, async () => (await getDeployment(namespace, name)) === undefined && (await admin.get(scaledObject)) === undefined, 90_000);
+}
+
+/**
+ * A binding AsyncActor through its life: bound to `workloadRef` (a Deployment someone else owns, or a
+ * ModelDeployment followed to its provider resource's Deployment), the two containers injected into
+ * `injectedInto` by server-side apply, then deleted, which takes them out again and leaves the workload
+ * otherwise as it was.
+ */
+async function bindingActorLifecycle(namespace: string, name: string, workloadRef: NonNullable<AsyncActor['spec']['workloadRef']>, injectedInto: string): Promise<void> {
+  const before = containerNames(await getDeployment(namespace, injectedInto));
+  expect(before.length).toBeGreaterThan(0);
+  const actor = actorExample('async-actor-binding.yaml', namespace, name);
+  actor.spec.workloadRef = workloadRef;
+  actor.spec.runtime = { ...actor.spec.runtime!, targetURL: `http://${injectedInto}.${namespace}.svc:80/v1` };
+  await createActor(actor);
+  const bound = await waitForActor(namespace, name, 'injected', (a) => conditionOf(a, 'RuntimeInjected')?.status === 'True' && conditionOf(a, 'ScalingReady')?.reason === 'ScaledObjectApplied', 90_000);
+  expect(bound.status).toMatchObject({ mode: 'Binding', resolvedTarget: `Deployment/${namespace}/${injectedInto}`, runtimeInjected: true });
+  const injected = await getDeployment(namespace, injectedInto);
+  expect(containerNames(injected)).toEqual([...before, 'asya-runtime', 'asya-sidecar']);
+  expect(injected?.metadata?.labels?.[MANAGED_BY_LABEL]).toBe(name);
+  // The runtime script the injected container mounts.
+  expect(await new CustomObjects(kubeConfig()).get({ group: '', version: 'v1', plural: 'configmaps', namespace, name: RUNTIME_CONFIG_MAP })).toBeDefined();
+  expect(await reasonsOf(namespace, name)).toContain('RuntimeInjected');
+
+  await deleteActorAndWait(namespace, name);
+  const released = await getDeployment(namespace, injectedInto);
+  expect(containerNames(released)).toEqual(before);
+  expect(released?.metadata?.labels?.[MANAGED_BY_LABEL]).toBeUndefined();
+  expect(await new CustomObjects(kubeConfig()).get({ ...SCALED_OBJECTS, namespace, name })).toBeUndefined();
+  await eventually(`the Released event of ${name}`, async () => (await eventsFor(namespace, name)).find((e) => e.reason === 'Released')?.message.includes(`un-injected Deployment/${namespace}/${injectedInto}`));
+}
+
+/** A Deployment another owner created (field manager the-owner), for an actor to bind to. */
+async function foreignDeployment(kc: KubeConfig, namespace: string, name: string): Promise<void> {
+  const deployment: AnyObject = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace },
+    spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'server', image: 'nginx:1.27' }] } } },
+  };
+  await new CustomObjects(kc).apply({ ...DEPLOYMENTS, namespace, name }, deployment, 'the-owner');
+}
+
 describe('kubeairunway runs on the install ServiceAccounts', () => {
   let installed: Installed;
   let kube: TestKube;
@@ -128,7 +214,7 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
     await installed?.remove();
   });
 
-  it('all in one: the controller ServiceAccount runs the core, the watcher, the three built-in providers and FlameClusters', async () => {
+  it('all in one: the controller ServiceAccount runs the core, the watcher, the three built-in providers, FlameClusters and AsyncActors', async () => {
     await deleteProviderConfigs();
     const kc = await serviceAccountKubeConfig('kubeairunway-controller');
     const run = await startControllerAs(kc, { core: true, watcher: true, providers: builtinProviders, taskQueuePrefix: uniqueName('deploy-sa') });
@@ -152,11 +238,16 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
     const configMap = { group: '', version: 'v1', plural: 'configmaps', namespace: kube.namespace, name: 'llama-kaito-inference-config' };
     const kaitoConfigMap = async () => expect((await getObject(configMap))?.metadata?.ownerReferences?.[0]?.name).toBe('llama-kaito');
 
+    // An AsyncActor bound to a Deployment someone else owns.
+    await foreignDeployment(kube.kc, kube.namespace, 'owned-elsewhere');
+
     const [k, d, r] = await Promise.all([
       lifecycle(kaito, UPSTREAM.workspace, kaitoConfigMap),
       lifecycle(dynamo, UPSTREAM.dgd),
       lifecycle(kuberay, UPSTREAM.rayservice),
       flameLifecycle(kube.kc, kube.namespace, 'flame-all-in-one').then(() => undefined),
+      standaloneActorLifecycle(kube.kc, kube.namespace, uniqueName('actor-alone')),
+      bindingActorLifecycle(kube.namespace, uniqueName('actor-bound'), { apiVersion: 'apps/v1', kind: 'Deployment', name: 'owned-elsewhere' }, 'owned-elsewhere'),
     ]);
     expect([k.status?.provider?.name, d.status?.provider?.name, r.status?.provider?.name]).toEqual(['kaito', 'dynamo', 'kuberay']);
     expect(d.status?.provider?.selectedReason).toBeTruthy();
@@ -175,14 +266,15 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
     expect(await forbiddenActivities(kube.namespace)).toEqual([]);
   });
 
-  it("the seed's topology: the core role, the Flame role in one namespace (--namespaces), and KAITO as its own Deployment", async () => {
+  it("the seed's topology: the core role, the Flame and Asya roles in one namespace (--namespaces), and KAITO as its own Deployment", async () => {
     await deleteProviderConfigs();
     // The core's ClusterRole as shipped, bound to a ServiceAccount that holds nothing else, and the Flame
-    // role in the served namespace only, as deploy/README.md's overlay binds it.
+    // and Asya roles in the served namespace only, as deploy/README.md's overlay binds them.
     const coreOnly = uniqueName('core-only');
     await kubectlOk(['create', 'serviceaccount', coreOnly, `--namespace=${SYSTEM_NAMESPACE}`]);
     await kubectlOk(['create', 'clusterrolebinding', coreOnly, '--clusterrole=kubeairunway-controller', `--serviceaccount=${SYSTEM_NAMESPACE}:${coreOnly}`]);
     await kubectlOk(['create', 'rolebinding', coreOnly, '--clusterrole=kubeairunway-flame', `--serviceaccount=${SYSTEM_NAMESPACE}:${coreOnly}`, `--namespace=${kube.namespace}`]);
+    await kubectlOk(['create', 'rolebinding', `${coreOnly}-asya`, '--clusterrole=kubeairunway-asya', `--serviceaccount=${SYSTEM_NAMESPACE}:${coreOnly}`, `--namespace=${kube.namespace}`]);
     try {
       const taskQueuePrefix = uniqueName('deploy-sa');
       const core = await startControllerAs(await serviceAccountKubeConfig(coreOnly), { core: true, watcher: true, providers: [], taskQueuePrefix, namespaces: [kube.namespace] });
@@ -193,7 +285,16 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
       const md = example('cpu-llamacpp-minimal.yaml', kube.namespace, (m) => {
         m.metadata.name = 'qwen-alone';
       });
-      const [done] = await Promise.all([lifecycle(md, UPSTREAM.workspace), flameLifecycle(kube.kc, kube.namespace, 'flame-one-namespace')]);
+      // While it runs, an AsyncActor bound to it: the ModelDeployment (core role), its KAITO Workspace and
+      // the Deployment the Workspace controls (Asya role), the Workspace CRD's version from the
+      // process's CRD cache (the core role's list and watch; the Asya role has no get on CRDs).
+      const boundToModel = () =>
+        bindingActorLifecycle(kube.namespace, uniqueName('actor-on-model'), { apiVersion: API_VERSION, kind: 'ModelDeployment', name: 'qwen-alone' }, 'qwen-alone');
+      const [done] = await Promise.all([
+        lifecycle(md, UPSTREAM.workspace, boundToModel),
+        flameLifecycle(kube.kc, kube.namespace, 'flame-one-namespace'),
+        standaloneActorLifecycle(kube.kc, kube.namespace, uniqueName('actor-one-namespace')),
+      ]);
       expect(done.status?.provider?.name).toBe('kaito');
       expect([...refusedLines(core.log), ...refusedLines(kaito.log)]).toEqual([]);
     } finally {
@@ -201,24 +302,34 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
       await stopAll();
       await kubectlOk(['delete', 'clusterrolebinding', coreOnly, '--ignore-not-found']);
       await kubectlOk(['delete', 'rolebinding', coreOnly, `--namespace=${kube.namespace}`, '--ignore-not-found']);
+      await kubectlOk(['delete', 'rolebinding', `${coreOnly}-asya`, `--namespace=${kube.namespace}`, '--ignore-not-found']);
     }
     expect(await forbiddenActivities(kube.namespace)).toEqual([]);
   });
 
-  it('without the Flame role (an install without Flame), the refused FlameCluster watches are reported and nothing else', async () => {
+  it('without the Flame and Asya roles (an install without either), the refused FlameCluster and AsyncActor watches are reported and nothing else', async () => {
     const noFlame = uniqueName('no-flame');
     await kubectlOk(['create', 'serviceaccount', noFlame, `--namespace=${SYSTEM_NAMESPACE}`]);
     await kubectlOk(['create', 'clusterrolebinding', noFlame, '--clusterrole=kubeairunway-controller', `--serviceaccount=${SYSTEM_NAMESPACE}:${noFlame}`]);
     try {
       const watcher = await startControllerAs(await serviceAccountKubeConfig(noFlame), { core: false, watcher: true, providers: [], taskQueuePrefix: uniqueName('deploy-sa') });
       running.push(watcher);
-      // One line per refused collection (the FlameClusters and their three kinds of children), then quiet retries.
-      const refused = await eventually('the FlameCluster watches to be refused', async () => {
+      // One line per refused collection (the FlameClusters and their three kinds of children, the
+      // AsyncActors and their two), then quiet retries.
+      const refused = await eventually('the FlameCluster and AsyncActor watches to be refused', async () => {
         const lines = refusedLines(watcher.log);
-        return lines.length >= 4 ? lines : undefined;
+        return lines.length >= 7 ? lines : undefined;
       }, 30_000);
-      expect(refused.filter((line) => !line.startsWith('FlameCluster '))).toEqual([]);
-      expect(refused.map((line) => line.split(' lost ')[0]).sort()).toEqual(['FlameCluster configmaps watch', 'FlameCluster pods watch', 'FlameCluster services watch', 'FlameCluster watch']);
+      expect(refused.filter((line) => !line.startsWith('FlameCluster ') && !line.startsWith('AsyncActor '))).toEqual([]);
+      expect(refused.map((line) => line.split(' lost ')[0]).sort()).toEqual([
+        'AsyncActor deployments watch',
+        'AsyncActor statefulsets watch',
+        'AsyncActor watch',
+        'FlameCluster configmaps watch',
+        'FlameCluster pods watch',
+        'FlameCluster services watch',
+        'FlameCluster watch',
+      ]);
     } finally {
       await stopAll();
       await kubectlOk(['delete', 'clusterrolebinding', noFlame, '--ignore-not-found']);

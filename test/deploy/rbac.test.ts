@@ -1,9 +1,9 @@
 // What the installed ServiceAccounts may and may not do, asked with `kubectl auth can-i` after applying
 // the install's RBAC for real. The topology is the seed's (§3.7): the core controller (with the Flame
-// role, bound in every namespace), each provider alone, the webhook; the all-in-one install binds the
-// same provider roles to the controller instead (manifests.test.ts checks that binding,
-// permissions.test.ts runs it). Then the Flame role bound in one namespace only, as deploy/README.md's
-// overlay does it, and the roles for users.
+// and Asya roles, bound in every namespace), each provider alone, the webhook; the all-in-one install
+// binds the same provider roles to the controller instead (manifests.test.ts checks that binding,
+// permissions.test.ts runs it). Then the Flame and Asya roles bound in one namespace only, as
+// deploy/README.md's overlay does it, and the roles for users.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,13 +25,31 @@ const inUserNs = { namespace: USER_NS };
  * Pods: only the controller creates them, the FlameClusters' (the Flame role). A ServiceAccount that may
  * create a pod in a namespace may use every Secret and ServiceAccount there.
  */
-const NO_PODS: AccessQuestion[] = [q('create', 'pods', inUserNs), q('create', 'pods', { namespace: SYSTEM_NAMESPACE }), q('create', 'pods', { namespace: 'kube-system' })];
+const NO_PODS: AccessQuestion[] = [q('create', 'pods', inUserNs), q('create', 'pods', { namespace: SYSTEM_NAMESPACE }), q('create', 'pods', { namespace: 'kube-system' }), q('patch', 'pods', { namespace: 'kube-system' })];
+
+/**
+ * Deployments and StatefulSets: only the controller creates and patches them, the AsyncActors' (the Asya
+ * role). Whoever may patch a workload may run containers of its choice with the workload's ServiceAccount.
+ */
+const NO_WORKLOADS: AccessQuestion[] = ['deployments.apps', 'statefulsets.apps'].flatMap((resource) => [
+  q('create', resource, inUserNs),
+  q('patch', resource, inUserNs),
+  q('patch', resource, { namespace: 'kube-system' }),
+  q('get', resource, inUserNs),
+  q('list', resource),
+]);
 
 /** Nothing kubeairunway runs may do these: the ways a compromised controller would take over a cluster. */
 const NEVER: AccessQuestion[] = [
-  q('create', 'deployments.apps', inUserNs),
-  q('create', 'statefulsets.apps', inUserNs),
+  // Workloads are only applied (Asya): never replaced whole, deleted (a foreign one is only un-injected;
+  // the standalone one goes by garbage collection) or scaled behind KEDA's back.
+  ...['deployments.apps', 'statefulsets.apps'].flatMap((resource) => [q('update', resource, inUserNs), q('delete', resource, inUserNs), q('deletecollection', resource, inUserNs)]),
+  q('patch', 'deployments.apps/scale', inUserNs),
+  q('create', 'daemonsets.apps', inUserNs),
+  q('patch', 'daemonsets.apps', { namespace: 'kube-system' }),
+  q('patch', 'replicasets.apps', inUserNs),
   q('create', 'jobs.batch', inUserNs),
+  q('create', 'cronjobs.batch', inUserNs),
   q('create', 'pods/exec', inUserNs),
   q('create', 'pods/attach', inUserNs),
   q('create', 'pods/portforward', inUserNs),
@@ -85,6 +103,39 @@ const flameCan = (ns: { namespace: string }): AccessQuestion[] => [
   ...['get', 'list', 'watch', 'create', 'patch'].map((verb) => q(verb, 'configmaps', ns)),
 ];
 
+const ASYNC_ACTORS = 'asyncactors.asya.sh';
+const SCALED_OBJECTS = 'scaledobjects.keda.sh';
+/** The provider resources a binding follows from a ModelDeployment (and a Workspace named directly). */
+const PROVIDER_KINDS = ['workspaces.kaito.sh', 'dynamographdeployments.nvidia.com', 'rayservices.ray.io'];
+
+/** The AsyncActor workflow and its watch (deploy/core/asya/cluster-role.yaml), in one namespace. */
+const asyaCan = (ns: { namespace: string }): AccessQuestion[] => [
+  ...['get', 'list', 'watch', 'patch'].map((verb) => q(verb, ASYNC_ACTORS, ns)),
+  q('patch', `${ASYNC_ACTORS}/status`, ns),
+  // blockOwnerDeletion on the standalone workload's and the ScaledObject's owner reference.
+  q('update', `${ASYNC_ACTORS}/finalizers`, ns),
+  ...['get', 'list', 'watch', 'create', 'patch'].flatMap((verb) => [q(verb, 'deployments.apps', ns), q(verb, 'statefulsets.apps', ns)]),
+  q('create', 'configmaps', ns),
+  q('patch', 'configmaps', ns),
+  ...['create', 'patch', 'delete'].map((verb) => q(verb, SCALED_OBJECTS, ns)),
+  ...PROVIDER_KINDS.map((resource) => q('get', resource, ns)),
+];
+
+/** What the Asya role leaves out, in any namespace: users own AsyncActors; workloads are applied, never deleted. */
+const asyaCannot = (ns: { namespace: string }): AccessQuestion[] => [
+  ...['create', 'update', 'delete'].map((verb) => q(verb, ASYNC_ACTORS, ns)),
+  q('update', `${ASYNC_ACTORS}/status`, ns),
+  ...['update', 'delete', 'deletecollection'].flatMap((verb) => [q(verb, 'deployments.apps', ns), q(verb, 'statefulsets.apps', ns)]),
+  q('update', 'deployments.apps/scale', ns),
+  q('patch', 'statefulsets.apps/scale', ns),
+  q('patch', 'deployments.apps/status', ns),
+  q('get', SCALED_OBJECTS, ns),
+  q('update', SCALED_OBJECTS, ns),
+  q('create', 'triggerauthentications.keda.sh', ns),
+  q('create', 'replicasets.apps', ns),
+  q('create', 'daemonsets.apps', ns),
+];
+
 /** What the Flame role leaves out, in any namespace: users own FlameClusters; children go by garbage collection. */
 const flameCannot = (ns: { namespace: string }): AccessQuestion[] => [
   ...['create', 'update', 'patch', 'delete'].map((verb) => q(verb, FLAME_CLUSTERS, ns)),
@@ -129,13 +180,20 @@ const controller: Expectations = {
     q('watch', 'pods'),
     q('watch', 'services'),
     q('watch', 'configmaps'),
+    // AsyncActors, in every namespace (the install's ClusterRoleBinding); the watcher's are cluster-wide.
+    ...asyaCan(inUserNs),
+    ...asyaCan({ namespace: 'kube-system' }),
+    q('list', ASYNC_ACTORS),
+    q('watch', ASYNC_ACTORS),
+    q('watch', 'deployments.apps'),
+    q('list', 'statefulsets.apps'),
   ],
   cannot: [
     ...flameCannot(inUserNs),
-    // The core knows no provider kind and writes no provider's registration.
-    q('get', 'workspaces.kaito.sh', inUserNs),
-    q('create', 'rayservices.ray.io', inUserNs),
-    q('delete', 'dynamographdeployments.nvidia.com', inUserNs),
+    ...asyaCannot(inUserNs),
+    // The core knows no provider kind and writes no provider's registration; Asya only reads the
+    // provider resource a binding follows.
+    ...PROVIDER_KINDS.flatMap((resource) => ['list', 'watch', 'create', 'patch', 'delete'].map((verb) => q(verb, resource, inUserNs))),
     q('patch', 'inferenceproviderconfigs.kubeairunway.ai', { name: 'kaito' }),
     q('get', 'customresourcedefinitions.apiextensions.k8s.io', { name: 'workspaces.kaito.sh' }),
     q('update', 'secrets', { namespace: SYSTEM_NAMESPACE, name: 'kubeairunway-webhook-tls' }),
@@ -177,6 +235,9 @@ function provider(name: string, group: string, plural: string, other: { group: s
       // Every write is a server-side apply or a patch.
       q('update', resource, inUserNs),
       q('deletecollection', resource, inUserNs),
+      // AsyncActors are the core's.
+      q('list', ASYNC_ACTORS),
+      q('create', SCALED_OBJECTS, inUserNs),
     ],
   };
 }
@@ -220,6 +281,7 @@ const webhook: Expectations = {
     q('get', 'modeldeployments.kubeairunway.ai', inUserNs),
     q('patch', 'inferenceproviderconfigs.kubeairunway.ai', { name: 'kaito' }),
     q('create', 'events', inUserNs),
+    q('get', ASYNC_ACTORS, inUserNs),
   ],
 };
 
@@ -238,34 +300,44 @@ describe('install RBAC: kubectl auth can-i as each ServiceAccount', () => {
       expect(e.can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
     });
     it(`${e.user} cannot do what its code does not need`, async () => {
-      const questions = [...e.cannot, ...NEVER, ...(e === controller ? [] : NO_PODS)];
+      const questions = [...e.cannot, ...NEVER, ...(e === controller ? [] : [...NO_PODS, ...NO_WORKLOADS])];
       const answers = await canIAll(e.user, questions);
       expect(questions.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
     });
   }
 });
 
+/** The roles deploy/README.md binds per namespace instead of in every namespace. */
+const PER_NAMESPACE_ROLES = [
+  { binding: 'kubeairunway-controller-flame', role: 'kubeairunway-flame' },
+  { binding: 'kubeairunway-controller-asya', role: 'kubeairunway-asya' },
+];
+
 /**
- * deploy/README.md "Serving FlameClusters in some namespaces only": the whole install, its Flame
- * ClusterRoleBinding deleted, the Flame role bound by a RoleBinding in the served namespace, and
- * --namespaces on the controller.
+ * deploy/README.md "Serving FlameClusters and AsyncActors in some namespaces only": the whole install,
+ * its Flame and Asya ClusterRoleBindings deleted, both roles bound by RoleBindings in the served
+ * namespace, and --namespaces on the controller.
  */
-function flameInNamespaces(namespaces: readonly string[]): Manifest[] {
-  const dir = mkdtempSync(join(tmpdir(), 'kubeairunway-flame-ns-'));
+function servedInNamespaces(namespaces: readonly string[]): Manifest[] {
+  const dir = mkdtempSync(join(tmpdir(), 'kubeairunway-served-ns-'));
   try {
-    const bindings = namespaces.map((namespace) => ({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name: 'kubeairunway-controller-flame', namespace },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kubeairunway-flame' },
-      subjects: [{ kind: 'ServiceAccount', name: 'kubeairunway-controller', namespace: SYSTEM_NAMESPACE }],
+    const bindings = namespaces.flatMap((namespace) =>
+      PER_NAMESPACE_ROLES.map(({ binding, role }) => ({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: binding, namespace },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+        subjects: [{ kind: 'ServiceAccount', name: 'kubeairunway-controller', namespace: SYSTEM_NAMESPACE }],
+      })),
+    );
+    writeFileSync(join(dir, 'role-bindings.yaml'), bindings.map((b) => JSON.stringify(b)).join('\n---\n'));
+    const deletions = PER_NAMESPACE_ROLES.map(({ binding }) => ({
+      patch: ['$patch: delete', 'apiVersion: rbac.authorization.k8s.io/v1', 'kind: ClusterRoleBinding', 'metadata:', `  name: ${binding}`].join('\n'),
     }));
-    writeFileSync(join(dir, 'flame-role-bindings.yaml'), bindings.map((b) => JSON.stringify(b)).join('\n---\n'));
-    const deletion = ['$patch: delete', 'apiVersion: rbac.authorization.k8s.io/v1', 'kind: ClusterRoleBinding', 'metadata:', '  name: kubeairunway-controller-flame'].join('\n');
     const flag = [{ op: 'add', path: '/spec/template/spec/containers/0/args/-', value: `--namespaces=${namespaces.join(',')}` }];
     const kustomization = {
-      resources: [relative(dir, DEPLOY_DIR), 'flame-role-bindings.yaml'],
-      patches: [{ patch: deletion }, { target: { group: 'apps', version: 'v1', kind: 'Deployment', name: 'kubeairunway-controller' }, patch: JSON.stringify(flag) }],
+      resources: [relative(dir, DEPLOY_DIR), 'role-bindings.yaml'],
+      patches: [...deletions, { target: { group: 'apps', version: 'v1', kind: 'Deployment', name: 'kubeairunway-controller' }, patch: JSON.stringify(flag) }],
     };
     writeFileSync(join(dir, 'kustomization.yaml'), JSON.stringify(kustomization));
     return parseManifests(kustomize(dir));
@@ -274,13 +346,13 @@ function flameInNamespaces(namespaces: readonly string[]): Manifest[] {
   }
 }
 
-describe('install RBAC: the Flame role bound in some namespaces only (deploy/README.md)', () => {
+describe('install RBAC: the Flame and Asya roles bound in some namespaces only (deploy/README.md)', () => {
   let installed: Installed;
   let served: TestKube;
   let manifests: Manifest[];
   beforeAll(async () => {
-    served = await testKube('deploy-flame');
-    manifests = flameInNamespaces([served.namespace]);
+    served = await testKube('deploy-served');
+    manifests = servedInNamespaces([served.namespace]);
     installed = await applyRbac(manifests);
   });
   afterAll(async () => {
@@ -288,28 +360,35 @@ describe('install RBAC: the Flame role bound in some namespaces only (deploy/REA
     await served?.cleanup();
   });
 
-  it('renders a RoleBinding instead of the ClusterRoleBinding, and the controller watches the served namespace only', () => {
-    expect(manifests.filter((m) => m.metadata.name === 'kubeairunway-controller-flame').map((m) => `${m.kind} ${m.metadata.namespace}`)).toEqual([`RoleBinding ${served.namespace}`]);
+  it('renders RoleBindings instead of the ClusterRoleBindings, and the controller watches the served namespace only', () => {
+    for (const { binding } of PER_NAMESPACE_ROLES) {
+      expect(manifests.filter((m) => m.metadata.name === binding).map((m) => `${m.kind} ${m.metadata.namespace}`)).toEqual([`RoleBinding ${served.namespace}`]);
+    }
     const args = (find(manifests, 'Deployment', 'kubeairunway-controller').spec as { template: { spec: { containers: { args: string[] }[] } } }).template.spec.containers[0]!.args;
     expect(args).toContain(`--namespaces=${served.namespace}`);
   });
 
-  it('the controller serves FlameClusters in that namespace, and creates pods nowhere else', async () => {
+  it('the controller serves FlameClusters and AsyncActors in that namespace, and creates pods or touches workloads nowhere else', async () => {
     const user = serviceAccountUser('kubeairunway-controller');
     const ns = { namespace: served.namespace };
-    const can = [...flameCan(ns), q('create', 'events', ns)];
-    // KAITO's ConfigMap rule (the built-in providers run in this process) grants list, create, patch and
-    // delete of ConfigMaps everywhere: the whole install's controller holds them anyway.
+    const can = [...flameCan(ns), ...asyaCan(ns), q('create', 'events', ns)];
+    // The built-in providers run in this process, so their roles are the controller's too, everywhere:
+    // KAITO's ConfigMap rule (list, create, patch, delete) and every provider's own kind.
     const kaitoConfigMaps = (x: AccessQuestion) => x.resource === 'configmaps' && ['list', 'create', 'patch', 'delete'].includes(x.verb);
+    const providerKinds = (x: AccessQuestion) => PROVIDER_KINDS.includes(x.resource);
     const cannot = [
       ...flameCannot(ns).filter((x) => !kaitoConfigMaps(x)),
+      ...asyaCannot(ns),
       ...NO_PODS,
-      ...['list', 'watch'].flatMap((verb) => [q(verb, FLAME_CLUSTERS), q(verb, 'pods'), q(verb, 'services')]),
+      ...NO_WORKLOADS,
+      ...['list', 'watch'].flatMap((verb) => [q(verb, FLAME_CLUSTERS), q(verb, 'pods'), q(verb, 'services'), q(verb, ASYNC_ACTORS), q(verb, 'deployments.apps'), q(verb, 'statefulsets.apps')]),
       q('get', FLAME_CLUSTERS, inUserNs),
       q('delete', 'pods', inUserNs),
       q('create', 'services', inUserNs),
       q('get', 'configmaps', inUserNs),
       q('watch', 'configmaps', inUserNs),
+      ...asyaCan(inUserNs).filter((x) => !kaitoConfigMaps(x) && !providerKinds(x)),
+      ...asyaCan({ namespace: 'kube-system' }).filter((x) => !kaitoConfigMaps(x) && !providerKinds(x)),
       ...NEVER,
     ];
     const answers = await canIAll(user, [...can, ...cannot]);
@@ -318,7 +397,7 @@ describe('install RBAC: the Flame role bound in some namespaces only (deploy/REA
   });
 });
 
-describe('install RBAC: roles for users of ModelDeployments and FlameClusters', () => {
+describe('install RBAC: roles for users of ModelDeployments, FlameClusters and AsyncActors', () => {
   let installed: Installed;
   let kube: TestKube;
   beforeAll(async () => {
@@ -329,6 +408,8 @@ describe('install RBAC: roles for users of ModelDeployments and FlameClusters', 
       ['alice', 'kubeairunway-flamecluster-editor'],
       ['bob', 'kubeairunway-modeldeployment-viewer'],
       ['bob', 'kubeairunway-flamecluster-viewer'],
+      ['alice', 'kubeairunway-asyncactor-editor'],
+      ['bob', 'kubeairunway-asyncactor-viewer'],
     ];
     for (const [user, role] of bindings) {
       await kubectlOk(['create', 'rolebinding', `${user}-${role}`, `--clusterrole=${role}`, `--user=${user}`, `--namespace=${kube.namespace}`]);
@@ -386,6 +467,38 @@ describe('install RBAC: roles for users of ModelDeployments and FlameClusters', 
     const ns = { namespace: kube.namespace };
     const can = [q('get', FLAME_CLUSTERS, ns), q('list', FLAME_CLUSTERS, ns), q('watch', FLAME_CLUSTERS, ns), q('get', `${FLAME_CLUSTERS}/status`, ns)];
     const cannot = [...['create', 'update', 'patch', 'delete'].map((verb) => q(verb, FLAME_CLUSTERS, ns)), q('patch', `${FLAME_CLUSTERS}/status`, ns), q('list', 'pods', ns)];
+    const answers = await canIAll('bob', [...can, ...cannot]);
+    expect(can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
+    expect(cannot.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
+  });
+
+  it('an editor manages AsyncActors in the namespace, and nothing the controller creates or injects for them', async () => {
+    const ns = { namespace: kube.namespace };
+    const can = [
+      ...['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'].map((verb) => q(verb, ASYNC_ACTORS, ns)),
+      q('get', `${ASYNC_ACTORS}/status`, ns),
+    ];
+    const cannot = [
+      // The status is the controller's.
+      q('patch', `${ASYNC_ACTORS}/status`, ns),
+      q('update', `${ASYNC_ACTORS}/status`, ns),
+      q('create', ASYNC_ACTORS, inUserNs),
+      q('list', ASYNC_ACTORS),
+      // The workload, its ScaledObject and the runtime ConfigMap are the controller's to apply.
+      q('create', 'deployments.apps', ns),
+      q('patch', 'statefulsets.apps', ns),
+      q('create', SCALED_OBJECTS, ns),
+      q('patch', 'configmaps', ns),
+    ];
+    const answers = await canIAll('alice', [...can, ...cannot]);
+    expect(can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
+    expect(cannot.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
+  });
+
+  it('a viewer reads AsyncActors and changes nothing', async () => {
+    const ns = { namespace: kube.namespace };
+    const can = [q('get', ASYNC_ACTORS, ns), q('list', ASYNC_ACTORS, ns), q('watch', ASYNC_ACTORS, ns), q('get', `${ASYNC_ACTORS}/status`, ns)];
+    const cannot = [...['create', 'update', 'patch', 'delete'].map((verb) => q(verb, ASYNC_ACTORS, ns)), q('patch', `${ASYNC_ACTORS}/status`, ns), q('get', 'deployments.apps', ns)];
     const answers = await canIAll('bob', [...can, ...cannot]);
     expect(can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
     expect(cannot.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);

@@ -1,5 +1,6 @@
 // kubeairunway's processes started on a ServiceAccount's token instead of the admin's: the controller
-// (any subset of core, watcher and providers), as `kubeairunway run` starts it in a pod.
+// (any subset of core, watcher and providers), as `kubeairunway run` starts it in a pod. The broker
+// (RabbitMQ) is the stack's; it is not Kubernetes, so no token is involved there.
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProviderDefinition } from '../../providers/contract.ts';
@@ -29,6 +30,9 @@ export async function startControllerAs(
     // All namespaces unless told (`kubeairunway run --namespaces`), as in a cluster: the watcher's list
     // and watch are then cluster-wide.
     namespaces: opts.namespaces,
+    // The stack's broker, as components/asya-rabbitmq gives it to the installed controller: AsyncActors'
+    // queues are declared and deleted, so the broker's part of their lifecycle runs too.
+    amqpUrl: stackInfo().amqpUrl,
     workflowBundle: await workflowBundle(),
     heartbeatMs: 2_000,
     log: (line) => log.push(line),
