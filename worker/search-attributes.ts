@@ -30,7 +30,7 @@ export async function registerSearchAttributes(temporal: { address: string; name
   } catch (err) {
     log.warn(
       { err: firstLine((err as Error).message) },
-      'could not register the search attributes MdNamespace, MdName, MdProvider, MdPhase (Keyword); an administrator must add them to the Temporal namespace',
+      `could not register the search attributes ${SEARCH_ATTRIBUTES.map((k) => k.name).join(', ')} (Keyword); an administrator must add them to the Temporal namespace`,
     );
   } finally {
     await connection.close();
