@@ -27,11 +27,31 @@ import {
   ASYNC_ACTOR_SHORT_NAMES,
   ASYNC_ACTOR_SINGULAR,
 } from '../asya/constants.ts';
+import {
+  CHECKPOINT_KIND,
+  CHECKPOINT_PLURAL,
+  CHECKPOINT_SHORT_NAMES,
+  CHECKPOINT_SINGULAR,
+  KYBERNATE_CATEGORY,
+  KYBERNATE_GROUP,
+  KYBERNATE_VERSION,
+  RESTORE_KIND,
+  RESTORE_PLURAL,
+  RESTORE_SHORT_NAMES,
+  RESTORE_SINGULAR,
+  WORKLOAD_KIND,
+  WORKLOAD_PLURAL,
+  WORKLOAD_SHORT_NAMES,
+  WORKLOAD_SINGULAR,
+} from '../kybernate/constants.ts';
 import { asyncActorRootSchema } from './async-actor-schema.ts';
 import { flameClusterRootSchema } from './flame-cluster-schema.ts';
+import { checkpointRootSchema } from './kybernate-checkpoint-schema.ts';
+import { restoreRootSchema } from './kybernate-restore-schema.ts';
+import { workloadRootSchema } from './kybernate-workload-schema.ts';
 import { modelDeploymentSpecSchema, modelDeploymentStatusSchema } from './model-deployment-schema.ts';
 import { providerConfigSpecSchema, providerConfigStatusSchema } from './provider-config-schema.ts';
-import type { CustomResourceDefinition, JSONSchemaProps } from './schema-types.ts';
+import type { CustomResourceDefinition, JSONSchemaProps, PrinterColumn } from './schema-types.ts';
 
 function rootSchema(description: string, spec: JSONSchemaProps, status: JSONSchemaProps): JSONSchemaProps {
   return {
@@ -201,10 +221,71 @@ export const asyncActorCrd: CustomResourceDefinition = {
   },
 };
 
+/** A Kybernate kind (seed 003): namespaced in kybernate.io, with a status subresource and the category `kybernate`. */
+function kybernateCrd(
+  names: { kind: string; plural: string; singular: string; shortNames: readonly string[] },
+  openAPIV3Schema: JSONSchemaProps,
+  additionalPrinterColumns: PrinterColumn[],
+): CustomResourceDefinition {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${names.plural}.${KYBERNATE_GROUP}` },
+    spec: {
+      group: KYBERNATE_GROUP,
+      names: { ...names, listKind: `${names.kind}List`, shortNames: [...names.shortNames], categories: [KYBERNATE_CATEGORY] },
+      scope: 'Namespaced',
+      versions: [{ name: KYBERNATE_VERSION, served: true, storage: true, schema: { openAPIV3Schema }, subresources: { status: {} }, additionalPrinterColumns }],
+    },
+  };
+}
+
+const AGE: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+
+export const kybernateCheckpointCrd = kybernateCrd(
+  { kind: CHECKPOINT_KIND, plural: CHECKPOINT_PLURAL, singular: CHECKPOINT_SINGULAR, shortNames: CHECKPOINT_SHORT_NAMES },
+  checkpointRootSchema,
+  [
+    { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+    { name: 'Pod', type: 'string', jsonPath: '.spec.podName' },
+    { name: 'Size', type: 'string', jsonPath: '.status.checkpointSize' },
+    { name: 'Node', type: 'string', jsonPath: '.status.nodeName', priority: 1 },
+    { name: 'Ref', type: 'string', jsonPath: '.status.checkpointRef', description: 'The checkpoint image', priority: 1 },
+    AGE,
+  ],
+);
+
+export const kybernateRestoreCrd = kybernateCrd(
+  { kind: RESTORE_KIND, plural: RESTORE_PLURAL, singular: RESTORE_SINGULAR, shortNames: RESTORE_SHORT_NAMES },
+  restoreRootSchema,
+  [
+    { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+    { name: 'Checkpoint', type: 'string', jsonPath: '.spec.checkpointRef' },
+    { name: 'Pod', type: 'string', jsonPath: '.status.restoredPodName', description: 'The restore pod' },
+    { name: 'Image', type: 'string', jsonPath: '.spec.checkpointImage', priority: 1 },
+    AGE,
+  ],
+);
+
+export const kybernateWorkloadCrd = kybernateCrd(
+  { kind: WORKLOAD_KIND, plural: WORKLOAD_PLURAL, singular: WORKLOAD_SINGULAR, shortNames: WORKLOAD_SHORT_NAMES },
+  workloadRootSchema,
+  [
+    { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+    { name: 'Pod', type: 'string', jsonPath: '.status.podName' },
+    { name: 'Checkpoints', type: 'integer', jsonPath: '.status.suspendedCheckpoints', description: 'Suspends that ended in a checkpoint' },
+    { name: 'Last Activity', type: 'date', jsonPath: '.status.lastActivityTime' },
+    AGE,
+  ],
+);
+
 /** File name under deploy/crds/ → CRD, in the order they are written. */
 export const crdFiles: readonly { file: string; crd: CustomResourceDefinition }[] = [
   { file: `${GROUP}_${MODEL_DEPLOYMENT_PLURAL}.yaml`, crd: modelDeploymentCrd },
   { file: `${GROUP}_${PROVIDER_CONFIG_PLURAL}.yaml`, crd: providerConfigCrd },
   { file: `${FLAME_GROUP}_${FLAME_CLUSTER_PLURAL}.yaml`, crd: flameClusterCrd },
   { file: `${ASYA_GROUP}_${ASYNC_ACTOR_PLURAL}.yaml`, crd: asyncActorCrd },
+  { file: `${KYBERNATE_GROUP}_${CHECKPOINT_PLURAL}.yaml`, crd: kybernateCheckpointCrd },
+  { file: `${KYBERNATE_GROUP}_${RESTORE_PLURAL}.yaml`, crd: kybernateRestoreCrd },
+  { file: `${KYBERNATE_GROUP}_${WORKLOAD_PLURAL}.yaml`, crd: kybernateWorkloadCrd },
 ];

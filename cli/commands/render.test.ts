@@ -153,7 +153,7 @@ describe('kubeairunway render: failures', () => {
       code: 1,
       stdout: '',
       stderr:
-        'error: c.yaml holds InferenceProviderConfig x; render takes ModelDeployments, FlameClusters and AsyncActors, and Deployments or StatefulSets next to AsyncActors (pass provider configs with --provider-config).\n',
+        'error: c.yaml holds InferenceProviderConfig x; render takes ModelDeployments, FlameClusters, AsyncActors, KybernateCheckpoints, KybernateRestores and KybernateWorkloads, Deployments or StatefulSets next to AsyncActors and Pods next to KybernateRestores (pass provider configs with --provider-config).\n',
     });
   });
 
@@ -331,7 +331,7 @@ describe('kubeairunway render: AsyncActors', () => {
   it('a Deployment alone is not rendered', async () => {
     const result = await run(['render', '-f', 'd.yaml'], { 'd.yaml': deployment('vllm') });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('error: d.yaml holds Deployment default/vllm; render takes ModelDeployments, FlameClusters and AsyncActors');
+    expect(result.stderr).toContain('error: d.yaml holds Deployment default/vllm; render takes ModelDeployments, FlameClusters, AsyncActors');
   });
 
   it('an invalid actor prints its field errors and nothing on stdout', async () => {
@@ -346,5 +346,138 @@ describe('kubeairunway render: AsyncActors', () => {
     expect((await run(args)).stdout).toBe(first.stdout);
     const json = await run([...args, '-o', 'json']);
     expect(JSON.parse(json.stdout)).toEqual({ apiVersion: 'v1', kind: 'List', items: objects(first.stdout) });
+  });
+});
+
+describe('kubeairunway render: Kybernate kinds', () => {
+  const kybernate = (kind: string, name: string, spec: unknown, status?: unknown) =>
+    JSON.stringify({ apiVersion: 'kybernate.io/v1alpha1', kind, metadata: { name }, spec, ...(status ? { status } : {}) });
+  const IMAGE = 'containerd.io/checkpoint/4f2a:1733227215';
+  const completed = (extra: Record<string, unknown> = {}) =>
+    kybernate('KybernateCheckpoint', 'my-gpu-checkpoint', { podName: 'gpu-inference', containerName: 'model', ...extra }, { phase: 'Completed', checkpointRef: IMAGE, nodeName: 'gpu-node-1' });
+  const POD = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'gpu-inference', labels: { app: 'llm' } },
+    spec: { nodeName: 'gpu-node-1', containers: [{ name: 'model', image: 'my-llm:v1' }] },
+  });
+  const owner = (kind: string, name: string) => [{ apiVersion: 'kybernate.io/v1alpha1', kind, name, controller: true, blockOwnerDeletion: true }];
+
+  it('examples/kybernate-workload.yaml: the pod, from the template, named after the workload and owned by it', async () => {
+    const result = await run(['render', '-f', 'examples/kybernate-workload.yaml']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(objects(result.stdout)).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: 'llm-inference',
+          namespace: 'default',
+          labels: { app: 'llm-inference', 'kybernate.io/workload': 'llm-inference' },
+          ownerReferences: owner('KybernateWorkload', 'llm-inference'),
+        },
+        spec: {
+          containers: [{ name: 'model', image: 'my-llm:v1', ports: [{ containerPort: 8080 }], resources: { limits: { 'nvidia.com/gpu': '1' } } }],
+          runtimeClassName: 'nvidia',
+        },
+      },
+    ]);
+  });
+
+  it('examples/kybernate-checkpoint.yaml renders nothing, and says so on stderr', async () => {
+    expect(await run(['render', '-f', 'examples/kybernate-checkpoint.yaml'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'examples/kybernate-checkpoint.yaml: KybernateCheckpoint default/my-gpu-checkpoint creates no objects: it checkpoints pod default/gpu-inference on its node; nothing to render\n',
+    });
+  });
+
+  it('examples/kybernate-restore.yaml alone: the restore pod from what it names, and what was assumed on stderr', async () => {
+    const result = await run(['render', '-f', 'examples/kybernate-restore.yaml']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'warning: examples/kybernate-restore.yaml: KybernateRestore default/my-gpu-restore: KybernateCheckpoint default/my-gpu-checkpoint is read in the cluster: rendered with its name in place of its checkpoint image and without its pod (pass the checkpoint, completed, and its pod with -f to render from them)\n',
+    );
+    expect(objects(result.stdout)).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: 'gpu-inference-restored',
+          namespace: 'default',
+          labels: { 'kybernate.io/restore': 'my-gpu-restore' },
+          annotations: { 'kybernate.io/restore-from': 'my-gpu-checkpoint' },
+          ownerReferences: owner('KybernateRestore', 'my-gpu-restore'),
+        },
+        spec: {
+          containers: [{ name: 'restored', image: 'my-gpu-checkpoint', resources: { limits: { 'nvidia.com/gpu': '1' } } }],
+          nodeSelector: { 'kubernetes.io/hostname': 'gpu-node-2' },
+        },
+      },
+    ]);
+  });
+
+  it('with the completed checkpoint and its pod: the checkpoint image, the pod\'s spec, the resources on the checkpointed container', async () => {
+    const result = await run(['render', '-f', 'examples/kybernate-restore.yaml', '-f', 'c.yaml', '-f', 'p.yaml'], { 'c.yaml': completed(), 'p.yaml': POD });
+    expect(result.code).toBe(0);
+    // The checkpoint says it renders nothing; the Pod is read, not printed.
+    expect(result.stderr).toBe('c.yaml: KybernateCheckpoint default/my-gpu-checkpoint creates no objects: it checkpoints pod default/gpu-inference on its node; nothing to render\n');
+    const [pod] = objects(result.stdout);
+    expect(objects(result.stdout)).toHaveLength(1);
+    expect(pod!.metadata).toMatchObject({ name: 'gpu-inference-restored', annotations: { 'kybernate.io/restore-from': IMAGE } });
+    expect(pod!.spec).toEqual({ containers: [{ name: 'model', image: 'my-llm:v1', resources: { limits: { 'nvidia.com/gpu': '1' } } }], nodeSelector: { 'kubernetes.io/hostname': 'gpu-node-2' } });
+  });
+
+  it('without targetPod: <restore>-restored, pinned to the node whose containerd holds the checkpoint', async () => {
+    const result = await run(['render', '-f', 'r.yaml', '-f', 'c.yaml', '-f', 'p.yaml'], { 'r.yaml': kybernate('KybernateRestore', 'back', { checkpointRef: 'my-gpu-checkpoint' }), 'c.yaml': completed(), 'p.yaml': POD });
+    const [pod] = objects(result.stdout);
+    expect(pod!.metadata.name).toBe('back-restored');
+    expect(pod!.spec).toEqual({
+      containers: [{ name: 'model', image: 'my-llm:v1' }],
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['gpu-node-1'] }] }] } } },
+    });
+    // A checkpoint pushed to a registry can be restored anywhere.
+    const anywhere = await run(['render', '-f', 'r.yaml', '-f', 'c.yaml'], {
+      'r.yaml': kybernate('KybernateRestore', 'back', { checkpointRef: 'my-gpu-checkpoint' }),
+      'c.yaml': completed({ storage: { type: 'registry', image: 'registry.example/cp:1' } }),
+    });
+    expect(objects(anywhere.stdout)[0]!.spec).toEqual({ containers: [{ name: 'model', image: IMAGE }] });
+  });
+
+  it('a checkpoint that has not completed: its name in place of the image, said so', async () => {
+    const pending = kybernate('KybernateCheckpoint', 'my-gpu-checkpoint', { podName: 'gpu-inference' }, { phase: 'InProgress' });
+    const result = await run(['render', '-f', 'examples/kybernate-restore.yaml', '-f', 'c.yaml', '-f', 'p.yaml'], { 'c.yaml': pending, 'p.yaml': POD });
+    expect(result.stderr).toContain(
+      'warning: examples/kybernate-restore.yaml: KybernateRestore default/my-gpu-restore: KybernateCheckpoint default/my-gpu-checkpoint has not completed (no status.checkpointRef): rendered with its name in place of its checkpoint image\n',
+    );
+    expect(objects(result.stdout)[0]!.metadata).toMatchObject({ annotations: { 'kybernate.io/restore-from': 'my-gpu-checkpoint' } });
+  });
+
+  it('a checkpointImage needs nothing else', async () => {
+    const result = await run(['render', '-f', 'r.yaml'], { 'r.yaml': kybernate('KybernateRestore', 'r', { checkpointImage: IMAGE }) });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(objects(result.stdout)[0]).toMatchObject({ metadata: { name: 'r-restored', annotations: { 'kybernate.io/restore-from': IMAGE } }, spec: { containers: [{ name: 'restored', image: IMAGE }] } });
+  });
+
+  it('a Pod alone is not rendered', async () => {
+    const result = await run(['render', '-f', 'p.yaml'], { 'p.yaml': POD });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error: p.yaml holds Pod default/gpu-inference; render takes ModelDeployments');
+  });
+
+  it('an invalid object prints its field errors and nothing on stdout', async () => {
+    const result = await run(['render', '-f', 'examples/kybernate-workload.yaml', '-f', 'r.yaml'], { 'r.yaml': kybernate('KybernateRestore', 'r', {}) });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: "r.yaml: KybernateRestore default/r cannot be rendered:\n  spec: Exactly one of 'checkpointRef' or 'checkpointImage' must be set\n" });
+  });
+
+  it('is deterministic, mixes with other kinds in input order, and the YAML parses back to the JSON rendering', async () => {
+    const args = ['render', '-f', 'examples/kybernate-workload.yaml', '-f', 'examples/flame-cluster.yaml', '-f', 'examples/kybernate-checkpoint.yaml', '-f', 'examples/kybernate-restore.yaml'];
+    const first = await run(args);
+    expect((await run(args)).stdout).toBe(first.stdout);
+    const rendered = objects(first.stdout);
+    expect(rendered[0]!.metadata.name).toBe('llm-inference');
+    expect(rendered.at(-1)!.metadata.name).toBe('gpu-inference-restored');
+    const json = await run([...args, '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual({ apiVersion: 'v1', kind: 'List', items: rendered });
   });
 });

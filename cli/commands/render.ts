@@ -1,20 +1,24 @@
 // `kubeairunway render -f FILE`: prints the provider resources the controller would create for each
-// ModelDeployment, the children of each FlameCluster (ConfigMap, Services, Pods) and what each AsyncActor
-// applies (standalone: its workload and ScaledObject; binding: the injection into its target), or why it
-// cannot (exit code 1). Deployments and StatefulSets may be given as binding targets; they are read,
-// not printed. Nothing is printed to stdout unless every object renders, so the output can be piped
-// to `kubectl apply -f -` safely.
+// ModelDeployment, the children of each FlameCluster (ConfigMap, Services, Pods), what each AsyncActor
+// applies (standalone: its workload and ScaledObject; binding: the injection into its target) and the
+// pod of each KybernateRestore and KybernateWorkload, or why it cannot (exit code 1); a
+// KybernateCheckpoint creates nothing, which stderr says. Deployments and StatefulSets may be given as
+// binding targets, Pods as the checkpointed pods of restores; they are read, not printed. Nothing is
+// printed to stdout unless every object renders, so the output can be piped to `kubectl apply -f -`
+// safely.
 
 import { Option, type Command } from 'commander';
 import { ASYNC_ACTOR_KIND } from '../../api/asya/constants.ts';
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
+import { CHECKPOINT_KIND, RESTORE_KIND } from '../../api/kybernate/constants.ts';
 import { isPlainObject } from '../../api/overrides.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
 import { checkAsyncActor, renderAsyncActorDocument, WORKLOAD_KINDS, type ModelDeploymentFacts, type OfflineTargets } from '../asya.ts';
 import { describeObject, readManifests, type ManifestDocument } from '../documents.ts';
 import { CliError } from '../errors.ts';
 import { checkFlameCluster, renderFlameDocument } from '../flame.ts';
+import { checkKybernate, KYBERNATE_DOCUMENT_KINDS, renderKybernateDocument, RESTORE_SOURCE_KINDS, type KybernateOfflineContext } from '../kybernate.ts';
 import { formatObjects, type OutputFormat } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { kindOf } from '../objects.ts';
@@ -33,8 +37,11 @@ interface RenderOptions {
 export const renderCommand: CommandRegistration = (program: Command, { io }) => {
   program
     .command('render')
-    .description('Print the resources the controller would create for ModelDeployments, FlameClusters and AsyncActors.')
-    .requiredOption('-f, --filename <path...>', 'ModelDeployment, FlameCluster or AsyncActor manifest (and AsyncActor targets), directory, or - for stdin (repeatable)')
+    .description('Print the resources the controller would create for ModelDeployments, FlameClusters, AsyncActors and Kybernate kinds.')
+    .requiredOption(
+      '-f, --filename <path...>',
+      'ModelDeployment, FlameCluster, AsyncActor or Kybernate manifest (and AsyncActor targets, checkpointed Pods), directory, or - for stdin (repeatable)',
+    )
     .option('--provider <name>', 'render for this provider, as if spec.provider.name named it')
     .option('--provider-config <path...>', 'InferenceProviderConfig manifests to select with (replace built-ins of the same name)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
@@ -46,11 +53,13 @@ export async function runRender(io: CliIO, options: RenderOptions): Promise<numb
   const docs = await readManifests(io, options.filename);
   if (docs.length === 0) throw new CliError(`No objects found in ${options.filename.join(', ')}.`);
   const hasActors = docs.some((d) => kindOf(d) === ASYNC_ACTOR_KIND);
+  const hasRestores = docs.some((d) => kindOf(d) === RESTORE_KIND);
   const isTarget = (d: ManifestDocument) => hasActors && (WORKLOAD_KINDS as readonly (string | undefined)[]).includes(kindOf(d));
-  const wrongKind = docs.find((d) => !RENDERED_KINDS.includes(kindOf(d) ?? '') && !isTarget(d));
+  const isRestoreSource = (d: ManifestDocument) => hasRestores && RESTORE_SOURCE_KINDS.includes(kindOf(d) ?? '');
+  const wrongKind = docs.find((d) => !RENDERED_KINDS.includes(kindOf(d) ?? '') && !isTarget(d) && !isRestoreSource(d));
   if (wrongKind) {
     throw new CliError(
-      `${wrongKind.source} holds ${describeObject(wrongKind)}; render takes ModelDeployments, FlameClusters and AsyncActors, and Deployments or StatefulSets next to AsyncActors (pass provider configs with --provider-config).`,
+      `${wrongKind.source} holds ${describeObject(wrongKind)}; render takes ModelDeployments, FlameClusters, AsyncActors, KybernateCheckpoints, KybernateRestores and KybernateWorkloads, Deployments or StatefulSets next to AsyncActors and Pods next to KybernateRestores (pass provider configs with --provider-config).`,
     );
   }
 
@@ -58,7 +67,14 @@ export async function runRender(io: CliIO, options: RenderOptions): Promise<numb
   const rendered: unknown[][] = docs.map(() => []);
   const modelDeployments: ModelDeploymentFacts[] = [];
   let failed = false;
+  const kybernate: KybernateOfflineContext = { checkpoints: docs.filter((d) => kindOf(d) === CHECKPOINT_KIND), pods: docs.filter(isRestoreSource) };
   docs.forEach((doc, index) => {
+    if (KYBERNATE_DOCUMENT_KINDS.includes(kindOf(doc) ?? '')) {
+      const objects = renderKybernate(io, doc, kybernate);
+      if (objects) rendered[index] = objects;
+      else failed = true;
+      return;
+    }
     if (kindOf(doc) === FLAME_CLUSTER_KIND) {
       const objects = renderFlame(io, doc);
       if (objects) rendered[index] = objects;
@@ -102,7 +118,7 @@ export async function runRender(io: CliIO, options: RenderOptions): Promise<numb
   return 0;
 }
 
-const RENDERED_KINDS: readonly string[] = [MODEL_DEPLOYMENT_KIND, FLAME_CLUSTER_KIND, ASYNC_ACTOR_KIND];
+const RENDERED_KINDS: readonly string[] = [MODEL_DEPLOYMENT_KIND, FLAME_CLUSTER_KIND, ASYNC_ACTOR_KIND, ...KYBERNATE_DOCUMENT_KINDS];
 
 /** What a binding AsyncActor may need of a ModelDeployment: its endpoint (as stored, else as its provider would report it) and provider resource. */
 function modelDeploymentFacts(md: ModelDeployment, resource: AnyObject | undefined, predicted: ModelDeploymentFacts['endpoint']): ModelDeploymentFacts {
@@ -144,6 +160,24 @@ function renderFlame(io: CliIO, doc: ManifestDocument): unknown[] | undefined {
   }
   printWarnings(io, name, warnings);
   return rendered.objects;
+}
+
+/**
+ * A Kybernate object's pod (none for a KybernateCheckpoint, said so on stderr), or undefined (after
+ * saying why on stderr) when it is invalid. What the render had to assume offline is a warning.
+ */
+function renderKybernate(io: CliIO, doc: ManifestDocument, context: KybernateOfflineContext): unknown[] | undefined {
+  const name = `${doc.source}: ${describeObject(doc)}`;
+  const warnings = checkKybernate(doc).warnings.map((w) => `${w.field}: ${w.message}`);
+  const result = renderKybernateDocument(doc, context);
+  if (result.problems.length > 0) {
+    io.stderr(`${name} cannot be rendered:\n${result.problems.map((p) => `  ${p}\n`).join('')}`);
+    printWarnings(io, name, warnings);
+    return undefined;
+  }
+  if ('nothing' in result && result.nothing) io.stderr(`${name} ${result.nothing}\n`);
+  printWarnings(io, name, [...warnings, ...result.warnings]);
+  return result.objects;
 }
 
 function printWarnings(io: CliIO, name: string, warnings: readonly string[]): void {

@@ -106,7 +106,7 @@ describe('kubeairunway validate', () => {
   it('rejects other kinds', async () => {
     const result = await run(['validate', '-f', 'cm.yaml'], { 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('error   kind: kind must be ModelDeployment, InferenceProviderConfig, FlameCluster or AsyncActor, got "ConfigMap"');
+    expect(result.stdout).toContain('error   kind: kind must be ModelDeployment, InferenceProviderConfig, FlameCluster, AsyncActor, KybernateCheckpoint, KybernateRestore or KybernateWorkload, got "ConfigMap"');
   });
 
   it('json output', async () => {
@@ -247,5 +247,60 @@ describe('kubeairunway validate: AsyncActors', () => {
     const spec = { ...STANDALONE, scaling: { enable: true }, workload: { template: { spec: { containers: [{ name: 'asya-runtime', image: 'x', anything: 1 }] } } } };
     const result = await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('typo', spec) });
     expect(result.stdout).toBe("a.yaml: AsyncActor default/typo is valid (0 errors, 1 warning)\n  warning spec.scaling.enable: Unknown field 'spec.scaling.enable' is not part of the schema\n");
+  });
+});
+
+describe('kubeairunway validate: Kybernate kinds', () => {
+  const kybernate = (kind: string, name: string, spec: unknown) => JSON.stringify({ apiVersion: 'kybernate.io/v1alpha1', kind, metadata: { name }, spec });
+
+  it('the three examples are valid', async () => {
+    const files = ['examples/kybernate-checkpoint.yaml', 'examples/kybernate-restore.yaml', 'examples/kybernate-workload.yaml'];
+    expect(await run(['validate', ...files.flatMap((f) => ['-f', f])])).toEqual({
+      code: 0,
+      stdout: [
+        'examples/kybernate-checkpoint.yaml: KybernateCheckpoint default/my-gpu-checkpoint is valid',
+        'examples/kybernate-restore.yaml: KybernateRestore default/my-gpu-restore is valid',
+        'examples/kybernate-workload.yaml: KybernateWorkload default/llm-inference is valid',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+  });
+
+  it('a checkpoint: the storage rule in the CRD\'s words, every field error, exit 1', async () => {
+    const result = await run(['validate', '-f', 'c.yaml'], { 'c.yaml': kybernate('KybernateCheckpoint', 'c', { timeout: 0, storage: { type: 's3', bucket: 'b' } }) });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        'c.yaml: KybernateCheckpoint default/c is invalid (3 errors, 0 warnings)',
+        '  error   spec.podName: required',
+        '  error   spec.timeout: must be an integer >= 1, got 0',
+        "  error   spec.storage: 'storage.bucket' and 'storage.key' are required when 'storage.type' is s3",
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a restore with both sources', async () => {
+    const result = await run(['validate', '-f', 'r.yaml'], { 'r.yaml': kybernate('KybernateRestore', 'r', { checkpointRef: 'c', checkpointImage: 'containerd.io/checkpoint/c:1' }) });
+    expect(result.stdout).toBe("r.yaml: KybernateRestore default/r is invalid (1 error, 0 warnings)\n  error   spec: Exactly one of 'checkpointRef' or 'checkpointImage' must be set\n");
+  });
+
+  it('a workload: a bad duration, and a template no pod can be made from (which only the workflow sees)', async () => {
+    const result = await run(['validate', '-f', 'w.yaml'], { 'w.yaml': kybernate('KybernateWorkload', 'w', { template: { spec: { containers: [] } }, activator: { queueTimeout: '30' } }) });
+    expect(result.stdout).toBe(
+      [
+        'w.yaml: KybernateWorkload default/w is invalid (2 errors, 0 warnings)',
+        '  error   spec.template.spec.containers: required: a list of at least one container',
+        '  error   spec.activator.queueTimeout: must be a positive duration such as "30s", "5m" or "1h30m" (whole numbers; units ms, s, m, h), got "30"',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('warns about unknown fields, but not inside the pod template', async () => {
+    const spec = { template: { spec: { containers: [{ name: 'm', image: 'x', anything: 1 }] } }, suspend: { idleTimout: '1m' } };
+    const result = await run(['validate', '-f', 'w.yaml'], { 'w.yaml': kybernate('KybernateWorkload', 'w', spec) });
+    expect(result.stdout).toBe("w.yaml: KybernateWorkload default/w is valid (0 errors, 1 warning)\n  warning spec.suspend.idleTimout: Unknown field 'spec.suspend.idleTimout' is not part of the schema\n");
   });
 });

@@ -1,6 +1,7 @@
 // `kubeairunway validate -f FILE`: checks ModelDeployments (and InferenceProviderConfigs) offline, with
 // the same validation the admission webhook runs, plus the explicit provider's override schema; and
-// FlameClusters and AsyncActors, with the validation their workflows run.
+// FlameClusters, AsyncActors and the Kybernate kinds (KybernateCheckpoint, KybernateRestore,
+// KybernateWorkload), with the validation their workflows run.
 
 import { Option, type Command } from 'commander';
 import { ASYNC_ACTOR_KIND } from '../../api/asya/constants.ts';
@@ -13,6 +14,7 @@ import { describeObject, readManifests, type ManifestDocument } from '../documen
 import { CliError } from '../errors.ts';
 import { checkAsyncActor } from '../asya.ts';
 import { checkFlameCluster } from '../flame.ts';
+import { checkKybernate, KYBERNATE_DOCUMENT_KINDS } from '../kybernate.ts';
 import { countIssues, formatJson, issueLines } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { checkModelDeployment, checkProviderConfig, kindOf } from '../objects.ts';
@@ -34,7 +36,7 @@ export interface DocumentReport {
 export const validateCommand: CommandRegistration = (program: Command, { io }) => {
   program
     .command('validate')
-    .description('Check ModelDeployment, FlameCluster and AsyncActor manifests offline, as the cluster would.')
+    .description('Check ModelDeployment, FlameCluster, AsyncActor and Kybernate manifests offline, as the cluster would.')
     .requiredOption('-f, --filename <path...>', 'manifest file, directory, or - for stdin (repeatable)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(action((options: ValidateOptions) => runValidate(io, options)));
@@ -64,10 +66,10 @@ function resultOf(doc: ManifestDocument): ValidationResult {
   if (kind === PROVIDER_CONFIG_KIND) return checkProviderConfig(doc);
   if (kind === FLAME_CLUSTER_KIND) return checkFlameCluster(doc);
   if (kind === ASYNC_ACTOR_KIND) return checkAsyncActor(doc);
+  if (kind !== undefined && KYBERNATE_DOCUMENT_KINDS.includes(kind)) return checkKybernate(doc);
+  const kinds = [MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIG_KIND, FLAME_CLUSTER_KIND, ASYNC_ACTOR_KIND, ...KYBERNATE_DOCUMENT_KINDS];
   return {
-    errors: [
-      { field: 'kind', message: `kind must be ${MODEL_DEPLOYMENT_KIND}, ${PROVIDER_CONFIG_KIND}, ${FLAME_CLUSTER_KIND} or ${ASYNC_ACTOR_KIND}, got ${JSON.stringify(kind ?? null)}` },
-    ],
+    errors: [{ field: 'kind', message: `kind must be ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}, got ${JSON.stringify(kind ?? null)}` }],
     warnings: [],
   };
 }

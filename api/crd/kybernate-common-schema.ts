@@ -1,0 +1,84 @@
+// Schema pieces the three Kybernate CRDs share (seed 003 §3): storage of a checkpoint, resources, the
+// status fields every kind has, and the builders. The validators in api/kybernate/ check the same
+// rules with the same messages (api/kybernate/crd.test.ts runs both over one table).
+
+import { DEFAULT_STORAGE_TYPE } from '../kybernate/defaults.ts';
+import { KybernateMessage } from '../kybernate/messages.ts';
+import { MAX_SHORT_STRING, NO_WHITESPACE_PATTERN, QUANTITY_STRING_PATTERN } from '../kybernate/patterns.ts';
+import { STORAGE_TYPES } from '../kybernate/values.ts';
+import { conditionsSchema } from './common-schemas.ts';
+import type { JSONSchemaProps } from './schema-types.ts';
+
+export const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
+export const int = (description: string, minimum: number, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'integer', format: 'int32', minimum, description, ...extra });
+export const bool = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'boolean', description, ...extra });
+export const enumOf = (values: readonly string[], description: string, extra: JSONSchemaProps = {}): JSONSchemaProps =>
+  str(description, { enum: [...values], maxLength: MAX_SHORT_STRING, ...extra });
+export const image = (description: string): JSONSchemaProps => str(description, { minLength: 1, pattern: NO_WHITESPACE_PATTERN });
+export const timestamp = (description: string): JSONSchemaProps => str(description, { format: 'date-time' });
+
+/**
+ * Where a checkpoint image goes. The default sits on the object itself ({}), so the API server fills
+ * in `type` even when the whole section is left out.
+ */
+export const storageSchema: JSONSchemaProps = {
+  type: 'object',
+  description: "Where the checkpoint image is kept: the node's containerd (default), a registry (image) or S3 (bucket, key).",
+  default: {},
+  properties: {
+    type: enumOf(STORAGE_TYPES, 'containerd, registry or s3.', { default: DEFAULT_STORAGE_TYPE }),
+    image: image('registry: the image reference to push the checkpoint to.'),
+    bucket: str('s3: the bucket.', { minLength: 1 }),
+    key: str('s3: the object key, e.g. my-checkpoint.tar.', { minLength: 1 }),
+  },
+  'x-kubernetes-validations': [
+    { rule: "!has(self.type) || self.type != 'registry' || has(self.image)", message: KybernateMessage.registryNeedsImage, fieldPath: '.image', reason: 'FieldValueRequired' },
+    {
+      rule: "!has(self.type) || self.type != 's3' || (has(self.bucket) && has(self.key))",
+      message: KybernateMessage.s3NeedsBucketAndKey,
+      reason: 'FieldValueRequired',
+    },
+  ],
+};
+
+/** An int-or-string quantity (no `type`, as structural schemas require for x-kubernetes-int-or-string). */
+const quantitySchema = {
+  description: 'A non-negative quantity, e.g. "500m", "2Gi" or 4.',
+  'x-kubernetes-int-or-string': true,
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  pattern: QUANTITY_STRING_PATTERN,
+  minimum: 0,
+} satisfies JSONSchemaProps & { anyOf: JSONSchemaProps[]; 'x-kubernetes-int-or-string': true };
+
+export const resourcesSchema = (description: string): JSONSchemaProps => ({
+  type: 'object',
+  description,
+  properties: {
+    requests: { type: 'object', description: 'Minimum resources, by resource name (cpu, memory, nvidia.com/gpu, ...).', additionalProperties: quantitySchema },
+    limits: { type: 'object', description: 'Maximum resources, by resource name.', additionalProperties: quantitySchema },
+  },
+});
+
+/** The status fields all three kinds have. */
+export const commonStatusFields: Record<string, JSONSchemaProps> = {
+  message: str('Human-readable summary: what is happening, or why it failed.'),
+  conditions: conditionsSchema,
+  observedGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'metadata.generation of the spec this status describes.' },
+};
+
+/** The root of a Kybernate kind: spec required (the validators need one to check), rules on the whole object. */
+export function kybernateRootSchema(description: string, spec: JSONSchemaProps, status: JSONSchemaProps, rules?: JSONSchemaProps['x-kubernetes-validations']): JSONSchemaProps {
+  return {
+    type: 'object',
+    description,
+    required: ['spec'],
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { type: 'object' },
+      spec,
+      status,
+    },
+    ...(rules ? { 'x-kubernetes-validations': rules } : {}),
+  };
+}

@@ -1,0 +1,86 @@
+// OpenAPI schema of KybernateWorkload (seed 003 §3.3). Source of deploy/crds/kybernate.io_kybernateworkloads.yaml.
+// It enforces at admission what api/kybernate/validate-workload.ts checks, with the same messages; the
+// pod template is kept as given, so what it must hold only the workflow checks.
+
+import { DEFAULT_ACTIVATOR, DEFAULT_IDLE_TIMEOUT, DEFAULT_SCALE_TO_ZERO, DEFAULT_SUSPEND_ENABLED } from '../kybernate/defaults.ts';
+import { KybernateMessage } from '../kybernate/messages.ts';
+import { DURATION_PATTERN, MAX_DURATION_LENGTH, MAX_OWNER_NAME_LENGTH, MAX_URL_PATH_LENGTH, URL_PATH_PATTERN } from '../kybernate/patterns.ts';
+import { WORKLOAD_PHASES } from '../kybernate/values.ts';
+import { bool, commonStatusFields, enumOf, int, kybernateRootSchema, storageSchema, str, timestamp } from './kybernate-common-schema.ts';
+import type { JSONSchemaProps } from './schema-types.ts';
+
+const duration = (description: string, fallback: string): JSONSchemaProps =>
+  str(`${description} A positive duration in whole units: ms, s, m, h (e.g. 30s, 5m, 1h30m).`, { maxLength: MAX_DURATION_LENGTH, pattern: DURATION_PATTERN, default: fallback });
+
+export const workloadSpecSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'A pod that is checkpointed and removed when idle, and restored on the next request.',
+  required: ['template'],
+  properties: {
+    template: {
+      type: 'object',
+      description: 'A pod template (metadata, spec): the pod, named after the workload; kept as given.',
+      'x-kubernetes-preserve-unknown-fields': true,
+    },
+    suspend: {
+      type: 'object',
+      description: 'Suspend when idle: checkpoint the pod, then delete it.',
+      default: {},
+      properties: {
+        enabled: bool('Suspend after idleTimeout without requests.', { default: DEFAULT_SUSPEND_ENABLED }),
+        idleTimeout: duration('Time without requests before the workload is suspended.', DEFAULT_IDLE_TIMEOUT),
+        storage: storageSchema,
+      },
+    },
+    scaleToZero: {
+      type: 'object',
+      description: 'Replica bounds.',
+      default: {},
+      properties: {
+        enabled: bool('Allow scaling to zero.', { default: DEFAULT_SCALE_TO_ZERO.enabled }),
+        minReplicas: int('Fewest replicas.', 0, { default: DEFAULT_SCALE_TO_ZERO.minReplicas }),
+        maxReplicas: int('Most replicas.', 1, { default: DEFAULT_SCALE_TO_ZERO.maxReplicas }),
+      },
+      'x-kubernetes-validations': [
+        {
+          rule: '!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas',
+          message: KybernateMessage.replicaBounds,
+          fieldPath: '.minReplicas',
+          reason: 'FieldValueInvalid',
+        },
+      ],
+    },
+    activator: {
+      type: 'object',
+      description: 'Wake on request: an endpoint that receives requests, wakes a suspended workload and holds them until it runs.',
+      default: {},
+      properties: {
+        enabled: bool('Run the activator.', { default: DEFAULT_ACTIVATOR.enabled }),
+        port: { type: 'integer', format: 'int32', minimum: 1, maximum: 65535, default: DEFAULT_ACTIVATOR.port, description: 'Port the workload serves on.' },
+        healthPath: str('Path that answers once the workload is ready.', { maxLength: MAX_URL_PATH_LENGTH, pattern: URL_PATH_PATTERN, default: DEFAULT_ACTIVATOR.healthPath }),
+        queueTimeout: duration('Longest a request is held while the workload wakes.', DEFAULT_ACTIVATOR.queueTimeout),
+      },
+    },
+  },
+};
+
+export const workloadStatusSchema: JSONSchemaProps = {
+  type: 'object',
+  description: 'Observed state, written by the controller.',
+  properties: {
+    phase: enumOf(WORKLOAD_PHASES, 'Running, Suspended, Restoring or Failed.'),
+    activeReplicas: { type: 'integer', format: 'int32', minimum: 0, description: 'Running pods.' },
+    suspendedCheckpoints: { type: 'integer', format: 'int32', minimum: 0, description: 'Suspends that ended in a checkpoint.' },
+    lastActivityTime: timestamp('When the last request was seen.'),
+    podName: str("The workload's pod."),
+    ...commonStatusFields,
+  },
+};
+
+/** The name rule sits on the whole object: only there can CEL see metadata.name. */
+export const workloadRootSchema: JSONSchemaProps = kybernateRootSchema(
+  'KybernateWorkload runs a pod that is checkpointed and removed when idle, and restored on the next request.',
+  workloadSpecSchema,
+  workloadStatusSchema,
+  [{ rule: `size(self.metadata.name) <= ${MAX_OWNER_NAME_LENGTH}`, message: KybernateMessage.workloadName, reason: 'FieldValueInvalid' }],
+);

@@ -1,0 +1,78 @@
+// Names of the three Kybernate kinds (seed 003, research "Kybernate" 2a): their API group, the
+// finalizer, the annotation and labels on the pods they create, the condition types, and the per-node
+// task queue their node activities run on. Kept apart from api/constants.ts: Kybernate is its own API
+// group, not kubeairunway.ai. Pure (no imports), so workflow code, the CRD schema and the activities
+// all agree on them.
+
+export const KYBERNATE_GROUP = 'kybernate.io';
+export const KYBERNATE_VERSION = 'v1alpha1';
+export const KYBERNATE_API_VERSION = `${KYBERNATE_GROUP}/${KYBERNATE_VERSION}`;
+/** `kubectl get kybernate` lists all three kinds. */
+export const KYBERNATE_CATEGORY = 'kybernate';
+
+export const CHECKPOINT_KIND = 'KybernateCheckpoint';
+export const CHECKPOINT_PLURAL = 'kybernatecheckpoints';
+export const CHECKPOINT_SINGULAR = 'kybernatecheckpoint';
+export const CHECKPOINT_SHORT_NAMES: readonly string[] = ['kcp'];
+
+export const RESTORE_KIND = 'KybernateRestore';
+export const RESTORE_PLURAL = 'kybernaterestores';
+export const RESTORE_SINGULAR = 'kybernaterestore';
+export const RESTORE_SHORT_NAMES: readonly string[] = ['krs'];
+
+export const WORKLOAD_KIND = 'KybernateWorkload';
+export const WORKLOAD_PLURAL = 'kybernateworkloads';
+export const WORKLOAD_SINGULAR = 'kybernateworkload';
+export const WORKLOAD_SHORT_NAMES: readonly string[] = ['kwl'];
+
+export const KYBERNATE_KINDS: readonly string[] = [CHECKPOINT_KIND, RESTORE_KIND, WORKLOAD_KIND];
+
+/**
+ * On a KybernateCheckpoint while its artifacts (the checkpoint image in the node's containerd) may still
+ * exist: garbage collection cannot reach containerd's content store, so deletion waits for the node
+ * activity that removes them.
+ */
+export const ARTIFACTS_FINALIZER = 'kybernate.io/artifacts';
+
+/**
+ * On a pod that is to start from a checkpoint rather than fresh (restore variant C): the checkpoint
+ * image a node runtime that restores pods (a shim, or a CRI runtime that restores) restores from.
+ */
+export const RESTORE_FROM_ANNOTATION = 'kybernate.io/restore-from';
+
+/**
+ * On the pod a KybernateRestore creates, and in the watch that maps the pod back to it: the restore's
+ * name. A label value, so restore names are at most 63 characters.
+ */
+export const RESTORE_LABEL = 'kybernate.io/restore';
+/** On the pod a KybernateWorkload runs: the workload's name (a label value too: at most 63 characters). */
+export const WORKLOAD_LABEL = 'kybernate.io/workload';
+
+/** Field manager of our server-side applies to Kybernate pods and statuses. */
+export const KYBERNATE_FIELD_MANAGER = 'kubeairunway-kybernate';
+
+export const READY_CONDITION = 'Ready';
+/** On a KybernateWorkload whose last suspend could not checkpoint and fell back to a cold scale-to-zero. */
+export const SUSPEND_DEGRADED_CONDITION = 'SuspendDegraded';
+
+/** Suffix of the restore pod's name when `spec.targetPod.name` is not set. */
+export const RESTORED_POD_SUFFIX = '-restored';
+
+/** The pod a KybernateRestore creates: `spec.targetPod.name`, else `<restore>-restored`. */
+export function restorePodName(restore: { metadata: { name: string }; spec: { targetPod?: { name?: string } } }): string {
+  return restore.spec.targetPod?.name ?? `${restore.metadata.name}${RESTORED_POD_SUFFIX}`;
+}
+
+/** The pod a KybernateWorkload runs is named after it (one pod: the seed's workload has no replica set). */
+export function workloadPodName(workload: { metadata: { name: string } }): string {
+  return workload.metadata.name;
+}
+
+/**
+ * The task queue of the worker beside containerd on node `nodeName`, which alone can reach that node's
+ * containerd socket: `<prefix>-kybernate-node-<nodeName>` (the seed's `kybernate-node-<nodeName>`,
+ * behind the installation's task-queue prefix like every other queue).
+ */
+export function nodeTaskQueue(prefix: string, nodeName: string): string {
+  return `${prefix}-kybernate-node-${nodeName}`;
+}

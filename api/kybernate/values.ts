@@ -1,0 +1,6 @@
+// The allowed values of the Kybernate kinds' enumerated fields, shared by the CRD schemas and the validators.
+
+export const STORAGE_TYPES = ['containerd', 'registry', 's3'] as const;
+export const CHECKPOINT_PHASES = ['Pending', 'InProgress', 'Completed', 'Failed'] as const;
+export const RESTORE_PHASES = ['Pending', 'Restoring', 'Running', 'Failed'] as const;
+export const WORKLOAD_PHASES = ['Running', 'Suspended', 'Restoring', 'Failed'] as const;
