@@ -12,6 +12,9 @@ import { DEFAULT_SETTINGS, type ReconcileSettings } from '../workflows/settings.
 import { PROVIDER_CONFIGS } from '../api/constants.ts';
 import { KINDS } from './kinds.ts';
 import { openBroker } from '../broker/broker.ts';
+import { ContainerdClient } from '../containerd/client.ts';
+import { KUBERNETES_NAMESPACE } from '../containerd/container-id.ts';
+import { createNodeWorker } from './node-worker.ts';
 import { actorBroker } from '../activities/asya/actor-broker.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { registerProvider, type Registration } from './registration.ts';
@@ -29,6 +32,8 @@ export interface ControllerOptions {
   core: boolean;
   watcher: boolean;
   providers: readonly ProviderDefinition[];
+  /** Run the node worker of this node (Kybernate's checkpoints run beside its containerd). */
+  node?: { name: string; containerdSocket: string };
   /** RabbitMQ for AsyncActors' queues (`amqp://…`); without it their queues are not managed. */
   amqpUrl?: string;
   /** The kinds this process's core and watcher reconcile; every registered kind when omitted. */
@@ -96,6 +101,20 @@ export async function startController(opts: ControllerOptions): Promise<Controll
     );
   }
 
+  const containerd = opts.node ? new ContainerdClient({ socket: opts.node.containerdSocket, namespace: KUBERNETES_NAMESPACE }) : undefined;
+  if (opts.node && containerd) {
+    workers.push(
+      await createNodeWorker({
+        connection: nativeConnection,
+        namespace: opts.temporalNamespace,
+        taskQueuePrefix: settings.taskQueuePrefix,
+        nodeName: opts.node.name,
+        containerd,
+        activityInterceptors: opts.activityInterceptors?.(undefined),
+      }),
+    );
+  }
+
   // Provider resource changes wake the owning deployment's workflow (signal only, never start).
   const deliver = createSignaler(client, { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix });
   const ownerSignals = new OwnerSignals(deliver, modelDeploymentKind, log);
@@ -145,6 +164,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await Promise.all(runs);
       await broker?.close().catch(() => undefined);
+      containerd?.close();
       await nativeConnection.close();
     },
   };

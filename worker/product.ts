@@ -28,6 +28,8 @@ export interface ProductDescription {
   /** Namespaces the watcher, the gauges and the simulators watch; all when omitted. */
   namespaces?: readonly string[];
   settings?: Partial<ReconcileSettings>;
+  /** This node's worker beside containerd (Kybernate checkpoints). */
+  node?: { name: string; containerdSocket: string };
   /** RabbitMQ for AsyncActors' queues (`amqp://…`); without it their queues are not managed. */
   amqpUrl?: string;
   /** Serve Prometheus `/metrics` and `/healthz` here; no metrics at all when omitted. */
@@ -88,7 +90,7 @@ export async function startProduct(d: ProductDescription): Promise<Product> {
  */
 export function productParts(d: ProductDescription, started: Started = {}): PartSpec[] {
   const { log } = d;
-  const controllerRuns = d.core || d.watcher || d.providers.length > 0;
+  const controllerRuns = d.core || d.watcher || d.providers.length > 0 || d.node !== undefined;
   const parts: (PartSpec | false)[] = [
     // Before any workflow sets them. A provider alone starts no workflows.
     (d.core || d.watcher) && {
@@ -134,6 +136,7 @@ export function productParts(d: ProductDescription, started: Started = {}): Part
           settings: d.settings,
           namespaces: d.namespaces,
           ...(d.amqpUrl ? { amqpUrl: d.amqpUrl } : {}),
+          ...(d.node ? { node: d.node } : {}),
           workflowBundle: d.workflowBundle,
           heartbeatMs: d.heartbeatMs,
           log: log.lines('controller'),

@@ -12,6 +12,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ALLOWED_FILES = new Set([
   'api/constants.ts', // names of the API
   'api/messages.ts', // the seed's message texts
+  'api/kybernate/constants.ts', // Kybernate's names and its node task queue's name
   'kube/resource-version.ts', // compares two resourceVersion strings
 ]);
 const ALLOWED_PACKAGES = new Set(['@temporalio/workflow', '@temporalio/common']);

@@ -36,7 +36,7 @@ describe('parseTarget', () => {
   });
 
   it('names the known kinds when a kind is unknown', () => {
-    const known = 'the known kinds are ModelDeployment (modeldeployments, md), FlameCluster (flameclusters, fc), AsyncActor (asyncactors, asya, asyas).';
+    const known = 'the known kinds are ModelDeployment (modeldeployments, md), FlameCluster (flameclusters, fc), AsyncActor (asyncactors, asya, asyas), KybernateCheckpoint (kybernatecheckpoints, kcp).';
     expect(() => parseTarget('pods/a/b', {})).toThrow(`Unknown kind 'pods': ${known}`);
     expect(() => parseTarget('a/b', { kind: 'Deployment' })).toThrow(`Unknown kind 'Deployment': ${known}`);
     expect(() => resolveKind('flame')).toThrow(CliError);
@@ -67,6 +67,7 @@ describe('operatorKinds', () => {
       ['ModelDeployment', ['modeldeployment', 'modeldeployments', 'md']],
       ['FlameCluster', ['flamecluster', 'flameclusters', 'fc']],
       ['AsyncActor', ['asyncactor', 'asyncactors', 'asya', 'asyas']],
+      ['KybernateCheckpoint', ['kybernatecheckpoint', 'kybernatecheckpoints', 'kcp']],
     ]);
   });
 
@@ -79,16 +80,18 @@ describe('operatorKinds', () => {
 
 describe('resolveParts', () => {
   it('runs every part when none is named', () => {
-    expect(resolveParts({})).toEqual({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'], webhook: false });
+    expect(resolveParts({})).toEqual({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'], webhook: false, node: false });
   });
 
   it('runs only the named parts', () => {
-    expect(resolveParts({ core: true })).toEqual({ core: true, watcher: false, providers: [], webhook: false });
-    expect(resolveParts({ providers: 'kaito, kuberay,kaito' })).toEqual({ core: false, watcher: false, providers: ['kaito', 'kuberay'], webhook: false });
-    expect(resolveParts({ watcher: true, providers: 'dynamo' })).toEqual({ core: false, watcher: true, providers: ['dynamo'], webhook: false });
+    expect(resolveParts({ core: true })).toEqual({ core: true, watcher: false, providers: [], webhook: false, node: false });
+    expect(resolveParts({ providers: 'kaito, kuberay,kaito' })).toEqual({ core: false, watcher: false, providers: ['kaito', 'kuberay'], webhook: false, node: false });
+    expect(resolveParts({ watcher: true, providers: 'dynamo' })).toEqual({ core: false, watcher: true, providers: ['dynamo'], webhook: false, node: false });
     // The webhook's own Deployment: `run --webhook` runs nothing else.
-    expect(resolveParts({ webhook: true })).toEqual({ core: false, watcher: false, providers: [], webhook: true });
-    expect(resolveParts({ core: true, watcher: true, webhook: true })).toEqual({ core: true, watcher: true, providers: [], webhook: true });
+    expect(resolveParts({ webhook: true })).toEqual({ core: false, watcher: false, providers: [], webhook: true, node: false });
+    expect(resolveParts({ core: true, watcher: true, webhook: true })).toEqual({ core: true, watcher: true, providers: [], webhook: true, node: false });
+    // A node's worker beside containerd (Kybernate), a DaemonSet of its own.
+    expect(resolveParts({ node: true })).toEqual({ core: false, watcher: false, providers: [], webhook: false, node: true });
   });
 
   it('names unknown providers and refuses to run nothing', () => {

@@ -29,6 +29,9 @@ export interface RunOptions extends KubeOptions, TemporalOptions {
   taskQueuePrefix: string;
   /** RabbitMQ for AsyncActors' queues. */
   amqpUrl?: string;
+  node?: boolean;
+  nodeName?: string;
+  containerdSocket?: string;
   resyncPeriod?: string;
   cleanupTimeout?: string;
   metrics: boolean;
@@ -137,6 +140,7 @@ export function describeRun(
     namespaces: plan.namespaces,
     settings: plan.settings,
     ...(opts.amqpUrl ? { amqpUrl: opts.amqpUrl } : {}),
+    ...(parts.node ? { node: { name: nodeNameOf(opts), containerdSocket: opts.containerdSocket ?? DEFAULT_CONTAINERD_SOCKET } } : {}),
     ...(opts.metrics ? { metrics: { port: plan.metricsPort, host: opts.metricsAddress } } : {}),
     ...(parts.webhook
       ? {
@@ -204,4 +208,13 @@ function untilSignal(onRepeat: () => void): Promise<string> {
     process.on('SIGTERM', handler);
     process.on('SIGINT', handler);
   });
+}
+
+/** Where containerd listens on a node unless `--containerd-socket` says otherwise. */
+export const DEFAULT_CONTAINERD_SOCKET = '/run/containerd/containerd.sock';
+
+/** The node a node worker serves: `--node-name` (a DaemonSet passes `spec.nodeName` as NODE_NAME). */
+function nodeNameOf(opts: RunOptions): string {
+  if (!opts.nodeName) throw new CliError('--node needs the node\'s name: --node-name or NODE_NAME (in a DaemonSet, from spec.nodeName).');
+  return opts.nodeName;
 }

@@ -11,6 +11,7 @@ export interface PartFlags {
   watcher?: boolean;
   providers?: string;
   webhook?: boolean;
+  node?: boolean;
 }
 
 export interface Parts {
@@ -18,6 +19,8 @@ export interface Parts {
   watcher: boolean;
   providers: string[];
   webhook: boolean;
+  /** The node worker beside containerd (a DaemonSet's process, never part of the default). */
+  node: boolean;
 }
 
 /**
@@ -25,15 +28,15 @@ export interface Parts {
  * it is a Deployment of its own). Any part named: exactly those, so `run --webhook` is the webhook alone.
  */
 export function resolveParts(flags: PartFlags): Parts {
-  const named = flags.core !== undefined || flags.watcher !== undefined || flags.providers !== undefined || flags.webhook !== undefined;
-  if (!named) return { core: true, watcher: true, providers: [...BUILTIN_PROVIDER_NAMES], webhook: false };
+  const named = flags.core !== undefined || flags.watcher !== undefined || flags.providers !== undefined || flags.webhook !== undefined || flags.node !== undefined;
+  if (!named) return { core: true, watcher: true, providers: [...BUILTIN_PROVIDER_NAMES], webhook: false, node: false };
   const providers = splitList(flags.providers);
   const unknown = providers.filter((p) => !(BUILTIN_PROVIDER_NAMES as readonly string[]).includes(p));
   if (unknown.length > 0) {
     throw new CliError(`Unknown provider${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')}: the built-in providers are ${BUILTIN_PROVIDER_NAMES.join(', ')}.`);
   }
-  const parts = { core: flags.core ?? false, watcher: flags.watcher ?? false, providers: [...new Set(providers)], webhook: flags.webhook ?? false };
-  if (!parts.core && !parts.watcher && parts.providers.length === 0 && !parts.webhook) throw new CliError('Nothing to run: name at least one of --core, --watcher, --providers, --webhook.');
+  const parts = { core: flags.core ?? false, watcher: flags.watcher ?? false, providers: [...new Set(providers)], webhook: flags.webhook ?? false, node: flags.node ?? false };
+  if (!parts.core && !parts.watcher && parts.providers.length === 0 && !parts.webhook && !parts.node) throw new CliError('Nothing to run: name at least one of --core, --watcher, --providers, --webhook, --node.');
   return parts;
 }
 

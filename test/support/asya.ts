@@ -197,19 +197,12 @@ export async function actorView(actor: AsyncActor): Promise<AsyncActorView> {
 }
 
 /**
- * Waits until the Deployment's controller has caught up with its spec and the actor's workflow sits
- * idle between passes (no pass ran for a moment). An owner's write is then seen by a pass of its own,
- * rather than landing between the reads and the apply of a pass that is already running.
+ * Waits until the actor's workflow sits idle between passes (no pass ran for a moment). An owner's
+ * write is then seen by a pass of its own, rather than landing between the read and the apply of a
+ * pass already running (which would put our containers back without seeing a conflict). The stack runs
+ * no deployment controller, so nothing else writes the Deployment meanwhile.
  */
-export async function waitQuiet(actor: AsyncActor, deployment: string): Promise<void> {
-  const namespace = actor.metadata.namespace!;
-  let last: AnyObject | undefined;
-  await eventually(`Deployment ${deployment} observed`, async () => {
-    last = await getDeployment(namespace, deployment);
-    return (last?.status as { observedGeneration?: number } | undefined)?.observedGeneration === last?.metadata?.generation;
-  }).catch((err: Error) => {
-    throw new Error(`${err.message}\n${JSON.stringify({ generation: last?.metadata?.generation, status: last?.status })}`);
-  });
+export async function waitQuiet(actor: AsyncActor): Promise<void> {
   await eventually(`AsyncActor ${actor.metadata.name} idle`, async () => {
     const before = await actorView(actor);
     await new Promise((r) => setTimeout(r, 500));

@@ -1,15 +1,11 @@
-import { condition, continueAsNew, proxyLocalActivities, sleep, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { ActorCondition, ActorMode, ActorStatusInput, AsyaActivities, TargetRef } from '../../contract/asya-activities.ts';
-import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
+import type { ReadRef } from '../../contract/object-ref.ts';
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-options.ts';
-import type { ReconcileRequest } from '../engine/definitions.ts';
 import { toMs } from '../engine/durations.ts';
-import { reconcileLoop, type PassEnd, type Reconciler } from '../engine/reconcile-loop.ts';
-import { K8sPhase } from '../engine/search-attributes.ts';
-import { SeenVersion } from '../engine/seen-version.ts';
-import { stepError } from '../engine/step-error.ts';
-import type { LoopView, StepError } from '../engine/view.ts';
-import { DEFAULT_SETTINGS, type ReconcileSettings } from '../settings.ts';
+import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
+import { reconcileLoop, type PassEnd } from '../engine/reconcile-loop.ts';
+import type { LoopView } from '../engine/view.ts';
 
 /** Seed 002: past this many removals of our containers by the target's owner, stop re-injecting until the spec changes. */
 export const MAX_CONFLICTS = 5;
@@ -28,13 +24,7 @@ export interface AsyncActorView extends LoopView {
   parkedAt: number | undefined;
 }
 
-export interface AsyncActorInput {
-  ref: ObjectRef;
-  settings?: Partial<ReconcileSettings>;
-  carried?: AsyncActorView;
-  /** The newest resourceVersion a signal reported, carried across continue-as-new (see SeenVersion). */
-  seenVersion?: string;
-}
+export type AsyncActorInput = ObjectInput<AsyncActorView>;
 
 /** Kubernetes and broker calls, each short: local activities, each a marker in history with its result. */
 const asya = proxyLocalActivities<AsyaActivities>({ startToCloseTimeout: KUBE_ACTIVITY_TIMEOUT, retry: ACTIVITY_RETRY });
@@ -50,43 +40,25 @@ export async function asyncActorWorkflow(input: AsyncActorInput): Promise<AsyncA
   return reconcileLoop(new AsyncActorReconciler(input));
 }
 
-class AsyncActorReconciler implements Reconciler<AsyncActorView> {
-  readonly view: AsyncActorView;
-  readonly settings: ReconcileSettings;
-  dirty = false;
-  private readonly seen: SeenVersion;
-  private published = '';
-
-  constructor(private readonly input: AsyncActorInput) {
-    this.settings = { ...DEFAULT_SETTINGS, ...input.settings };
-    this.seen = new SeenVersion(input.seenVersion);
-    this.view = input.carried ?? {
-      ...input.ref,
+class AsyncActorReconciler extends ObjectReconciler<AsyncActorView> {
+  constructor(input: AsyncActorInput) {
+    super(input, {
+      ...freshView(input.ref, 'read'),
       phase: undefined,
-      message: undefined,
       step: 'read',
-      waitingFor: undefined,
-      lastError: undefined,
-      failures: 0,
-      observedGeneration: undefined,
-      passes: 0,
       mode: undefined,
       injectedInto: undefined,
       injectedTarget: undefined,
       conflictCount: 0,
       lastConflictTime: undefined,
       parkedAt: undefined,
-    };
-  }
-
-  heard(request: ReconcileRequest | undefined): void {
-    this.seen.saw(request?.resourceVersion);
+    });
   }
 
   async runPass(): Promise<PassEnd> {
     const { view } = this;
     this.at('read');
-    const actor = await asya.assessAsyncActor(this.seen.readRef(this.input.ref));
+    const actor = await asya.assessAsyncActor(this.readRef());
     if (!actor.found) return { done: true };
     const ref: ReadRef = { ...this.input.ref, seenVersion: actor.resourceVersion };
     view.observedGeneration = actor.generation;
@@ -95,23 +67,25 @@ class AsyncActorReconciler implements Reconciler<AsyncActorView> {
       if (actor.hasFinalizer) await this.cleanup(ref, actor.deletionTimestamp);
       return { done: true };
     }
-    if (actor.paused) return this.wait('paused', 'the pause annotation to be removed', this.resync());
+    if (actor.paused) return this.wait('paused', 'the pause annotation to be removed', this.resyncMs());
     if (actor.invalid) {
       const which = actor.mode === 'Binding' ? 'TargetResolved' : 'WorkloadReady';
       await this.report(ref, 'Invalid', actor.invalid, [{ type: which, status: 'False', reason: 'ValidationError', message: actor.invalid }]);
-      return this.wait('read', 'a valid spec', this.resync());
+      return this.wait('read', 'a valid spec', this.resyncMs());
     }
     // A new generation is what the conflict loop waits for.
     if (view.parkedAt !== undefined && actor.generation !== view.parkedAt) {
       view.parkedAt = undefined;
       view.conflictCount = 0;
+      // The removal that parked the loop is counted already: resuming is a fresh injection, not conflict 1.
+      view.injectedInto = undefined;
     }
 
     this.at('transport');
     const queues = await asya.ensureActorQueues(ref);
     const transport: ActorCondition = { type: 'TransportReady', status: queues.ready ? 'True' : 'False', reason: queues.reason, message: queues.message };
     // The broker may come back: look again soon rather than at the next resync.
-    const next = queues.ready ? this.resync() : toMs(this.settings.pollInterval);
+    const next = queues.ready ? this.resyncMs() : toMs(this.settings.pollInterval);
     return actor.mode === 'Binding' ? this.bind(ref, transport, next) : this.standalone(ref, transport, next);
   }
 
@@ -137,13 +111,13 @@ class AsyncActorReconciler implements Reconciler<AsyncActorView> {
     if (!target.resolved || !target.target || !target.scaleTarget) {
       await this.report(ref, 'Binding', target.message, [transport, resolved]);
       // A target whose workload is not there yet is a wait (KAITO creates it later), not a failure.
-      return this.wait('resolve', target.reason === 'TargetNotReady' ? 'the target workload to exist' : 'a workload to bind to', target.reason === 'TargetNotReady' ? toMs(this.settings.pollInterval) : this.resync());
+      return this.wait('resolve', target.reason === 'TargetNotReady' ? 'the target workload to exist' : 'a workload to bind to', target.reason === 'TargetNotReady' ? toMs(this.settings.pollInterval) : this.resyncMs());
     }
     const facts = { resolvedTarget: target.description, replicas: target.replicas, readyReplicas: target.readyReplicas };
     if (target.refusal) {
       const message = target.refusalMessage ?? target.refusal;
       await this.report(ref, 'Conflict', message, [transport, resolved, { type: 'RuntimeInjected', status: 'False', reason: target.refusal, message }], { ...facts, runtimeInjected: false });
-      return this.wait('resolve', 'the target to be free', this.resync());
+      return this.wait('resolve', 'the target to be free', this.resyncMs());
     }
     if (view.parkedAt !== undefined) return this.parked(ref, transport, resolved, facts);
 
@@ -191,7 +165,7 @@ class AsyncActorReconciler implements Reconciler<AsyncActorView> {
   private async parked(ref: ReadRef, transport: ActorCondition, resolved: ActorCondition, facts: Partial<ActorStatusInput>): Promise<PassEnd> {
     const message = conflictLoopMessage(this.view.injectedInto ?? facts.resolvedTarget ?? 'the target');
     await this.report(ref, 'Conflict', message, [transport, resolved, { type: 'RuntimeInjected', status: 'False', reason: 'ConflictLoopDetected', message }], { ...facts, runtimeInjected: false });
-    return this.wait('idle', 'a change of the spec (the conflict loop stopped re-injection)', this.resync());
+    return this.wait('idle', 'a change of the spec (the conflict loop stopped re-injection)', this.resyncMs());
   }
 
   /** Deletion: release everything, bounded by the cleanup timeout from the deletion request, then the finalizer. */
@@ -226,37 +200,6 @@ class AsyncActorReconciler implements Reconciler<AsyncActorView> {
       conditions,
       ...facts,
     });
-  }
-
-  async passFailed(err: unknown): Promise<StepError> {
-    return stepError(this.view.step, err);
-  }
-
-  publish(): void {
-    const { view } = this;
-    const key = `${view.phase}|${view.lastError?.message}`;
-    if (key === this.published) return;
-    this.published = key;
-    upsertSearchAttributes([{ key: K8sPhase, value: view.phase ?? null }]);
-    upsertMemo({ summary: { phase: view.phase ?? null, step: view.step, lastError: view.lastError?.message ?? null } });
-  }
-
-  continueAsNew(): Promise<never> {
-    return continueAsNew<typeof asyncActorWorkflow>({ ref: this.input.ref, settings: this.input.settings, carried: this.view, seenVersion: this.seen.version });
-  }
-
-  private resync(): number {
-    return toMs(this.settings.resyncPeriod);
-  }
-
-  private at(step: ActorStep, waitingFor?: string): void {
-    this.view.step = step;
-    this.view.waitingFor = waitingFor;
-  }
-
-  private wait(step: ActorStep, waitingFor: string | undefined, afterMs: number): PassEnd {
-    this.at(step, waitingFor);
-    return { done: false, afterMs };
   }
 }
 
