@@ -40,6 +40,8 @@ export async function startTestController(opts: {
   watcher?: boolean;
   simulators?: boolean;
   taskQueuePrefix?: string;
+  /** Also run this node's worker (Kybernate's node activities, beside a containerd). */
+  node?: { name: string; containerdSocket: string };
 }): Promise<TestController> {
   const kc = kubeConfig();
   const taskQueuePrefix = opts.taskQueuePrefix ?? uniqueName('kar');
@@ -56,6 +58,7 @@ export async function startTestController(opts: {
     heartbeatMs: 2_000,
     providerCrdPollMs: 1_000,
     amqpUrl: stackInfo().amqpUrl,
+    ...(opts.node ? { node: opts.node } : {}),
   });
   const simulators: Simulator[] = [];
   if (opts.simulators ?? true) {
