@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { builtinProviders } from '../../providers/index.ts';
 import { DEPLOY_DIR, INSTALL_FILE, kubectlAvailable } from '../../deploy/render.ts';
 import { importGraph } from './import-graph.ts';
-import { parseManifests, rendered, type Manifest } from './manifests.ts';
+import { NODE_COMPONENT, overlay, parseManifests, rendered, type Manifest } from './manifests.ts';
 import { optionNames, runOptions } from './run-flags.ts';
 
 const ROOT = resolve(DEPLOY_DIR, '..');
@@ -161,7 +161,9 @@ describe('flags passed to `kubeairunway run`', () => {
     const deployments: Manifest[] = [
       ...parseManifests(readFileSync(INSTALL_FILE, 'utf8')),
       ...(kubectlAvailable() ? builtinProviders.flatMap((p) => rendered(`providers/${p.name}`)) : []),
-    ].filter((m) => m.kind === 'Deployment');
+      // The node worker's DaemonSet (`run --node --node-name ... --containerd-socket ...`).
+      ...(kubectlAvailable() ? overlay(['core'], [NODE_COMPONENT]).filter((m) => m.kind === 'DaemonSet') : []),
+    ].filter((m) => m.kind === 'Deployment' || m.kind === 'DaemonSet');
     const argLists: [string, string[]][] = deployments.map((d) => [
       d.metadata.name,
       (d.spec as { template: { spec: { containers: { args: string[] }[] } } }).template.spec.containers[0]!.args,

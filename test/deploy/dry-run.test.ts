@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DEPLOY_DIR } from '../../deploy/render.ts';
 import { kubectl } from './kubectl.ts';
 import { ensureNamespace, removeNamespace } from './install-rbac.ts';
+import { NODE_COMPONENT, NODE_NAMESPACE, overlay, toYaml } from './manifests.ts';
 
 describe('kubectl apply --dry-run=server -k', () => {
   // A server dry run creates nothing, so objects in a namespace that only the same dry run would create
@@ -31,5 +32,19 @@ describe('kubectl apply --dry-run=server -k', () => {
     const r = await kubectl(['apply', '--dry-run=server', '-f', join(DEPLOY_DIR, 'install.yaml')]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/deployment.apps\/kubeairunway-controller (created|configured|unchanged) \(server dry run\)/);
+  });
+
+  it('deploy/ with the node worker (components/kybernate-node) and the Temporal credentials reaching it applies cleanly', async () => {
+    // Its DaemonSet lives in a namespace of its own, created for real like kubeairunway-system.
+    const createdNode = await ensureNamespace(NODE_NAMESPACE);
+    try {
+      const manifests = overlay([''], [NODE_COMPONENT, 'components/temporal-mtls', 'components/temporal-api-key']);
+      const r = await kubectl(['apply', '--dry-run=server', '-f', '-'], { input: toYaml(manifests) });
+      expect(r.stderr.replace(/^Warning: .*last-applied-configuration.*\n/gm, '')).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/daemonset.apps\/kubeairunway-node (created|configured|unchanged) \(server dry run\)/);
+    } finally {
+      if (createdNode) await removeNamespace(NODE_NAMESPACE);
+    }
   });
 });

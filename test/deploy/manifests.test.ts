@@ -1,21 +1,22 @@
 // The install manifests, checked without a cluster: the committed install.yaml is current, the CRDs are
 // the generated ones, every role matches what the code declares (provider kinds, names), and every pod
-// meets the restricted Pod Security Standard.
+// meets the restricted Pod Security Standard, except the opt-in node worker's, checked for what it is.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { builtinProviders } from '../../providers/index.ts';
 import { splitApiVersion } from '../../kube/custom-objects.ts';
 import { flameClusterKind } from '../../watcher/kinds/flame-cluster.ts';
 import { asyncActorKind } from '../../watcher/kinds/async-actor.ts';
+import { kybernateCheckpointKind } from '../../watcher/kinds/kybernate-checkpoint.ts';
+import { KYBERNATE_GROUP, RESTORE_PLURAL, WORKLOAD_PLURAL } from '../../api/kybernate/constants.ts';
 import { KEDA_GROUP, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
 import { DEFAULT_CONFIGURATION_NAMES } from '../../webhook/registration.ts';
 import { DEFAULT_SECRET_NAME } from '../../webhook/index.ts';
-import { DEPLOY_DIR, INSTALL_FILE, kubectlAvailable, kustomize, renderInstall } from '../../deploy/render.ts';
-import { find, parseManifests, rendered, type Manifest } from './manifests.ts';
+import { DEPLOY_DIR, INSTALL_FILE, kubectlAvailable, renderInstall } from '../../deploy/render.ts';
+import { componentNames, find, NODE_COMPONENT, NODE_NAMESPACE, overlay, parseManifests, rendered, type Manifest } from './manifests.ts';
 import { allows, resourcesOf, rulesOf } from './rbac-rules.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(DEPLOY_DIR, '..', 'package.json'), 'utf8')) as { version: string }).version;
@@ -32,11 +33,42 @@ interface Container {
 }
 interface PodSpec {
   serviceAccountName?: string;
+  automountServiceAccountToken?: boolean;
+  hostPID?: boolean;
+  hostNetwork?: boolean;
+  hostIPC?: boolean;
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; seccompProfile?: { type: string } };
   containers: Container[];
+  volumes?: { name: string; hostPath?: { path: string; type?: string } }[];
 }
 const podOf = (d: Manifest) => (d.spec as { template: { spec: PodSpec } }).template.spec;
-const deployments = (ms: readonly Manifest[]) => ms.filter((m) => m.kind === 'Deployment');
+/** Everything that runs pods from a template. */
+const workloads = (ms: readonly Manifest[]) => ms.filter((m) => ['Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet', 'Job'].includes(m.kind));
+
+/**
+ * Components that are opt-in and privileged by design, kept out of deploy/ and out of its restricted
+ * namespace; each has its own test below instead of the restricted-pod check. Nothing else may be added
+ * here without saying so in deploy/README.md.
+ */
+const OPT_IN_PRIVILEGED = [NODE_COMPONENT];
+
+/** The restricted Pod Security Standard, as the install's pods meet it. */
+function expectRestricted(ms: readonly Manifest[], where: string) {
+  for (const d of workloads(ms)) {
+    const pod = podOf(d);
+    const name = `${where}: ${d.kind} ${d.metadata.name}`;
+    expect(pod.securityContext, name).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(pod.securityContext?.runAsUser, name).toBeGreaterThan(0);
+    expect([pod.hostPID, pod.hostNetwork, pod.hostIPC].filter(Boolean), name).toEqual([]);
+    expect((pod.volumes ?? []).filter((v) => v.hostPath), name).toEqual([]);
+    for (const c of pod.containers) {
+      expect(c.securityContext, `${name}/${c.name}`).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      expect(c.securityContext?.privileged, `${name}/${c.name}`).not.toBe(true);
+    }
+    expect(d.metadata.namespace, name).toBe('kubeairunway-system');
+    expect(() => find(ms, 'ServiceAccount', pod.serviceAccountName ?? 'default'), name).not.toThrow();
+  }
+}
 
 describe('deploy/install.yaml', () => {
   it.skipIf(!hasKubectl)('is what `npm run manifests` renders now (run it after changing deploy/)', () => {
@@ -55,22 +87,24 @@ describe('deploy/install.yaml', () => {
   });
 
   it(`runs one image, ${IMAGE}, the version in package.json`, () => {
-    const all = hasKubectl ? [...install, ...builtinProviders.flatMap((p) => rendered(`providers/${p.name}`))] : install;
-    const images = new Set(deployments(all).flatMap((d) => podOf(d).containers.map((c) => c.image)));
+    const all = hasKubectl ? [...install, ...builtinProviders.flatMap((p) => rendered(`providers/${p.name}`)), ...overlay(['core'], [NODE_COMPONENT])] : install;
+    const images = new Set(workloads(all).flatMap((d) => podOf(d).containers.map((c) => c.image)));
     expect([...images]).toEqual([IMAGE]);
   });
 
   it('every pod meets the restricted Pod Security Standard and runs as a ServiceAccount of the install', () => {
     expect(find(install, 'Namespace', 'kubeairunway-system').metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
-    for (const d of deployments(install)) {
-      const pod = podOf(d);
-      expect(pod.securityContext, d.metadata.name).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
-      expect(pod.securityContext?.runAsUser).toBeGreaterThan(0);
-      for (const c of pod.containers) {
-        expect(c.securityContext, `${d.metadata.name}/${c.name}`).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
-      }
-      expect(() => find(install, 'ServiceAccount', pod.serviceAccountName ?? 'default')).not.toThrow();
-    }
+    expect(workloads(install).map((d) => d.kind).sort()).toEqual(['Deployment', 'Deployment']);
+    expectRestricted(install, 'install.yaml');
+    // The node worker is not part of the whole install: no DaemonSet, no second namespace.
+    expect(install.filter((m) => m.kind === 'Namespace').map((m) => m.metadata.name)).toEqual(['kubeairunway-system']);
+  });
+
+  it.skipIf(!hasKubectl)('so does every component but the opt-in privileged ones, with the core', () => {
+    const components = componentNames().map((c) => `components/${c}`);
+    expect(components).toEqual(expect.arrayContaining(OPT_IN_PRIVILEGED));
+    for (const component of components.filter((c) => !OPT_IN_PRIVILEGED.includes(c))) expectRestricted(overlay(['core'], [component]), component);
+    for (const name of builtinProviders.map((p) => `providers/${p.name}`)) expectRestricted([...rendered(name), ...rendered('core')], name);
   });
 
   it('the controller runs core, watcher and the built-in providers, and serves metrics on 9090', () => {
@@ -99,17 +133,6 @@ describe('deploy/install.yaml', () => {
 });
 
 describe.skipIf(!hasKubectl)('components for a Temporal server that needs credentials', () => {
-  /** What a user's overlay produces: `resources` and `components` given relative to deploy/. */
-  function overlay(resources: string[], components: string[]): Manifest[] {
-    const dir = mkdtempSync(join(tmpdir(), 'kubeairunway-overlay-'));
-    try {
-      const rel = (p: string) => relative(dir, join(DEPLOY_DIR, p)) || '.';
-      writeFileSync(join(dir, 'kustomization.yaml'), JSON.stringify({ resources: resources.map(rel), components: components.map(rel) }));
-      return parseManifests(kustomize(dir));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
   type Env = { name: string; value?: string; valueFrom?: unknown };
   const envOf = (d: Manifest) => ((podOf(d).containers[0] as unknown as { env?: Env[] }).env ?? []).map((e) => e.name);
 
@@ -121,6 +144,10 @@ describe.skipIf(!hasKubectl)('components for a Temporal server that needs creden
     expect(envOf(find(out, 'Deployment', 'kubeairunway-webhook'))).toEqual(['POD_NAMESPACE']);
     const provider = overlay(['providers/kaito'], ['components/temporal-mtls']);
     expect(envOf(find(provider, 'Deployment', 'kaito-provider')).sort()).toEqual(['TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY']);
+    // The node worker talks to Temporal too (listed first: components apply in order).
+    const node = find(overlay([''], [NODE_COMPONENT, 'components/temporal-mtls', 'components/temporal-api-key']), 'DaemonSet', 'kubeairunway-node');
+    expect(envOf(node).filter((e) => e.startsWith('TEMPORAL_')).sort()).toEqual(['TEMPORAL_API_KEY', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY']);
+    expect(podOf(node).volumes).toEqual(expect.arrayContaining([{ name: 'temporal-tls', secret: { secretName: 'kubeairunway-temporal-tls' } }]));
   });
 
   it("the RabbitMQ URL for AsyncActors' queues reaches the controller only, from its Secret (`kubeairunway run` reads ASYA_AMQP_URL)", () => {
@@ -130,6 +157,62 @@ describe.skipIf(!hasKubectl)('components for a Temporal server that needs creden
     expect(envOf(find(out, 'Deployment', 'kubeairunway-webhook'))).toEqual(['POD_NAMESPACE']);
     // A standalone provider runs no core worker, so it never talks to the broker.
     expect(envOf(find(overlay(['core', 'providers/kaito'], ['components/asya-rabbitmq']), 'Deployment', 'kaito-provider'))).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasKubectl)('the Kybernate node worker (components/kybernate-node): opt-in, privileged, and no Kubernetes right', () => {
+  const withNode = hasKubectl ? overlay([''], [NODE_COMPONENT]) : [];
+  const added = withNode.filter((m) => !install.some((i) => i.kind === m.kind && i.metadata.name === m.metadata.name && i.metadata.namespace === m.metadata.namespace));
+  const daemonSet = () => find(withNode, 'DaemonSet', 'kubeairunway-node');
+  type Env = { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } };
+
+  it('adds its namespace (privileged admitted), a ServiceAccount, the Temporal settings and the DaemonSet, and changes nothing of the install', () => {
+    expect(added.map((m) => `${m.kind} ${m.metadata.namespace ?? ''}/${m.metadata.name}`).sort()).toEqual(
+      [`ConfigMap ${NODE_NAMESPACE}/kubeairunway-temporal`, `DaemonSet ${NODE_NAMESPACE}/kubeairunway-node`, `Namespace /${NODE_NAMESPACE}`, `ServiceAccount ${NODE_NAMESPACE}/kubeairunway-node`].sort(),
+    );
+    expect(withNode.filter((m) => !added.includes(m))).toEqual(install);
+    expect(find(withNode, 'Namespace', NODE_NAMESPACE).metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('privileged');
+    // The same Temporal defaults as the controller's, in the node's namespace (a pod reads only its own).
+    const temporal = (namespace: string) => withNode.find((m) => m.kind === 'ConfigMap' && m.metadata.name === 'kubeairunway-temporal' && m.metadata.namespace === namespace)?.data;
+    expect(temporal(NODE_NAMESPACE)).toEqual(temporal('kubeairunway-system'));
+    for (const m of added) expect(m.metadata.labels?.['app.kubernetes.io/part-of'], `${m.kind} ${m.metadata.name}`).toBe('kubeairunway');
+  });
+
+  it('runs `run --node` on every node, named by spec.nodeName, against the host containerd, privileged and in the host PID namespace', () => {
+    const pod = podOf(daemonSet());
+    const c = pod.containers[0]!;
+    expect(pod.containers).toHaveLength(1);
+    expect(c.args).toEqual([
+      'run',
+      '--temporal-address=$(TEMPORAL_ADDRESS)',
+      '--temporal-namespace=$(TEMPORAL_NAMESPACE)',
+      '--node',
+      '--node-name=$(NODE_NAME)',
+      '--containerd-socket=/run/containerd/containerd.sock',
+      '--metrics-port=9090',
+    ]);
+    const env = (c as unknown as { env: Env[]; envFrom: unknown[] }).env;
+    expect(env).toContainEqual({ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } });
+    expect((c as unknown as { envFrom: unknown[] }).envFrom).toEqual([{ configMapRef: { name: 'kubeairunway-temporal' } }]);
+    expect(pod.hostPID).toBe(true);
+    expect(c.securityContext).toMatchObject({ privileged: true, runAsUser: 0, readOnlyRootFilesystem: true });
+    // The host's containerd folder (the socket inside it) and the seed's CRIU plugin folder, both read-only.
+    const mounts = (c as unknown as { volumeMounts: { name: string; mountPath: string; readOnly?: boolean }[] }).volumeMounts;
+    const hostPaths = Object.fromEntries((pod.volumes ?? []).filter((v) => v.hostPath).map((v) => [v.name, v.hostPath!.path]));
+    expect(hostPaths).toEqual({ containerd: '/run/containerd', 'criu-plugins': '/usr/local/lib/criu' });
+    for (const name of Object.keys(hostPaths)) expect(mounts.find((m) => m.name === name), name).toMatchObject({ mountPath: hostPaths[name], readOnly: true });
+    expect(daemonSet().metadata.namespace).toBe(NODE_NAMESPACE);
+  });
+
+  it('holds no Kubernetes right: no token mounted, and no binding names its ServiceAccount', () => {
+    const pod = podOf(daemonSet());
+    expect(pod.serviceAccountName).toBe('kubeairunway-node');
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect((find(withNode, 'ServiceAccount', 'kubeairunway-node') as unknown as { automountServiceAccountToken?: boolean }).automountServiceAccountToken).toBe(false);
+    const bindings = withNode.filter((m) => m.kind === 'ClusterRoleBinding' || m.kind === 'RoleBinding');
+    const subjects = bindings.flatMap((b) => (b.subjects as { kind: string; name: string; namespace?: string }[]).map((s) => `${s.kind} ${s.namespace ?? ''}/${s.name}`));
+    expect(subjects.filter((s) => s.includes(NODE_NAMESPACE) || s.includes('kubeairunway-node'))).toEqual([]);
+    expect(added.filter((m) => ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'].includes(m.kind))).toEqual([]);
   });
 });
 
@@ -157,17 +240,17 @@ describe('install roles match the code', () => {
     });
   }
 
-  it('the whole install binds the three provider roles to the controller, which otherwise holds the core, Flame and Asya roles only', () => {
+  it('the whole install binds the three provider roles to the controller, which otherwise holds the core, Flame, Asya and Kybernate roles only', () => {
     const bound = install
       .filter((m) => m.kind === 'ClusterRoleBinding')
       .filter((b) => (b.subjects as { kind: string; name: string }[]).some((s) => s.kind === 'ServiceAccount' && s.name === 'kubeairunway-controller'))
       .map((b) => (b.roleRef as { name: string }).name)
       .sort();
-    expect(bound).toEqual(['kubeairunway-controller', 'kubeairunway-flame', 'kubeairunway-asya', ...builtinProviders.map((p) => `kubeairunway-provider-${p.name}`)].sort());
+    expect(bound).toEqual(['kubeairunway-controller', 'kubeairunway-flame', 'kubeairunway-asya', 'kubeairunway-kybernate', ...builtinProviders.map((p) => `kubeairunway-provider-${p.name}`)].sort());
     expect(install.filter((m) => m.kind === 'RoleBinding').map((b) => (b.roleRef as { name: string }).name)).toEqual(['kubeairunway-webhook']);
   });
 
-  for (const [role, kinds] of [['flame', 'FlameClusters'], ['asya', 'AsyncActors']]) {
+  for (const [role, kinds] of [['flame', 'FlameClusters'], ['asya', 'AsyncActors'], ['kybernate', 'KybernateCheckpoints']]) {
     it(`the core install (deploy/core) binds the ${role} role to the controller too: the same process reconciles ${kinds}`, () => {
       const core = install.filter((m) => m.kind === 'ClusterRoleBinding' && m.metadata.name === `kubeairunway-controller-${role}`);
       expect(core.map((b) => [b.roleRef, b.subjects])).toEqual([
@@ -239,11 +322,50 @@ describe('install roles match the code', () => {
     expect([...resourcesOf(rules)].filter((r) => !own.has(r))).toEqual([]);
   });
 
-  it('every rule of the Asya role is namespaced and names no object, so it works as well in RoleBindings (deploy/README.md)', () => {
-    const rules = role('ClusterRole', 'kubeairunway-asya');
-    // Cluster-scoped resources a RoleBinding could not grant: none.
-    expect([...resourcesOf(rules)].filter((r) => ['customresourcedefinitions.apiextensions.k8s.io', 'namespaces', 'nodes'].includes(r))).toEqual([]);
-    expect(rules.every((r) => !r.resourceNames?.length && !r.nonResourceURLs?.length)).toBe(true);
+  it("the Kybernate role covers the KybernateCheckpoint watch and a read of the checkpointed pod, and nothing for restores or workloads", () => {
+    const rules = role('ClusterRole', 'kubeairunway-kybernate');
+    const { group, plural } = kybernateCheckpointKind.collection;
+    // Live reads and the watcher's informer; the artifacts finalizer (JSON patch); status by server-side apply.
+    for (const verb of ['get', 'list', 'watch', 'patch']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(true);
+    expect(allows(rules, 'patch', group, `${plural}/status`)).toBe(true);
+    for (const verb of ['create', 'update', 'delete', 'deletecollection']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(false);
+    expect(allows(rules, 'update', group, `${plural}/status`)).toBe(false);
+    // A checkpoint owns nothing in Kubernetes (its image is in the node's containerd): no children, no finalizers subresource.
+    expect(kybernateCheckpointKind.children ?? []).toEqual([]);
+    expect(allows(rules, 'update', group, `${plural}/finalizers`)).toBe(false);
+    // The pod it names, read by name: nothing more.
+    expect(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'].filter((verb) => allows(rules, verb, '', 'pods'))).toEqual(['get']);
+    for (const sub of ['exec', 'attach', 'eviction', 'status', 'log']) expect(allows(rules, 'get', '', `pods/${sub}`) || allows(rules, 'create', '', `pods/${sub}`), `pods/${sub}`).toBe(false);
+    // Restores and workloads are not reconciled yet.
+    for (const other of [RESTORE_PLURAL, WORKLOAD_PLURAL]) {
+      for (const verb of ['get', 'list', 'watch', 'patch']) expect(allows(rules, verb, KYBERNATE_GROUP, other), `${verb} ${other}`).toBe(false);
+    }
+    expect([...resourcesOf(rules)].sort()).toEqual([`${plural}.${group}`, `${plural}/status.${group}`, 'pods'].sort());
+  });
+
+  for (const name of ['kubeairunway-flame', 'kubeairunway-asya', 'kubeairunway-kybernate']) {
+    it(`every rule of ${name} is namespaced and names no object, so it works as well in RoleBindings (deploy/README.md)`, () => {
+      const rules = role('ClusterRole', name);
+      // Cluster-scoped resources a RoleBinding could not grant: none.
+      expect([...resourcesOf(rules)].filter((r) => ['customresourcedefinitions.apiextensions.k8s.io', 'namespaces', 'nodes'].includes(r))).toEqual([]);
+      expect(rules.every((r) => !r.resourceNames?.length && !r.nonResourceURLs?.length)).toBe(true);
+    });
+  }
+
+  it("users: editors and viewers of the three Kybernate kinds through the built-in admin, edit and view roles; the statuses stay the controller's", () => {
+    const editor = find(install, 'ClusterRole', 'kubeairunway-kybernate-editor');
+    const viewer = find(install, 'ClusterRole', 'kubeairunway-kybernate-viewer');
+    expect(editor.metadata.labels).toMatchObject({ 'rbac.authorization.k8s.io/aggregate-to-admin': 'true', 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' });
+    expect(viewer.metadata.labels).toMatchObject({ 'rbac.authorization.k8s.io/aggregate-to-view': 'true' });
+    for (const plural of [kybernateCheckpointKind.collection.plural, RESTORE_PLURAL, WORKLOAD_PLURAL]) {
+      for (const verb of ['create', 'update', 'patch', 'delete']) expect(allows(rulesOf(editor), verb, KYBERNATE_GROUP, plural), `${verb} ${plural}`).toBe(true);
+      expect(allows(rulesOf(editor), 'get', KYBERNATE_GROUP, `${plural}/status`)).toBe(true);
+      expect(allows(rulesOf(editor), 'patch', KYBERNATE_GROUP, `${plural}/status`)).toBe(false);
+      expect(allows(rulesOf(viewer), 'list', KYBERNATE_GROUP, plural)).toBe(true);
+      expect(allows(rulesOf(viewer), 'get', KYBERNATE_GROUP, `${plural}/status`)).toBe(true);
+      expect(allows(rulesOf(viewer), 'patch', KYBERNATE_GROUP, plural)).toBe(false);
+    }
+    for (const r of [editor, viewer]) expect([...resourcesOf(rulesOf(r))].every((x) => x.endsWith(`.${KYBERNATE_GROUP}`)), r.metadata.name).toBe(true);
   });
 
   it('users: AsyncActor editors and viewers through the built-in admin, edit and view roles; the status stays the controller\'s', () => {

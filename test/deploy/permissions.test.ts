@@ -2,7 +2,10 @@
 // (TokenRequest), so every Kubernetes call the code makes is authorized exactly as in a pod. With a
 // missing verb a deployment would never reach Running, or never be released on deletion; a
 // FlameCluster would never get its pods, or never scale down or replace one; an AsyncActor would never
-// get its workload, or never leave the workload it was injected into.
+// get its workload, or never leave the workload it was injected into; a KybernateCheckpoint would never
+// get its finalizer, its status or its pod looked up. (The checkpoint's dump is the node worker's, which
+// holds no Kubernetes right: a checkpoint of a missing pod needs none, and exercises every call the
+// controller makes for one.)
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
@@ -13,6 +16,8 @@ import type { FlameCluster, FlameClusterStatus } from '../../api/flame/types.ts'
 import type { ModelDeployment } from '../../api/types.ts';
 import { ASYA_FINALIZER, KEDA_GROUP, KEDA_VERSION, MANAGED_BY_LABEL, RUNTIME_CONFIG_MAP, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
+import { ARTIFACTS_FINALIZER, CHECKPOINT_KIND, CHECKPOINT_PLURAL, KYBERNATE_API_VERSION, KYBERNATE_GROUP, KYBERNATE_VERSION, READY_CONDITION } from '../../api/kybernate/constants.ts';
+import type { KybernateCheckpoint } from '../../api/kybernate/types.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { builtinProviders } from '../../providers/index.ts';
 import { kaitoProvider } from '../../providers/kaito/index.ts';
@@ -178,6 +183,29 @@ async function bindingActorLifecycle(namespace: string, name: string, workloadRe
   await eventually(`the Released event of ${name}`, async () => (await eventsFor(namespace, name)).find((e) => e.reason === 'Released')?.message.includes(`un-injected Deployment/${namespace}/${injectedInto}`));
 }
 
+const CHECKPOINTS = { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: CHECKPOINT_PLURAL };
+
+/**
+ * A KybernateCheckpoint of a pod that does not exist (seed 003), every write the controller's: its
+ * finalizer added (JSON patch), the pod read by name and not found, the status written Failed with
+ * PodNotFound (server-side apply) and no node call, so no node worker is needed; then deleted, and the
+ * finalizer removed (there is no image to delete on a node). `kc` is the admin's: the user's part.
+ */
+async function missingPodCheckpointLifecycle(kc: KubeConfig, namespace: string, name: string): Promise<void> {
+  const admin = new CustomObjects(kc);
+  const ref = { ...CHECKPOINTS, namespace, name };
+  await admin.apply(ref, { apiVersion: KYBERNATE_API_VERSION, kind: CHECKPOINT_KIND, metadata: { name, namespace }, spec: { podName: `${name}-missing` } } as AnyObject, 'test-user');
+  const failed = await eventually(`KybernateCheckpoint ${name} to fail with PodNotFound`, async () => {
+    const cp = (await admin.get(ref)) as KybernateCheckpoint | undefined;
+    return cp?.status?.phase === 'Failed' ? cp : undefined;
+  }, 90_000);
+  expect(failed.metadata.finalizers).toContain(ARTIFACTS_FINALIZER);
+  expect(failed.status?.conditions?.find((c) => c.type === READY_CONDITION)).toMatchObject({ status: 'False', reason: 'PodNotFound' });
+  expect(failed.status?.nodeName).toBeUndefined();
+  await admin.delete(ref);
+  await eventually(`KybernateCheckpoint ${name} to be gone`, async () => (await admin.get(ref)) === undefined, 90_000);
+}
+
 /** A Deployment another owner created (field manager the-owner), for an actor to bind to. */
 async function foreignDeployment(kc: KubeConfig, namespace: string, name: string): Promise<void> {
   const deployment: AnyObject = {
@@ -214,7 +242,7 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
     await installed?.remove();
   });
 
-  it('all in one: the controller ServiceAccount runs the core, the watcher, the three built-in providers, FlameClusters and AsyncActors', async () => {
+  it('all in one: the controller ServiceAccount runs the core, the watcher, the three built-in providers, FlameClusters, AsyncActors and KybernateCheckpoints', async () => {
     await deleteProviderConfigs();
     const kc = await serviceAccountKubeConfig('kubeairunway-controller');
     const run = await startControllerAs(kc, { core: true, watcher: true, providers: builtinProviders, taskQueuePrefix: uniqueName('deploy-sa') });
@@ -248,6 +276,7 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
       flameLifecycle(kube.kc, kube.namespace, 'flame-all-in-one').then(() => undefined),
       standaloneActorLifecycle(kube.kc, kube.namespace, uniqueName('actor-alone')),
       bindingActorLifecycle(kube.namespace, uniqueName('actor-bound'), { apiVersion: 'apps/v1', kind: 'Deployment', name: 'owned-elsewhere' }, 'owned-elsewhere'),
+      missingPodCheckpointLifecycle(kube.kc, kube.namespace, uniqueName('checkpoint-all-in-one')),
     ]);
     expect([k.status?.provider?.name, d.status?.provider?.name, r.status?.provider?.name]).toEqual(['kaito', 'dynamo', 'kuberay']);
     expect(d.status?.provider?.selectedReason).toBeTruthy();
@@ -266,15 +295,16 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
     expect(await forbiddenActivities(kube.namespace)).toEqual([]);
   });
 
-  it("the seed's topology: the core role, the Flame and Asya roles in one namespace (--namespaces), and KAITO as its own Deployment", async () => {
+  it("the seed's topology: the core role, the Flame, Asya and Kybernate roles in one namespace (--namespaces), and KAITO as its own Deployment", async () => {
     await deleteProviderConfigs();
-    // The core's ClusterRole as shipped, bound to a ServiceAccount that holds nothing else, and the Flame
-    // and Asya roles in the served namespace only, as deploy/README.md's overlay binds them.
+    // The core's ClusterRole as shipped, bound to a ServiceAccount that holds nothing else, and the Flame,
+    // Asya and Kybernate roles in the served namespace only, as deploy/README.md's overlay binds them.
     const coreOnly = uniqueName('core-only');
     await kubectlOk(['create', 'serviceaccount', coreOnly, `--namespace=${SYSTEM_NAMESPACE}`]);
     await kubectlOk(['create', 'clusterrolebinding', coreOnly, '--clusterrole=kubeairunway-controller', `--serviceaccount=${SYSTEM_NAMESPACE}:${coreOnly}`]);
     await kubectlOk(['create', 'rolebinding', coreOnly, '--clusterrole=kubeairunway-flame', `--serviceaccount=${SYSTEM_NAMESPACE}:${coreOnly}`, `--namespace=${kube.namespace}`]);
     await kubectlOk(['create', 'rolebinding', `${coreOnly}-asya`, '--clusterrole=kubeairunway-asya', `--serviceaccount=${SYSTEM_NAMESPACE}:${coreOnly}`, `--namespace=${kube.namespace}`]);
+    await kubectlOk(['create', 'rolebinding', `${coreOnly}-kybernate`, '--clusterrole=kubeairunway-kybernate', `--serviceaccount=${SYSTEM_NAMESPACE}:${coreOnly}`, `--namespace=${kube.namespace}`]);
     try {
       const taskQueuePrefix = uniqueName('deploy-sa');
       const core = await startControllerAs(await serviceAccountKubeConfig(coreOnly), { core: true, watcher: true, providers: [], taskQueuePrefix, namespaces: [kube.namespace] });
@@ -294,6 +324,7 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
         lifecycle(md, UPSTREAM.workspace, boundToModel),
         flameLifecycle(kube.kc, kube.namespace, 'flame-one-namespace'),
         standaloneActorLifecycle(kube.kc, kube.namespace, uniqueName('actor-one-namespace')),
+        missingPodCheckpointLifecycle(kube.kc, kube.namespace, uniqueName('checkpoint-one-namespace')),
       ]);
       expect(done.status?.provider?.name).toBe('kaito');
       expect([...refusedLines(core.log), ...refusedLines(kaito.log)]).toEqual([]);
@@ -303,11 +334,12 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
       await kubectlOk(['delete', 'clusterrolebinding', coreOnly, '--ignore-not-found']);
       await kubectlOk(['delete', 'rolebinding', coreOnly, `--namespace=${kube.namespace}`, '--ignore-not-found']);
       await kubectlOk(['delete', 'rolebinding', `${coreOnly}-asya`, `--namespace=${kube.namespace}`, '--ignore-not-found']);
+      await kubectlOk(['delete', 'rolebinding', `${coreOnly}-kybernate`, `--namespace=${kube.namespace}`, '--ignore-not-found']);
     }
     expect(await forbiddenActivities(kube.namespace)).toEqual([]);
   });
 
-  it('without the Flame and Asya roles (an install without either), the refused FlameCluster and AsyncActor watches are reported and nothing else', async () => {
+  it('without the Flame, Asya and Kybernate roles (an install without them), the refused FlameCluster, AsyncActor and KybernateCheckpoint watches are reported and nothing else', async () => {
     const noFlame = uniqueName('no-flame');
     await kubectlOk(['create', 'serviceaccount', noFlame, `--namespace=${SYSTEM_NAMESPACE}`]);
     await kubectlOk(['create', 'clusterrolebinding', noFlame, '--clusterrole=kubeairunway-controller', `--serviceaccount=${SYSTEM_NAMESPACE}:${noFlame}`]);
@@ -315,12 +347,12 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
       const watcher = await startControllerAs(await serviceAccountKubeConfig(noFlame), { core: false, watcher: true, providers: [], taskQueuePrefix: uniqueName('deploy-sa') });
       running.push(watcher);
       // One line per refused collection (the FlameClusters and their three kinds of children, the
-      // AsyncActors and their two), then quiet retries.
-      const refused = await eventually('the FlameCluster and AsyncActor watches to be refused', async () => {
+      // AsyncActors and their two, the KybernateCheckpoints), then quiet retries.
+      const refused = await eventually('the FlameCluster, AsyncActor and KybernateCheckpoint watches to be refused', async () => {
         const lines = refusedLines(watcher.log);
-        return lines.length >= 7 ? lines : undefined;
+        return lines.length >= 8 ? lines : undefined;
       }, 30_000);
-      expect(refused.filter((line) => !line.startsWith('FlameCluster ') && !line.startsWith('AsyncActor '))).toEqual([]);
+      expect(refused.filter((line) => !['FlameCluster ', 'AsyncActor ', 'KybernateCheckpoint '].some((kind) => line.startsWith(kind)))).toEqual([]);
       expect(refused.map((line) => line.split(' lost ')[0]).sort()).toEqual([
         'AsyncActor deployments watch',
         'AsyncActor statefulsets watch',
@@ -329,6 +361,7 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
         'FlameCluster pods watch',
         'FlameCluster services watch',
         'FlameCluster watch',
+        'KybernateCheckpoint watch',
       ]);
     } finally {
       await stopAll();

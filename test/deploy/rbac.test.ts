@@ -1,8 +1,9 @@
 // What the installed ServiceAccounts may and may not do, asked with `kubectl auth can-i` after applying
-// the install's RBAC for real. The topology is the seed's (§3.7): the core controller (with the Flame
-// and Asya roles, bound in every namespace), each provider alone, the webhook; the all-in-one install
+// the install's RBAC for real. The topology is the seed's (§3.7): the core controller (with the Flame,
+// Asya and Kybernate roles, bound in every namespace), each provider alone, the webhook, and the
+// Kybernate node worker (components/kybernate-node), which may do nothing at all; the all-in-one install
 // binds the same provider roles to the controller instead (manifests.test.ts checks that binding,
-// permissions.test.ts runs it). Then the Flame and Asya roles bound in one namespace only, as
+// permissions.test.ts runs it). Then the Flame, Asya and Kybernate roles bound in one namespace only, as
 // deploy/README.md's overlay does it, and the roles for users.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { DEPLOY_DIR, kustomize } from '../../deploy/render.ts';
 import { testKube, type TestKube } from '../support/env.ts';
 import { canIAll, describeQuestion, kubectlOk, type AccessQuestion } from './kubectl.ts';
 import { applyRbac, type Installed } from './install-rbac.ts';
-import { find, parseManifests, rendered, type Manifest } from './manifests.ts';
+import { find, NODE_COMPONENT, NODE_NAMESPACE, overlay, parseManifests, rendered, type Manifest } from './manifests.ts';
 import { serviceAccountUser, SYSTEM_NAMESPACE } from './service-account.ts';
 
 /** Any namespace a user deploys models in. */
@@ -22,10 +23,18 @@ const q = (verb: string, resource: string, extra: Partial<AccessQuestion> = {}):
 const inUserNs = { namespace: USER_NS };
 
 /**
- * Pods: only the controller creates them, the FlameClusters' (the Flame role). A ServiceAccount that may
- * create a pod in a namespace may use every Secret and ServiceAccount there.
+ * Pods: only the controller creates them, the FlameClusters' (the Flame role), and reads one by name, a
+ * KybernateCheckpoint's (the Kybernate role). A ServiceAccount that may create a pod in a namespace may
+ * use every Secret and ServiceAccount there; one that reads pods reads their literal env values.
  */
-const NO_PODS: AccessQuestion[] = [q('create', 'pods', inUserNs), q('create', 'pods', { namespace: SYSTEM_NAMESPACE }), q('create', 'pods', { namespace: 'kube-system' }), q('patch', 'pods', { namespace: 'kube-system' })];
+const NO_PODS: AccessQuestion[] = [
+  q('create', 'pods', inUserNs),
+  q('create', 'pods', { namespace: SYSTEM_NAMESPACE }),
+  q('create', 'pods', { namespace: 'kube-system' }),
+  q('patch', 'pods', { namespace: 'kube-system' }),
+  q('get', 'pods', inUserNs),
+  q('get', 'pods', { namespace: 'kube-system' }),
+];
 
 /**
  * Deployments and StatefulSets: only the controller creates and patches them, the AsyncActors' (the Asya
@@ -136,11 +145,14 @@ const asyaCannot = (ns: { namespace: string }): AccessQuestion[] => [
   q('create', 'daemonsets.apps', ns),
 ];
 
-/** What the Flame role leaves out, in any namespace: users own FlameClusters; children go by garbage collection. */
-const flameCannot = (ns: { namespace: string }): AccessQuestion[] => [
+/**
+ * What the Flame role leaves out, in any namespace: users own FlameClusters; children go by garbage
+ * collection. Its pods are never read by name (the Kybernate role's get on pods is another matter).
+ */
+const flameCannot = (ns: { namespace: string }, opts: { kybernate: boolean }): AccessQuestion[] => [
   ...['create', 'update', 'patch', 'delete'].map((verb) => q(verb, FLAME_CLUSTERS, ns)),
   q('update', `${FLAME_CLUSTERS}/status`, ns),
-  q('get', 'pods', ns),
+  ...(opts.kybernate ? [] : [q('get', 'pods', ns)]),
   q('deletecollection', 'pods', ns),
   q('patch', 'pods/status', ns),
   q('get', 'services', ns),
@@ -150,6 +162,29 @@ const flameCannot = (ns: { namespace: string }): AccessQuestion[] => [
   q('delete', 'configmaps', ns),
   q('create', 'serviceaccounts', ns),
   q('create', 'persistentvolumeclaims', ns),
+];
+
+const CHECKPOINTS = 'kybernatecheckpoints.kybernate.io';
+const RESTORES = 'kybernaterestores.kybernate.io';
+const WORKLOADS = 'kybernateworkloads.kybernate.io';
+
+/** The KybernateCheckpoint workflow and its watch (deploy/core/kybernate/cluster-role.yaml), in one namespace. */
+const kybernateCan = (ns: { namespace: string }): AccessQuestion[] => [
+  ...['get', 'list', 'watch', 'patch'].map((verb) => q(verb, CHECKPOINTS, ns)),
+  q('patch', `${CHECKPOINTS}/status`, ns),
+  // resolveCheckpointPod: the pod spec.podName names.
+  q('get', 'pods', { ...ns, name: 'any-pod' }),
+];
+
+/** What the Kybernate role leaves out, in any namespace: users own checkpoints; restores and workloads are not reconciled yet. */
+const kybernateCannot = (ns: { namespace: string }): AccessQuestion[] => [
+  ...['create', 'update', 'delete', 'deletecollection'].map((verb) => q(verb, CHECKPOINTS, ns)),
+  q('update', `${CHECKPOINTS}/status`, ns),
+  q('update', `${CHECKPOINTS}/finalizers`, ns),
+  ...[RESTORES, WORKLOADS].flatMap((resource) => [...['get', 'list', 'watch', 'create', 'patch', 'delete'].map((verb) => q(verb, resource, ns)), q('patch', `${resource}/status`, ns)]),
+  q('update', 'pods', ns),
+  q('get', 'pods/log', ns),
+  q('get', 'pods/status', ns),
 ];
 
 const controller: Expectations = {
@@ -187,10 +222,19 @@ const controller: Expectations = {
     q('watch', ASYNC_ACTORS),
     q('watch', 'deployments.apps'),
     q('list', 'statefulsets.apps'),
+    // KybernateCheckpoints, in every namespace (the install's ClusterRoleBinding); the watcher's are cluster-wide.
+    ...kybernateCan(inUserNs),
+    ...kybernateCan({ namespace: 'kube-system' }),
+    q('list', CHECKPOINTS),
+    q('watch', CHECKPOINTS),
   ],
   cannot: [
-    ...flameCannot(inUserNs),
+    ...flameCannot(inUserNs, { kybernate: true }),
     ...asyaCannot(inUserNs),
+    ...kybernateCannot(inUserNs),
+    // Restores and workloads are installed (their CRDs) but not reconciled: not even watched.
+    q('list', RESTORES),
+    q('watch', WORKLOADS),
     // The core knows no provider kind and writes no provider's registration; Asya only reads the
     // provider resource a binding follows.
     ...PROVIDER_KINDS.flatMap((resource) => ['list', 'watch', 'create', 'patch', 'delete'].map((verb) => q(verb, resource, inUserNs))),
@@ -235,8 +279,9 @@ function provider(name: string, group: string, plural: string, other: { group: s
       // Every write is a server-side apply or a patch.
       q('update', resource, inUserNs),
       q('deletecollection', resource, inUserNs),
-      // AsyncActors are the core's.
+      // AsyncActors and KybernateCheckpoints are the core's.
       q('list', ASYNC_ACTORS),
+      q('list', CHECKPOINTS),
       q('create', SCALED_OBJECTS, inUserNs),
     ],
   };
@@ -282,19 +327,43 @@ const webhook: Expectations = {
     q('patch', 'inferenceproviderconfigs.kubeairunway.ai', { name: 'kaito' }),
     q('create', 'events', inUserNs),
     q('get', ASYNC_ACTORS, inUserNs),
+    q('get', CHECKPOINTS, inUserNs),
+  ],
+};
+
+/**
+ * The Kybernate node worker (components/kybernate-node): Temporal and containerd only, so nothing at all
+ * here, not even what every other process of kubeairunway does. Its ServiceAccount is bound to no role
+ * (and its pods mount no token); the cluster's discovery roles (system:basic-user and friends) are all
+ * it holds, as every authenticated user does.
+ */
+const nodeWorker: Expectations = {
+  user: serviceAccountUser('kubeairunway-node', NODE_NAMESPACE),
+  can: [],
+  cannot: [
+    // Less InferenceProviderConfigs, which every authenticated user may read (kubeairunway-providerconfig-viewer).
+    ...controller.can.filter((x) => x.resource !== 'inferenceproviderconfigs.kubeairunway.ai' || !['list', 'watch'].includes(x.verb)),
+    q('get', 'pods', { namespace: NODE_NAMESPACE }),
+    q('list', 'pods'),
+    q('get', 'nodes', { name: 'any-node' }),
+    q('get', 'configmaps', { namespace: NODE_NAMESPACE, name: 'kubeairunway-temporal' }),
+    q('get', 'secrets', { namespace: NODE_NAMESPACE, name: 'kubeairunway-temporal-tls' }),
+    q('create', 'events', { namespace: NODE_NAMESPACE }),
+    q('patch', `${CHECKPOINTS}/status`, inUserNs),
   ],
 };
 
 describe('install RBAC: kubectl auth can-i as each ServiceAccount', () => {
   let installed: Installed;
   beforeAll(async () => {
-    installed = await applyRbac([...rendered('core'), ...rendered('providers/kaito'), ...rendered('providers/dynamo'), ...rendered('providers/kuberay')]);
+    // The core with the node worker's component (its namespace and ServiceAccount), and each provider alone.
+    installed = await applyRbac([...overlay(['core'], [NODE_COMPONENT]), ...rendered('providers/kaito'), ...rendered('providers/dynamo'), ...rendered('providers/kuberay')]);
   });
   afterAll(async () => {
     await installed?.remove();
   });
 
-  for (const e of [controller, ...providers, webhook]) {
+  for (const e of [controller, ...providers, webhook, nodeWorker]) {
     it(`${e.user} can do what its code does`, async () => {
       const answers = await canIAll(e.user, e.can);
       expect(e.can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
@@ -311,12 +380,13 @@ describe('install RBAC: kubectl auth can-i as each ServiceAccount', () => {
 const PER_NAMESPACE_ROLES = [
   { binding: 'kubeairunway-controller-flame', role: 'kubeairunway-flame' },
   { binding: 'kubeairunway-controller-asya', role: 'kubeairunway-asya' },
+  { binding: 'kubeairunway-controller-kybernate', role: 'kubeairunway-kybernate' },
 ];
 
 /**
- * deploy/README.md "Serving FlameClusters and AsyncActors in some namespaces only": the whole install,
- * its Flame and Asya ClusterRoleBindings deleted, both roles bound by RoleBindings in the served
- * namespace, and --namespaces on the controller.
+ * deploy/README.md "Serving FlameClusters, AsyncActors and KybernateCheckpoints in some namespaces
+ * only": the whole install, its Flame, Asya and Kybernate ClusterRoleBindings deleted, the three roles
+ * bound by RoleBindings in the served namespace, and --namespaces on the controller.
  */
 function servedInNamespaces(namespaces: readonly string[]): Manifest[] {
   const dir = mkdtempSync(join(tmpdir(), 'kubeairunway-served-ns-'));
@@ -346,7 +416,7 @@ function servedInNamespaces(namespaces: readonly string[]): Manifest[] {
   }
 }
 
-describe('install RBAC: the Flame and Asya roles bound in some namespaces only (deploy/README.md)', () => {
+describe('install RBAC: the Flame, Asya and Kybernate roles bound in some namespaces only (deploy/README.md)', () => {
   let installed: Installed;
   let served: TestKube;
   let manifests: Manifest[];
@@ -368,20 +438,21 @@ describe('install RBAC: the Flame and Asya roles bound in some namespaces only (
     expect(args).toContain(`--namespaces=${served.namespace}`);
   });
 
-  it('the controller serves FlameClusters and AsyncActors in that namespace, and creates pods or touches workloads nowhere else', async () => {
+  it('the controller serves FlameClusters, AsyncActors and KybernateCheckpoints in that namespace, and creates or reads pods or touches workloads nowhere else', async () => {
     const user = serviceAccountUser('kubeairunway-controller');
     const ns = { namespace: served.namespace };
-    const can = [...flameCan(ns), ...asyaCan(ns), q('create', 'events', ns)];
+    const can = [...flameCan(ns), ...asyaCan(ns), ...kybernateCan(ns), q('create', 'events', ns)];
     // The built-in providers run in this process, so their roles are the controller's too, everywhere:
     // KAITO's ConfigMap rule (list, create, patch, delete) and every provider's own kind.
     const kaitoConfigMaps = (x: AccessQuestion) => x.resource === 'configmaps' && ['list', 'create', 'patch', 'delete'].includes(x.verb);
     const providerKinds = (x: AccessQuestion) => PROVIDER_KINDS.includes(x.resource);
     const cannot = [
-      ...flameCannot(ns).filter((x) => !kaitoConfigMaps(x)),
+      ...flameCannot(ns, { kybernate: true }).filter((x) => !kaitoConfigMaps(x)),
       ...asyaCannot(ns),
+      ...kybernateCannot(ns),
       ...NO_PODS,
       ...NO_WORKLOADS,
-      ...['list', 'watch'].flatMap((verb) => [q(verb, FLAME_CLUSTERS), q(verb, 'pods'), q(verb, 'services'), q(verb, ASYNC_ACTORS), q(verb, 'deployments.apps'), q(verb, 'statefulsets.apps')]),
+      ...['list', 'watch'].flatMap((verb) => [q(verb, FLAME_CLUSTERS), q(verb, 'pods'), q(verb, 'services'), q(verb, ASYNC_ACTORS), q(verb, 'deployments.apps'), q(verb, 'statefulsets.apps'), q(verb, CHECKPOINTS)]),
       q('get', FLAME_CLUSTERS, inUserNs),
       q('delete', 'pods', inUserNs),
       q('create', 'services', inUserNs),
@@ -389,6 +460,8 @@ describe('install RBAC: the Flame and Asya roles bound in some namespaces only (
       q('watch', 'configmaps', inUserNs),
       ...asyaCan(inUserNs).filter((x) => !kaitoConfigMaps(x) && !providerKinds(x)),
       ...asyaCan({ namespace: 'kube-system' }).filter((x) => !kaitoConfigMaps(x) && !providerKinds(x)),
+      ...kybernateCan(inUserNs),
+      ...kybernateCan({ namespace: 'kube-system' }),
       ...NEVER,
     ];
     const answers = await canIAll(user, [...can, ...cannot]);
@@ -397,7 +470,7 @@ describe('install RBAC: the Flame and Asya roles bound in some namespaces only (
   });
 });
 
-describe('install RBAC: roles for users of ModelDeployments, FlameClusters and AsyncActors', () => {
+describe('install RBAC: roles for users of ModelDeployments, FlameClusters, AsyncActors and the Kybernate kinds', () => {
   let installed: Installed;
   let kube: TestKube;
   beforeAll(async () => {
@@ -410,6 +483,8 @@ describe('install RBAC: roles for users of ModelDeployments, FlameClusters and A
       ['bob', 'kubeairunway-flamecluster-viewer'],
       ['alice', 'kubeairunway-asyncactor-editor'],
       ['bob', 'kubeairunway-asyncactor-viewer'],
+      ['alice', 'kubeairunway-kybernate-editor'],
+      ['bob', 'kubeairunway-kybernate-viewer'],
     ];
     for (const [user, role] of bindings) {
       await kubectlOk(['create', 'rolebinding', `${user}-${role}`, `--clusterrole=${role}`, `--user=${user}`, `--namespace=${kube.namespace}`]);
@@ -502,6 +577,35 @@ describe('install RBAC: roles for users of ModelDeployments, FlameClusters and A
     const answers = await canIAll('bob', [...can, ...cannot]);
     expect(can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
     expect(cannot.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
+  });
+
+  it('an editor manages the three Kybernate kinds in the namespace, not their statuses, and nothing the controller or the node worker does for them', async () => {
+    const ns = { namespace: kube.namespace };
+    const can = [CHECKPOINTS, RESTORES, WORKLOADS].flatMap((resource) => [
+      ...['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'].map((verb) => q(verb, resource, ns)),
+      q('get', `${resource}/status`, ns),
+    ]);
+    const cannot = [
+      // The statuses are the controller's.
+      ...[CHECKPOINTS, RESTORES, WORKLOADS].flatMap((resource) => [q('patch', `${resource}/status`, ns), q('update', `${resource}/status`, ns)]),
+      q('create', CHECKPOINTS, inUserNs),
+      q('list', CHECKPOINTS),
+      // The pod a checkpoint names is read by the controller, not through this role.
+      q('get', 'pods', ns),
+      q('create', 'pods', ns),
+    ];
+    const answers = await canIAll('alice', [...can, ...cannot]);
+    expect(can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
+    expect(cannot.filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
+  });
+
+  it('a viewer reads the three Kybernate kinds and changes nothing', async () => {
+    const ns = { namespace: kube.namespace };
+    const can = [CHECKPOINTS, RESTORES, WORKLOADS].flatMap((resource) => [q('get', resource, ns), q('list', resource, ns), q('watch', resource, ns), q('get', `${resource}/status`, ns)]);
+    const cannot = [CHECKPOINTS, RESTORES, WORKLOADS].flatMap((resource) => [...['create', 'update', 'patch', 'delete'].map((verb) => q(verb, resource, ns)), q('patch', `${resource}/status`, ns)]);
+    const answers = await canIAll('bob', [...can, ...cannot, q('get', 'pods', ns)]);
+    expect(can.filter((x) => !answers.get(x)).map(describeQuestion)).toEqual([]);
+    expect([...cannot, q('get', 'pods', ns)].filter((x) => answers.get(x)).map(describeQuestion)).toEqual([]);
   });
 
   it('a viewer reads ModelDeployments and changes nothing', async () => {
