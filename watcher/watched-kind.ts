@@ -40,6 +40,8 @@ export interface ChildCollection extends Omit<CollectionSpec, 'namespace'> {
 
 /** What a kind's related watches may do: watch a collection, and wake the kind's objects that match. */
 export interface RelatedWatches {
+  /** The namespaces watched (`undefined`: all): a namespaced related collection is watched in these. */
+  namespaces: readonly (string | undefined)[];
   watch(what: string, collection: CollectionSpec, handlers: { upsert?: (o: AnyObject) => void; remove?: (o: AnyObject) => void }): void;
   wakeWhere(reason: string, match: (obj: AnyObject) => boolean): void;
 }

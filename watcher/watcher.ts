@@ -107,6 +107,7 @@ export function startWatcher(opts: WatcherOptions): Watcher {
     }
 
     const related: RelatedWatches = {
+      namespaces,
       watch,
       wakeWhere: (reason, match) => {
         for (const o of objects.values()) if (match(o)) send(o, reason, false);

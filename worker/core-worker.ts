@@ -6,6 +6,7 @@ import { createFlameActivities } from '../activities/flame/create-flame-activiti
 import { createAsyaActivities } from '../activities/asya/create-asya-activities.ts';
 import type { ActorBroker } from '../activities/asya/actor-broker.ts';
 import { createCheckpointActivities } from '../activities/kybernate/create-checkpoint-activities.ts';
+import { createRestoreActivities } from '../activities/kybernate/create-restore-activities.ts';
 import { coreTaskQueue } from '../workflows/settings.ts';
 import { workflowCode } from './workflow-code.ts';
 
@@ -29,7 +30,7 @@ export interface CoreWorkerOptions {
   broker?: ActorBroker;
 }
 
-/** The core worker: runs every kind's workflows (ModelDeployment, FlameCluster, AsyncActor, KybernateCheckpoint) and their activities. */
+/** The core worker: runs every kind's workflows (ModelDeployment, FlameCluster, AsyncActor, KybernateCheckpoint, KybernateRestore) and their activities. */
 export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
@@ -42,6 +43,7 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
       ...createFlameActivities({ kc: opts.kc, informers: opts.informers }),
       ...createAsyaActivities({ kc: opts.kc, informers: opts.informers, broker: opts.broker }),
       ...createCheckpointActivities({ kc: opts.kc, informers: opts.informers }),
+      ...createRestoreActivities({ kc: opts.kc, informers: opts.informers }),
     },
     interceptors: { activity: opts.activityInterceptors ?? [] },
     // Sized for small machines: reconciliation is I/O-bound and each workflow task is short.

@@ -5,6 +5,7 @@
 // watched different namespaces); now a difference between them is a field of the description.
 
 import type { KubeConfig } from '@kubernetes/client-node';
+import { RESTORE_LABEL } from '../api/kybernate/constants.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { createMetrics, startMetricsServer, stepObserver, watchDeployments, type ControllerMetrics } from '../observability/index.ts';
 import type { HealthReport } from '../observability/metrics-server.ts';
@@ -177,7 +178,8 @@ function health(d: ProductDescription, started: Started): HealthReport {
 
 /**
  * No GPUs or upstream operators on the local stack: simulated ones write the upstream status instead.
- * No kubelet either: the pods that kinds like FlameCluster create are made Running (or Failed) by one.
+ * No kubelet either: the pods that kinds like FlameCluster and KybernateRestore create are made Running
+ * (or Failed) by one each.
  * Loaded only when asked for: `run` never needs them.
  */
 async function startSimulators(d: ProductDescription, readyAfterMs: number) {
@@ -190,6 +192,8 @@ async function startSimulators(d: ProductDescription, readyAfterMs: number) {
   const starting = await Promise.allSettled([
     ...UPSTREAM_SCRIPTS.map((script) => startSimulator(d.kc, script, { readyAfterMs, log })),
     startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces }),
+    // KybernateRestores' pods too: nothing here restores them from their checkpoint, they just start.
+    startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces, labelSelector: RESTORE_LABEL }),
   ]);
   const simulators = starting.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const stop = async () => void (await Promise.all(simulators.map((s) => s.stop())));

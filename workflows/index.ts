@@ -3,3 +3,4 @@ export { modelDeploymentWorkflow } from './model-deployment.ts';
 export { flameClusterWorkflow } from './flame/flame-cluster.ts';
 export { asyncActorWorkflow } from './asya/async-actor.ts';
 export { kybernateCheckpointWorkflow } from './kybernate/checkpoint.ts';
+export { kybernateRestoreWorkflow } from './kybernate/restore.ts';
