@@ -322,7 +322,7 @@ describe('install roles match the code', () => {
     expect([...resourcesOf(rules)].filter((r) => !own.has(r))).toEqual([]);
   });
 
-  it("the Kybernate role covers the KybernateCheckpoint watch and a read of the checkpointed pod, and nothing for restores or workloads", () => {
+  it('the Kybernate role covers the KybernateCheckpoint and KybernateRestore watches, the pods they read and the restore pods, and nothing for workloads', () => {
     const rules = role('ClusterRole', 'kubeairunway-kybernate');
     const { group, plural } = kybernateCheckpointKind.collection;
     // Live reads and the watcher's informer; the artifacts finalizer (JSON patch); status by server-side apply.
@@ -333,14 +333,19 @@ describe('install roles match the code', () => {
     // A checkpoint owns nothing in Kubernetes (its image is in the node's containerd): no children, no finalizers subresource.
     expect(kybernateCheckpointKind.children ?? []).toEqual([]);
     expect(allows(rules, 'update', group, `${plural}/finalizers`)).toBe(false);
-    // The pod it names, read by name: nothing more.
-    expect(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'].filter((verb) => allows(rules, verb, '', 'pods'))).toEqual(['get']);
+    // Restores: read and watched, status by server-side apply, and the owner of the pod they create.
+    for (const verb of ['get', 'list', 'watch']) expect(allows(rules, verb, KYBERNATE_GROUP, RESTORE_PLURAL), `${verb} ${RESTORE_PLURAL}`).toBe(true);
+    for (const verb of ['create', 'update', 'patch', 'delete']) expect(allows(rules, verb, KYBERNATE_GROUP, RESTORE_PLURAL), `${verb} ${RESTORE_PLURAL}`).toBe(false);
+    expect(allows(rules, 'patch', KYBERNATE_GROUP, `${RESTORE_PLURAL}/status`)).toBe(true);
+    expect(allows(rules, 'update', KYBERNATE_GROUP, `${RESTORE_PLURAL}/finalizers`)).toBe(true);
+    // Pods: the checkpointed pod read by name, restore pods watched and created by server-side apply; never updated or deleted.
+    expect(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'].filter((verb) => allows(rules, verb, '', 'pods'))).toEqual(['get', 'list', 'watch', 'create', 'patch']);
     for (const sub of ['exec', 'attach', 'eviction', 'status', 'log']) expect(allows(rules, 'get', '', `pods/${sub}`) || allows(rules, 'create', '', `pods/${sub}`), `pods/${sub}`).toBe(false);
-    // Restores and workloads are not reconciled yet.
-    for (const other of [RESTORE_PLURAL, WORKLOAD_PLURAL]) {
-      for (const verb of ['get', 'list', 'watch', 'patch']) expect(allows(rules, verb, KYBERNATE_GROUP, other), `${verb} ${other}`).toBe(false);
-    }
-    expect([...resourcesOf(rules)].sort()).toEqual([`${plural}.${group}`, `${plural}/status.${group}`, 'pods'].sort());
+    // Workloads are not reconciled yet.
+    for (const verb of ['get', 'list', 'watch', 'patch']) expect(allows(rules, verb, KYBERNATE_GROUP, WORKLOAD_PLURAL), `${verb} ${WORKLOAD_PLURAL}`).toBe(false);
+    expect([...resourcesOf(rules)].sort()).toEqual(
+      [`${plural}.${group}`, `${plural}/status.${group}`, `${RESTORE_PLURAL}.${group}`, `${RESTORE_PLURAL}/status.${group}`, `${RESTORE_PLURAL}/finalizers.${group}`, 'pods'].sort(),
+    );
   });
 
   for (const name of ['kubeairunway-flame', 'kubeairunway-asya', 'kubeairunway-kybernate']) {

@@ -339,7 +339,7 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
     expect(await forbiddenActivities(kube.namespace)).toEqual([]);
   });
 
-  it('without the Flame, Asya and Kybernate roles (an install without them), the refused FlameCluster, AsyncActor and KybernateCheckpoint watches are reported and nothing else', async () => {
+  it('without the Flame, Asya and Kybernate roles (an install without them), the refused FlameCluster, AsyncActor and Kybernate watches are reported and nothing else', async () => {
     const noFlame = uniqueName('no-flame');
     await kubectlOk(['create', 'serviceaccount', noFlame, `--namespace=${SYSTEM_NAMESPACE}`]);
     await kubectlOk(['create', 'clusterrolebinding', noFlame, '--clusterrole=kubeairunway-controller', `--serviceaccount=${SYSTEM_NAMESPACE}:${noFlame}`]);
@@ -347,12 +347,12 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
       const watcher = await startControllerAs(await serviceAccountKubeConfig(noFlame), { core: false, watcher: true, providers: [], taskQueuePrefix: uniqueName('deploy-sa') });
       running.push(watcher);
       // One line per refused collection (the FlameClusters and their three kinds of children, the
-      // AsyncActors and their two, the KybernateCheckpoints), then quiet retries.
-      const refused = await eventually('the FlameCluster, AsyncActor and KybernateCheckpoint watches to be refused', async () => {
+      // AsyncActors and their two, the KybernateCheckpoints, the KybernateRestores and their pods), then quiet retries.
+      const refused = await eventually('the FlameCluster, AsyncActor and Kybernate watches to be refused', async () => {
         const lines = refusedLines(watcher.log);
-        return lines.length >= 8 ? lines : undefined;
+        return lines.length >= 10 ? lines : undefined;
       }, 30_000);
-      expect(refused.filter((line) => !['FlameCluster ', 'AsyncActor ', 'KybernateCheckpoint '].some((kind) => line.startsWith(kind)))).toEqual([]);
+      expect(refused.filter((line) => !['FlameCluster ', 'AsyncActor ', 'KybernateCheckpoint ', 'KybernateRestore '].some((kind) => line.startsWith(kind)))).toEqual([]);
       expect(refused.map((line) => line.split(' lost ')[0]).sort()).toEqual([
         'AsyncActor deployments watch',
         'AsyncActor statefulsets watch',
@@ -362,6 +362,8 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
         'FlameCluster services watch',
         'FlameCluster watch',
         'KybernateCheckpoint watch',
+        'KybernateRestore pods watch',
+        'KybernateRestore watch',
       ]);
     } finally {
       await stopAll();

@@ -168,20 +168,26 @@ const CHECKPOINTS = 'kybernatecheckpoints.kybernate.io';
 const RESTORES = 'kybernaterestores.kybernate.io';
 const WORKLOADS = 'kybernateworkloads.kybernate.io';
 
-/** The KybernateCheckpoint workflow and its watch (deploy/core/kybernate/cluster-role.yaml), in one namespace. */
+/** The KybernateCheckpoint and KybernateRestore workflows and their watches (deploy/core/kybernate/cluster-role.yaml), in one namespace. */
 const kybernateCan = (ns: { namespace: string }): AccessQuestion[] => [
   ...['get', 'list', 'watch', 'patch'].map((verb) => q(verb, CHECKPOINTS, ns)),
   q('patch', `${CHECKPOINTS}/status`, ns),
-  // resolveCheckpointPod: the pod spec.podName names.
+  ...['get', 'list', 'watch'].map((verb) => q(verb, RESTORES, ns)),
+  q('patch', `${RESTORES}/status`, ns),
+  q('update', `${RESTORES}/finalizers`, ns),
+  // resolveCheckpointPod: the pod spec.podName names; applyRestorePod: the restore pod, by server-side apply.
   q('get', 'pods', { ...ns, name: 'any-pod' }),
+  ...['list', 'watch', 'create', 'patch'].map((verb) => q(verb, 'pods', ns)),
 ];
 
-/** What the Kybernate role leaves out, in any namespace: users own checkpoints; restores and workloads are not reconciled yet. */
+/** What the Kybernate role leaves out, in any namespace: users own checkpoints and restores; workloads are not reconciled yet. */
 const kybernateCannot = (ns: { namespace: string }): AccessQuestion[] => [
   ...['create', 'update', 'delete', 'deletecollection'].map((verb) => q(verb, CHECKPOINTS, ns)),
   q('update', `${CHECKPOINTS}/status`, ns),
   q('update', `${CHECKPOINTS}/finalizers`, ns),
-  ...[RESTORES, WORKLOADS].flatMap((resource) => [...['get', 'list', 'watch', 'create', 'patch', 'delete'].map((verb) => q(verb, resource, ns)), q('patch', `${resource}/status`, ns)]),
+  ...['create', 'update', 'patch', 'delete'].map((verb) => q(verb, RESTORES, ns)),
+  ...['get', 'list', 'watch', 'create', 'patch', 'delete'].map((verb) => q(verb, WORKLOADS, ns)),
+  q('patch', `${WORKLOADS}/status`, ns),
   q('update', 'pods', ns),
   q('get', 'pods/log', ns),
   q('get', 'pods/status', ns),
@@ -227,13 +233,14 @@ const controller: Expectations = {
     ...kybernateCan({ namespace: 'kube-system' }),
     q('list', CHECKPOINTS),
     q('watch', CHECKPOINTS),
+    q('list', RESTORES),
+    q('watch', RESTORES),
   ],
   cannot: [
     ...flameCannot(inUserNs, { kybernate: true }),
     ...asyaCannot(inUserNs),
     ...kybernateCannot(inUserNs),
-    // Restores and workloads are installed (their CRDs) but not reconciled: not even watched.
-    q('list', RESTORES),
+    // Workloads are installed (their CRD) but not reconciled: not even watched.
     q('watch', WORKLOADS),
     // The core knows no provider kind and writes no provider's registration; Asya only reads the
     // provider resource a binding follows.
