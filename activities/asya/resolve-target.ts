@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, GROUP, MODEL_DEPLOYMENT_PLURAL } from '../../api/constants.ts';
-import { formatTarget } from '../../api/asya/constants.ts';
+import { formatTarget, MANAGED_BY_LABEL } from '../../api/asya/constants.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import type { TargetRef, TargetResolution } from '../../contract/asya-activities.ts';
@@ -104,6 +104,6 @@ export async function resolveTarget(objects: CustomObjects, kc: KubeConfig, info
 }
 
 function refusalMessage(refusal: 'AlreadyManaged' | 'ContainerNameConflict', description: string, workload: AnyObject): string {
-  if (refusal === 'AlreadyManaged') return `${description} is already managed by AsyncActor '${workload.metadata?.labels?.['asya.sh/managed-by'] ?? workload.metadata?.annotations?.['asya.sh/managed-by']}'`;
+  if (refusal === 'AlreadyManaged') return `${description} is already managed by AsyncActor '${workload.metadata?.labels?.[MANAGED_BY_LABEL] ?? workload.metadata?.annotations?.[MANAGED_BY_LABEL]}'`;
   return `${description} has a container named asya-runtime or asya-sidecar that Asya did not inject`;
 }
