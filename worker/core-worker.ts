@@ -7,6 +7,7 @@ import { createAsyaActivities } from '../activities/asya/create-asya-activities.
 import type { ActorBroker } from '../activities/asya/actor-broker.ts';
 import { createCheckpointActivities } from '../activities/kybernate/create-checkpoint-activities.ts';
 import { createRestoreActivities } from '../activities/kybernate/create-restore-activities.ts';
+import { createWorkloadActivities } from '../activities/kybernate/create-workload-activities.ts';
 import { coreTaskQueue } from '../workflows/settings.ts';
 import { workflowCode } from './workflow-code.ts';
 
@@ -30,7 +31,7 @@ export interface CoreWorkerOptions {
   broker?: ActorBroker;
 }
 
-/** The core worker: runs every kind's workflows (ModelDeployment, FlameCluster, AsyncActor, KybernateCheckpoint, KybernateRestore) and their activities. */
+/** The core worker: runs every kind's workflows (ModelDeployment, FlameCluster, AsyncActor, KybernateCheckpoint, KybernateRestore, KybernateWorkload) and their activities. */
 export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
@@ -44,6 +45,7 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
       ...createAsyaActivities({ kc: opts.kc, informers: opts.informers, broker: opts.broker }),
       ...createCheckpointActivities({ kc: opts.kc, informers: opts.informers }),
       ...createRestoreActivities({ kc: opts.kc, informers: opts.informers }),
+      ...createWorkloadActivities({ kc: opts.kc, informers: opts.informers }),
     },
     interceptors: { activity: opts.activityInterceptors ?? [] },
     // Sized for small machines: reconciliation is I/O-bound and each workflow task is short.

@@ -4,3 +4,4 @@ export { flameClusterWorkflow } from './flame/flame-cluster.ts';
 export { asyncActorWorkflow } from './asya/async-actor.ts';
 export { kybernateCheckpointWorkflow } from './kybernate/checkpoint.ts';
 export { kybernateRestoreWorkflow } from './kybernate/restore.ts';
+export { kybernateWorkloadWorkflow } from './kybernate/workload.ts';

@@ -68,7 +68,7 @@ export const workloadStatusSchema: JSONSchemaProps = {
   type: 'object',
   description: 'Observed state, written by the controller.',
   properties: {
-    phase: enumOf(WORKLOAD_PHASES, 'Running, Suspended, Restoring or Failed.'),
+    phase: enumOf(WORKLOAD_PHASES, 'Pending, Running, Suspending, Suspended, Restoring or Failed.'),
     activeReplicas: { type: 'integer', format: 'int32', minimum: 0, description: 'Running pods.' },
     suspendedCheckpoints: { type: 'integer', format: 'int32', minimum: 0, description: 'Suspends that ended in a checkpoint.' },
     lastActivityTime: timestamp('When the last request was seen.'),

@@ -76,3 +76,12 @@ export function workloadPodName(workload: { metadata: { name: string } }): strin
 export function nodeTaskQueue(prefix: string, nodeName: string): string {
   return `${prefix}-kybernate-node-${nodeName}`;
 }
+
+/**
+ * The KybernateCheckpoint of a workload's n-th suspend: deterministic, so a suspend step that is run
+ * again (a worker killed, an activity retried, a workflow replayed) finds the checkpoint it created and
+ * never starts a second dump. Workload names have at most 63 characters, so this stays a valid name.
+ */
+export function suspendCheckpointName(workload: string, n: number): string {
+  return `${workload}-suspend-${n}`;
+}

@@ -372,7 +372,7 @@ describe('the generated Kybernate CRDs (deploy/crds/kybernate.io_*.yaml)', () =>
   it.each([
     ['kybernatecheckpoints', 'KybernateCheckpoint', 'kcp', ['Phase', 'Pod', 'Size', 'Node', 'Ref', 'Age'], ['Pending', 'InProgress', 'Completed', 'Failed']],
     ['kybernaterestores', 'KybernateRestore', 'krs', ['Phase', 'Checkpoint', 'Pod', 'Image', 'Age'], ['Pending', 'Restoring', 'Running', 'Failed']],
-    ['kybernateworkloads', 'KybernateWorkload', 'kwl', ['Phase', 'Pod', 'Checkpoints', 'Last Activity', 'Age'], ['Running', 'Suspended', 'Restoring', 'Failed']],
+    ['kybernateworkloads', 'KybernateWorkload', 'kwl', ['Phase', 'Pod', 'Checkpoints', 'Last Activity', 'Age'], ['Pending', 'Running', 'Suspending', 'Suspended', 'Restoring', 'Failed']],
   ])('%s: namespaced in kybernate.io/v1alpha1, short name, category kybernate, status subresource, printer columns, phase enum', (plural, kind, shortName, columns, phases) => {
     const crd = committed(plural);
     expect(crd.metadata.name).toBe(`${plural}.kybernate.io`);

@@ -36,7 +36,7 @@ describe('parseTarget', () => {
   });
 
   it('names the known kinds when a kind is unknown', () => {
-    const known = 'the known kinds are ModelDeployment (modeldeployments, md), FlameCluster (flameclusters, fc), AsyncActor (asyncactors, asya, asyas), KybernateCheckpoint (kybernatecheckpoints, kcp), KybernateRestore (kybernaterestores, krs).';
+    const known = 'the known kinds are ModelDeployment (modeldeployments, md), FlameCluster (flameclusters, fc), AsyncActor (asyncactors, asya, asyas), KybernateCheckpoint (kybernatecheckpoints, kcp), KybernateRestore (kybernaterestores, krs), KybernateWorkload (kybernateworkloads, kwl).';
     expect(() => parseTarget('pods/a/b', {})).toThrow(`Unknown kind 'pods': ${known}`);
     expect(() => parseTarget('a/b', { kind: 'Deployment' })).toThrow(`Unknown kind 'Deployment': ${known}`);
     expect(() => resolveKind('flame')).toThrow(CliError);
@@ -69,6 +69,7 @@ describe('operatorKinds', () => {
       ['AsyncActor', ['asyncactor', 'asyncactors', 'asya', 'asyas']],
       ['KybernateCheckpoint', ['kybernatecheckpoint', 'kybernatecheckpoints', 'kcp']],
       ['KybernateRestore', ['kybernaterestore', 'kybernaterestores', 'krs']],
+      ['KybernateWorkload', ['kybernateworkload', 'kybernateworkloads', 'kwl']],
     ]);
   });
 

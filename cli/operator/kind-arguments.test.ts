@@ -7,7 +7,7 @@ import { statusCommand } from '../commands/status.ts';
 import { runCommands } from '../testing/run.ts';
 
 const cli = (argv: string[]) => runCommands([...argv, '--kubeconfig', '/nonexistent/kubeconfig'], [statusCommand, historyCommand, retryCommand, pauseCommand, resumeCommand]);
-const KNOWN = 'the known kinds are ModelDeployment (modeldeployments, md), FlameCluster (flameclusters, fc), AsyncActor (asyncactors, asya, asyas), KybernateCheckpoint (kybernatecheckpoints, kcp), KybernateRestore (kybernaterestores, krs).';
+const KNOWN = 'the known kinds are ModelDeployment (modeldeployments, md), FlameCluster (flameclusters, fc), AsyncActor (asyncactors, asya, asyas), KybernateCheckpoint (kybernatecheckpoints, kcp), KybernateRestore (kybernaterestores, krs), KybernateWorkload (kybernateworkloads, kwl).';
 
 describe('operator commands: kinds', () => {
   it('reject an unknown kind, in a target or --kind, naming the known ones', async () => {

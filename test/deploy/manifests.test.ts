@@ -322,29 +322,41 @@ describe('install roles match the code', () => {
     expect([...resourcesOf(rules)].filter((r) => !own.has(r))).toEqual([]);
   });
 
-  it('the Kybernate role covers the KybernateCheckpoint and KybernateRestore watches, the pods they read and the restore pods, and nothing for workloads', () => {
+  it('the Kybernate role covers the KybernateCheckpoint, KybernateRestore and KybernateWorkload watches, the pods they read, create and (workloads) delete, and the suspend checkpoints', () => {
     const rules = role('ClusterRole', 'kubeairunway-kybernate');
     const { group, plural } = kybernateCheckpointKind.collection;
-    // Live reads and the watcher's informer; the artifacts finalizer (JSON patch); status by server-side apply.
-    for (const verb of ['get', 'list', 'watch', 'patch']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(true);
+    // Live reads and the watcher's informer; the artifacts finalizer (JSON patch); status by server-side
+    // apply; a workload's suspend creates its checkpoint and deletes its older ones.
+    for (const verb of ['get', 'list', 'watch', 'patch', 'create', 'delete']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(true);
     expect(allows(rules, 'patch', group, `${plural}/status`)).toBe(true);
-    for (const verb of ['create', 'update', 'delete', 'deletecollection']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(false);
+    for (const verb of ['update', 'deletecollection']) expect(allows(rules, verb, group, plural), `${verb} ${plural}`).toBe(false);
     expect(allows(rules, 'update', group, `${plural}/status`)).toBe(false);
     // A checkpoint owns nothing in Kubernetes (its image is in the node's containerd): no children, no finalizers subresource.
     expect(kybernateCheckpointKind.children ?? []).toEqual([]);
     expect(allows(rules, 'update', group, `${plural}/finalizers`)).toBe(false);
-    // Restores: read and watched, status by server-side apply, and the owner of the pod they create.
-    for (const verb of ['get', 'list', 'watch']) expect(allows(rules, verb, KYBERNATE_GROUP, RESTORE_PLURAL), `${verb} ${RESTORE_PLURAL}`).toBe(true);
-    for (const verb of ['create', 'update', 'patch', 'delete']) expect(allows(rules, verb, KYBERNATE_GROUP, RESTORE_PLURAL), `${verb} ${RESTORE_PLURAL}`).toBe(false);
-    expect(allows(rules, 'patch', KYBERNATE_GROUP, `${RESTORE_PLURAL}/status`)).toBe(true);
-    expect(allows(rules, 'update', KYBERNATE_GROUP, `${RESTORE_PLURAL}/finalizers`)).toBe(true);
-    // Pods: the checkpointed pod read by name, restore pods watched and created by server-side apply; never updated or deleted.
-    expect(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'].filter((verb) => allows(rules, verb, '', 'pods'))).toEqual(['get', 'list', 'watch', 'create', 'patch']);
+    // Restores and workloads: read and watched, status by server-side apply, and the owner of the objects they create.
+    for (const kind of [RESTORE_PLURAL, WORKLOAD_PLURAL]) {
+      for (const verb of ['get', 'list', 'watch']) expect(allows(rules, verb, KYBERNATE_GROUP, kind), `${verb} ${kind}`).toBe(true);
+      for (const verb of ['create', 'update', 'patch', 'delete']) expect(allows(rules, verb, KYBERNATE_GROUP, kind), `${verb} ${kind}`).toBe(false);
+      expect(allows(rules, 'patch', KYBERNATE_GROUP, `${kind}/status`)).toBe(true);
+      expect(allows(rules, 'update', KYBERNATE_GROUP, `${kind}/finalizers`)).toBe(true);
+    }
+    // Pods: the checkpointed pod read by name, restore and workload pods watched and created by
+    // server-side apply, a suspended workload's pod deleted; never updated.
+    expect(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'].filter((verb) => allows(rules, verb, '', 'pods'))).toEqual(['get', 'list', 'watch', 'create', 'patch', 'delete']);
     for (const sub of ['exec', 'attach', 'eviction', 'status', 'log']) expect(allows(rules, 'get', '', `pods/${sub}`) || allows(rules, 'create', '', `pods/${sub}`), `pods/${sub}`).toBe(false);
-    // Workloads are not reconciled yet.
-    for (const verb of ['get', 'list', 'watch', 'patch']) expect(allows(rules, verb, KYBERNATE_GROUP, WORKLOAD_PLURAL), `${verb} ${WORKLOAD_PLURAL}`).toBe(false);
     expect([...resourcesOf(rules)].sort()).toEqual(
-      [`${plural}.${group}`, `${plural}/status.${group}`, `${RESTORE_PLURAL}.${group}`, `${RESTORE_PLURAL}/status.${group}`, `${RESTORE_PLURAL}/finalizers.${group}`, 'pods'].sort(),
+      [
+        `${plural}.${group}`,
+        `${plural}/status.${group}`,
+        `${RESTORE_PLURAL}.${group}`,
+        `${RESTORE_PLURAL}/status.${group}`,
+        `${RESTORE_PLURAL}/finalizers.${group}`,
+        `${WORKLOAD_PLURAL}.${group}`,
+        `${WORKLOAD_PLURAL}/status.${group}`,
+        `${WORKLOAD_PLURAL}/finalizers.${group}`,
+        'pods',
+      ].sort(),
     );
   });
 

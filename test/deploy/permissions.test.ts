@@ -347,12 +347,13 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
       const watcher = await startControllerAs(await serviceAccountKubeConfig(noFlame), { core: false, watcher: true, providers: [], taskQueuePrefix: uniqueName('deploy-sa') });
       running.push(watcher);
       // One line per refused collection (the FlameClusters and their three kinds of children, the
-      // AsyncActors and their two, the KybernateCheckpoints, the KybernateRestores and their pods), then quiet retries.
+      // AsyncActors and their two, the KybernateCheckpoints, the KybernateRestores and their pods, the
+      // KybernateWorkloads and their pods and checkpoints), then quiet retries.
       const refused = await eventually('the FlameCluster, AsyncActor and Kybernate watches to be refused', async () => {
         const lines = refusedLines(watcher.log);
-        return lines.length >= 10 ? lines : undefined;
+        return lines.length >= 13 ? lines : undefined;
       }, 30_000);
-      expect(refused.filter((line) => !['FlameCluster ', 'AsyncActor ', 'KybernateCheckpoint ', 'KybernateRestore '].some((kind) => line.startsWith(kind)))).toEqual([]);
+      expect(refused.filter((line) => !['FlameCluster ', 'AsyncActor ', 'KybernateCheckpoint ', 'KybernateRestore ', 'KybernateWorkload '].some((kind) => line.startsWith(kind)))).toEqual([]);
       expect(refused.map((line) => line.split(' lost ')[0]).sort()).toEqual([
         'AsyncActor deployments watch',
         'AsyncActor statefulsets watch',
@@ -364,6 +365,9 @@ describe('kubeairunway runs on the install ServiceAccounts', () => {
         'KybernateCheckpoint watch',
         'KybernateRestore pods watch',
         'KybernateRestore watch',
+        'KybernateWorkload kybernatecheckpoints watch',
+        'KybernateWorkload pods watch',
+        'KybernateWorkload watch',
       ]);
     } finally {
       await stopAll();

@@ -168,27 +168,31 @@ const CHECKPOINTS = 'kybernatecheckpoints.kybernate.io';
 const RESTORES = 'kybernaterestores.kybernate.io';
 const WORKLOADS = 'kybernateworkloads.kybernate.io';
 
-/** The KybernateCheckpoint and KybernateRestore workflows and their watches (deploy/core/kybernate/cluster-role.yaml), in one namespace. */
+/** The KybernateCheckpoint, KybernateRestore and KybernateWorkload workflows and their watches (deploy/core/kybernate/cluster-role.yaml), in one namespace. */
 const kybernateCan = (ns: { namespace: string }): AccessQuestion[] => [
-  ...['get', 'list', 'watch', 'patch'].map((verb) => q(verb, CHECKPOINTS, ns)),
+  // A workload's suspend creates its checkpoint (server-side apply) and deletes its older ones.
+  ...['get', 'list', 'watch', 'patch', 'create', 'delete'].map((verb) => q(verb, CHECKPOINTS, ns)),
   q('patch', `${CHECKPOINTS}/status`, ns),
-  ...['get', 'list', 'watch'].map((verb) => q(verb, RESTORES, ns)),
-  q('patch', `${RESTORES}/status`, ns),
-  q('update', `${RESTORES}/finalizers`, ns),
-  // resolveCheckpointPod: the pod spec.podName names; applyRestorePod: the restore pod, by server-side apply.
+  ...[RESTORES, WORKLOADS].flatMap((resource) => [
+    ...['get', 'list', 'watch'].map((verb) => q(verb, resource, ns)),
+    q('patch', `${resource}/status`, ns),
+    q('update', `${resource}/finalizers`, ns),
+  ]),
+  // resolveCheckpointPod: the pod spec.podName names; applyRestorePod and applyWorkloadPod: their pod,
+  // by server-side apply; deleteWorkloadPod: a suspended workload's pod.
   q('get', 'pods', { ...ns, name: 'any-pod' }),
-  ...['list', 'watch', 'create', 'patch'].map((verb) => q(verb, 'pods', ns)),
+  ...['list', 'watch', 'create', 'patch', 'delete'].map((verb) => q(verb, 'pods', ns)),
 ];
 
-/** What the Kybernate role leaves out, in any namespace: users own checkpoints and restores; workloads are not reconciled yet. */
+/** What the Kybernate role leaves out, in any namespace: users own checkpoints, restores and workloads. */
 const kybernateCannot = (ns: { namespace: string }): AccessQuestion[] => [
-  ...['create', 'update', 'delete', 'deletecollection'].map((verb) => q(verb, CHECKPOINTS, ns)),
+  ...['update', 'deletecollection'].map((verb) => q(verb, CHECKPOINTS, ns)),
   q('update', `${CHECKPOINTS}/status`, ns),
   q('update', `${CHECKPOINTS}/finalizers`, ns),
-  ...['create', 'update', 'patch', 'delete'].map((verb) => q(verb, RESTORES, ns)),
-  ...['get', 'list', 'watch', 'create', 'patch', 'delete'].map((verb) => q(verb, WORKLOADS, ns)),
-  q('patch', `${WORKLOADS}/status`, ns),
+  ...[RESTORES, WORKLOADS].flatMap((resource) => ['create', 'update', 'patch', 'delete'].map((verb) => q(verb, resource, ns))),
+  q('update', `${WORKLOADS}/status`, ns),
   q('update', 'pods', ns),
+  q('deletecollection', 'pods', ns),
   q('get', 'pods/log', ns),
   q('get', 'pods/status', ns),
 ];
@@ -235,13 +239,13 @@ const controller: Expectations = {
     q('watch', CHECKPOINTS),
     q('list', RESTORES),
     q('watch', RESTORES),
+    q('list', WORKLOADS),
+    q('watch', WORKLOADS),
   ],
   cannot: [
     ...flameCannot(inUserNs, { kybernate: true }),
     ...asyaCannot(inUserNs),
     ...kybernateCannot(inUserNs),
-    // Workloads are installed (their CRD) but not reconciled: not even watched.
-    q('watch', WORKLOADS),
     // The core knows no provider kind and writes no provider's registration; Asya only reads the
     // provider resource a binding follows.
     ...PROVIDER_KINDS.flatMap((resource) => ['list', 'watch', 'create', 'patch', 'delete'].map((verb) => q(verb, resource, inUserNs))),
@@ -461,7 +465,6 @@ describe('install RBAC: the Flame, Asya and Kybernate roles bound in some namesp
       ...NO_WORKLOADS,
       ...['list', 'watch'].flatMap((verb) => [q(verb, FLAME_CLUSTERS), q(verb, 'pods'), q(verb, 'services'), q(verb, ASYNC_ACTORS), q(verb, 'deployments.apps'), q(verb, 'statefulsets.apps'), q(verb, CHECKPOINTS)]),
       q('get', FLAME_CLUSTERS, inUserNs),
-      q('delete', 'pods', inUserNs),
       q('create', 'services', inUserNs),
       q('get', 'configmaps', inUserNs),
       q('watch', 'configmaps', inUserNs),

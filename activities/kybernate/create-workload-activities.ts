@@ -1,0 +1,224 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { PAUSE_ANNOTATION } from '../../api/constants.ts';
+import {
+  CHECKPOINT_KIND,
+  CHECKPOINT_PLURAL,
+  KYBERNATE_API_VERSION,
+  KYBERNATE_FIELD_MANAGER,
+  KYBERNATE_GROUP,
+  KYBERNATE_VERSION,
+  READY_CONDITION,
+  SUSPEND_DEGRADED_CONDITION,
+  WORKLOAD_KIND,
+  WORKLOAD_LABEL,
+  WORKLOAD_PLURAL,
+  workloadPodName,
+} from '../../api/kybernate/constants.ts';
+import { DEFAULT_CHECKPOINT_TIMEOUT } from '../../api/kybernate/defaults.ts';
+import { parseDuration } from '../../api/kybernate/duration.ts';
+import type { KybernateCheckpoint, KybernateWorkload } from '../../api/kybernate/types.ts';
+import { validateKybernateWorkload } from '../../api/kybernate/validate.ts';
+import { jsonEqual } from '../../api/json-equal.ts';
+import type { IdleMode, WorkloadActivities, WorkloadPodState } from '../../contract/kybernate-workload-activities.ts';
+import type { ReadRef } from '../../contract/object-ref.ts';
+import { CustomObjects, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
+import { kubeCall } from '../../kube/errors.ts';
+import { EventRecorder, type InvolvedObject } from '../../kube/events.ts';
+import type { InformerSet } from '../../kube/informer-set.ts';
+import { readLive } from '../../kube/read-live.ts';
+import { kubeNow } from '../../kube/time.ts';
+import { withTransitionTimes } from '../status/conditions.ts';
+import { renderWorkloadPod } from './render.ts';
+
+export interface WorkloadActivityDeps {
+  kc: KubeConfig;
+  informers?: InformerSet;
+}
+
+interface Owned {
+  metadata?: { uid?: string; deletionTimestamp?: string; ownerReferences?: { uid?: string; controller?: boolean }[] };
+}
+
+interface PodView extends Owned {
+  status?: { phase?: string; reason?: string; message?: string; conditions?: { type: string; status: string }[] };
+}
+
+const workloadResource = (ref: Pick<ReadRef, 'namespace' | 'name'>): ResourceRef => ({ group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: WORKLOAD_PLURAL, namespace: ref.namespace, name: ref.name });
+const checkpointResource = (namespace: string, name: string): ResourceRef => ({ group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: CHECKPOINT_PLURAL, namespace, name });
+const podResource = (namespace: string, name: string): ResourceRef => ({ group: '', version: 'v1', plural: 'pods', namespace, name });
+const involved = (ref: ReadRef): InvolvedObject => ({ apiVersion: KYBERNATE_API_VERSION, kind: WORKLOAD_KIND, namespace: ref.namespace, name: ref.name, uid: ref.uid });
+const controlledBy = (obj: Owned, owner: ReadRef) => !!obj.metadata?.ownerReferences?.some((o) => o.controller && o.uid === owner.uid);
+
+/** How the workload goes to zero when idle (see IdleMode). */
+export function idleModeOf(spec: KybernateWorkload['spec']): IdleMode {
+  if (spec.suspend.enabled) return 'checkpoint';
+  if (spec.scaleToZero.enabled && spec.scaleToZero.minReplicas === 0) return 'cold';
+  return 'never';
+}
+
+/** A template asking for an NVIDIA GPU is checkpointed with CRIU's CUDA plugin (the node worker's plugin directory). */
+export function wantsGpu(template: Record<string, unknown>): boolean {
+  const spec = template.spec as { containers?: { resources?: { limits?: Record<string, unknown>; requests?: Record<string, unknown> } }[] } | undefined;
+  return (spec?.containers ?? []).some((c) => Object.keys({ ...c.resources?.limits, ...c.resources?.requests }).some((k) => k === 'nvidia.com/gpu'));
+}
+
+/** The KybernateCheckpoint of one suspend: the workload's pod, the task exiting with the dump, owned and labelled by the workload. */
+export function suspendCheckpoint(workload: KybernateWorkload, name: string, podName: string): AnyObject {
+  const { metadata, spec } = workload;
+  return {
+    apiVersion: KYBERNATE_API_VERSION,
+    kind: CHECKPOINT_KIND,
+    metadata: {
+      name,
+      namespace: metadata.namespace,
+      labels: { [WORKLOAD_LABEL]: metadata.name },
+      ownerReferences: [{ apiVersion: KYBERNATE_API_VERSION, kind: WORKLOAD_KIND, name: metadata.name, uid: metadata.uid!, controller: true, blockOwnerDeletion: true }],
+    },
+    spec: {
+      podName,
+      // The pod is removed right after the dump: nothing is gained by letting it run on.
+      leaveRunning: false,
+      timeout: DEFAULT_CHECKPOINT_TIMEOUT,
+      storage: { ...spec.suspend.storage },
+      gpu: { enabled: wantsGpu(spec.template) },
+    },
+  } as unknown as AnyObject;
+}
+
+function podState(pod: PodView, podName: string, owner: ReadRef, created: boolean): WorkloadPodState {
+  const podUID = pod.metadata?.uid;
+  if (!controlledBy(pod, owner)) return { podName, podUID, ready: false, reason: 'PodExists', message: `Pod ${owner.namespace}/${podName} exists and is not this workload's` };
+  const phase = pod.status?.phase;
+  const ready = phase === 'Running' && !!pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+  return {
+    podName,
+    podUID,
+    ready: ready && !pod.metadata?.deletionTimestamp,
+    ...(phase ? { phase } : {}),
+    ...(created ? { created } : {}),
+    ...(pod.metadata?.deletionTimestamp ? { deleting: true } : {}),
+    ...(phase === 'Failed' ? { reason: pod.status?.reason ?? 'PodFailed', message: pod.status?.message ?? `Pod ${owner.namespace}/${podName} failed` } : {}),
+  };
+}
+
+/** The workload's cluster-side steps: reading it, its pod, its suspend checkpoints, status. */
+export function createWorkloadActivities(deps: WorkloadActivityDeps): WorkloadActivities {
+  const objects = new CustomObjects(deps.kc);
+  const recorder = new EventRecorder(deps.kc, KYBERNATE_FIELD_MANAGER);
+  const live = async (ref: ReadRef) => (await kubeCall('read KybernateWorkload', () => readLive(objects, deps.informers, workloadResource(ref), ref))) as unknown as KybernateWorkload | undefined;
+  /** A valid workload, defaults filled in (the workflow asks for its pod or checkpoint only after it validated). */
+  const valid = async (ref: ReadRef): Promise<KybernateWorkload> => {
+    const workload = await live(ref);
+    if (!workload) throw new Error(`KybernateWorkload ${ref.namespace}/${ref.name} is gone`);
+    const checked = validateKybernateWorkload(workload);
+    if (!checked.valid) throw new Error(`KybernateWorkload ${ref.namespace}/${ref.name} is invalid: ${checked.message}`);
+    return { ...checked.workload, metadata: { ...checked.workload.metadata, uid: ref.uid } };
+  };
+  const readPod = async (namespace: string, name: string) => (await kubeCall('read pod', () => objects.get(podResource(namespace, name)))) as PodView | undefined;
+
+  return {
+    async assessWorkload(ref) {
+      const workload = await live(ref);
+      if (!workload) return { found: false };
+      const m = workload.metadata;
+      const seen = { found: true, generation: m.generation, resourceVersion: m.resourceVersion, podName: workloadPodName(workload) };
+      if (m.deletionTimestamp) return { ...seen, deleting: true };
+      if (m.annotations?.[PAUSE_ANNOTATION] === 'true') return { ...seen, paused: true };
+      const checked = validateKybernateWorkload(workload);
+      if (!checked.valid) {
+        recorder.post(involved(ref), { type: 'Warning', reason: 'InvalidSpec', message: checked.message });
+        return { ...seen, invalid: checked.message };
+      }
+      const { spec } = checked.workload;
+      const idleTimeoutMs = parseDuration(spec.suspend.idleTimeout);
+      return { ...seen, idleMode: idleModeOf(spec), ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) };
+    },
+
+    async applyWorkloadPod(ref, opts) {
+      const workload = await valid(ref);
+      const podName = workloadPodName(workload);
+      // From the API server, not the cache: a pod of that name that is not ours (unlabelled, so not in
+      // the watched selection) must be seen, never taken over by the apply.
+      const existing = await readPod(ref.namespace, podName);
+      if (existing) return podState(existing, podName, ref, false);
+      const body = renderWorkloadPod(workload, opts.restoreFrom !== undefined ? { restoreFrom: opts.restoreFrom } : {});
+      const created = (await kubeCall(`apply pods ${podName}`, () => objects.apply(podResource(ref.namespace, podName), body, KYBERNATE_FIELD_MANAGER))) as PodView;
+      recorder.post(involved(ref), {
+        type: 'Normal',
+        reason: opts.restoreFrom ? 'Restoring' : 'PodCreated',
+        message: opts.restoreFrom ? `Created pod ${podName} to restore from ${opts.restoreFrom}` : `Created pod ${podName}`,
+      });
+      return podState(created, podName, ref, true);
+    },
+
+    async deleteWorkloadPod(ref, pod) {
+      // Only ours: with no uid known, the pod is read first and left alone unless the workload controls it.
+      if (!pod.podUID) {
+        const existing = await readPod(ref.namespace, pod.podName);
+        if (!existing || !controlledBy(existing, ref)) return 'absent';
+        pod = { ...pod, podUID: existing.metadata?.uid };
+      }
+      const result = await kubeCall(`delete pods ${pod.podName}`, () => objects.remove(podResource(ref.namespace, pod.podName), pod.podUID));
+      if (result !== 'absent') recorder.post(involved(ref), { type: 'Normal', reason: 'PodDeleted', message: `Deleted pod ${pod.podName}` });
+      return result;
+    },
+
+    async applySuspendCheckpoint(ref, { name, podName }) {
+      const resource = checkpointResource(ref.namespace, name);
+      let cp = (await kubeCall('read KybernateCheckpoint', () => objects.get(resource))) as unknown as KybernateCheckpoint | undefined;
+      let created = false;
+      if (!cp) {
+        const workload = await valid(ref);
+        cp = (await kubeCall(`apply KybernateCheckpoint ${name}`, () => objects.apply(resource, suspendCheckpoint(workload, name, podName), KYBERNATE_FIELD_MANAGER))) as unknown as KybernateCheckpoint;
+        created = true;
+        recorder.post(involved(ref), { type: 'Normal', reason: 'Suspending', message: `Created KybernateCheckpoint ${name} of idle pod ${podName}` });
+      }
+      if (!controlledBy(cp as Owned, ref)) return { foreign: true, message: `KybernateCheckpoint ${ref.namespace}/${name} exists and is not this workload's` };
+      const status = cp.status ?? {};
+      return {
+        foreign: false,
+        timeoutSeconds: typeof cp.spec?.timeout === 'number' ? cp.spec.timeout : DEFAULT_CHECKPOINT_TIMEOUT,
+        ...(status.phase ? { phase: status.phase } : {}),
+        ...(status.checkpointRef ? { checkpointRef: status.checkpointRef } : {}),
+        ...(status.message ? { message: status.message } : {}),
+        ...(created ? { created } : {}),
+      };
+    },
+
+    async pruneSuspendCheckpoints(ref, keep) {
+      const mine = (await kubeCall('list KybernateCheckpoints', () =>
+        objects.list({ group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: CHECKPOINT_PLURAL, namespace: ref.namespace, labelSelector: `${WORKLOAD_LABEL}=${ref.name}` }),
+      )) as Owned[];
+      let deleted = 0;
+      for (const cp of mine) {
+        const name = (cp as AnyObject).metadata?.name ?? '';
+        if (keep.includes(name) || !controlledBy(cp, ref) || cp.metadata?.deletionTimestamp) continue;
+        // Its finalizer removes the image on its node first (the checkpoint's own workflow, bounded).
+        if ((await kubeCall(`delete KybernateCheckpoint ${name}`, () => objects.remove(checkpointResource(ref.namespace, name), cp.metadata?.uid))) !== 'absent') deleted++;
+      }
+      return deleted;
+    },
+
+    async writeWorkloadStatus(ref, input) {
+      const workload = await live(ref);
+      if (!workload) return;
+      const generation = workload.metadata.generation ?? 0;
+      const { ready, degraded, ...fields } = input;
+      const conditions = withTransitionTimes(
+        workload.status?.conditions as never,
+        [
+          { type: READY_CONDITION, ...ready },
+          { type: SUSPEND_DEGRADED_CONDITION, ...degraded },
+        ],
+        kubeNow(),
+        generation,
+      );
+      const status = { ...fields, conditions, observedGeneration: generation };
+      const current = workload.status ?? {};
+      if (jsonEqual(current, { ...current, ...status })) return;
+      await kubeCall('write KybernateWorkload status', () =>
+        objects.applyStatus(workloadResource(ref), { apiVersion: KYBERNATE_API_VERSION, kind: WORKLOAD_KIND, metadata: { name: ref.name, namespace: ref.namespace, uid: ref.uid }, status } as AnyObject, KYBERNATE_FIELD_MANAGER),
+      );
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { PAUSE_ANNOTATION } from '../../api/constants.ts';
+import { CHECKPOINT_PLURAL, KYBERNATE_GROUP, KYBERNATE_VERSION, WORKLOAD_KIND, WORKLOAD_LABEL, WORKLOAD_PLURAL } from '../../api/kybernate/constants.ts';
+import type { AnyObject } from '../../kube/custom-objects.ts';
+import { K8sName, K8sNamespace } from '../../workflows/engine/search-attributes.ts';
+import type { WatchedKind } from '../watched-kind.ts';
+
+/** Spec edits, pausing and deletion wake a workload's workflow; its status writes do not. */
+function workloadFingerprint(obj: AnyObject): string {
+  const m = obj.metadata ?? {};
+  return JSON.stringify([m.generation ?? 0, m.deletionTimestamp ?? '', m.annotations?.[PAUSE_ANNOTATION] ?? '']);
+}
+
+/**
+ * KybernateWorkloads (seed 003 §3.3): long-lived workflows. Their pod and the KybernateCheckpoint of
+ * each suspend carry the workload's label and its controller ownerReference: the pod's readiness and
+ * the checkpoint's progress wake the workload. Requests reach the workflow as signals from the
+ * activator (activator/), not through the watch.
+ */
+export const kybernateWorkloadKind: WatchedKind = {
+  kind: WORKLOAD_KIND,
+  workflowType: 'kybernateWorkloadWorkflow',
+  collection: { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: WORKLOAD_PLURAL },
+  startAttributes: (ref) => [
+    { key: K8sNamespace, value: ref.namespace },
+    { key: K8sName, value: ref.name },
+  ],
+  fingerprint: workloadFingerprint,
+  // No finalizer: a workload the workflow has not written status to yet is new.
+  isNew: (w) => w.status === undefined,
+  children: [
+    { group: '', version: 'v1', plural: 'pods', labelSelector: WORKLOAD_LABEL },
+    { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: CHECKPOINT_PLURAL, labelSelector: WORKLOAD_LABEL },
+  ],
+};
