@@ -1,0 +1,302 @@
+// The KybernateWorkload workflow in Temporal's test environment (on the local stack's Temporal server:
+// no time-skipping server can be downloaded here, so the idle timeouts are short real durations) with
+// stub activities: a fake workload, its pod and its suspend checkpoints, which the stubs create, read
+// and delete. The suspend with a completed checkpoint (suspendedCheckpoints + 1, the wake's pod restores
+// from it), the cold fallback when the checkpoint fails (SuspendDegraded), a wake during the suspend,
+// requests that keep resetting the idle timer, a plain scale-to-zero, and a suspend step run again
+// after a failure that never creates a second checkpoint.
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { ApplicationFailure } from '@temporalio/common';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IdleMode, SuspendCheckpointState, WorkloadActivities, WorkloadPodState, WorkloadStatusInput } from '../../contract/kybernate-workload-activities.ts';
+import type { ObjectRef } from '../../contract/object-ref.ts';
+import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
+import type { WorkloadView } from '../../workflows/kybernate/workload.ts';
+import { activitySignal, wakeSignal } from '../../workflows/kybernate/workload-signals.ts';
+import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
+import { eventually, stackInfo, uniqueName } from '../support/env.ts';
+
+interface FakeCheckpoint {
+  phase: 'Pending' | 'InProgress' | 'Completed' | 'Failed';
+  checkpointRef?: string;
+  message?: string;
+}
+
+/** One KybernateWorkload as the stubs see it: its pod, its checkpoints, and what they were asked. */
+class FakeWorkload {
+  readonly ref: ObjectRef = { namespace: 'default', name: uniqueName('kwl'), uid: uniqueName('uid') };
+  idleMode: IdleMode = 'checkpoint';
+  idleTimeoutMs = 2_000;
+  /** The pod, when it exists; a new one is ready at once unless `podStartsReady` is false. */
+  pod: { uid: string; ready: boolean; restoreFrom?: string } | undefined;
+  podStartsReady = true;
+  podsCreated = 0;
+  readonly checkpoints = new Map<string, FakeCheckpoint>();
+  /** What a new checkpoint becomes: completed at once unless a test says otherwise. */
+  checkpointOutcome: (name: string) => FakeCheckpoint = (name) => ({ phase: 'Completed', checkpointRef: `containerd.io/checkpoint/${name}:20250101T120000.000Z` });
+  /** Activities that fail once, after doing their work (a worker killed between the call and its result). */
+  readonly failOnce = new Set<string>();
+
+  readonly checkpointCreations: string[] = [];
+  readonly checkpointLooks: string[] = [];
+  readonly restoreFroms: (string | undefined)[] = [];
+  readonly deletedPods: string[] = [];
+  readonly pruned: string[][] = [];
+  readonly statuses: WorkloadStatusInput[] = [];
+  get status(): WorkloadStatusInput | undefined {
+    return this.statuses.at(-1);
+  }
+
+  /** Fails retryably (the activity is tried again), or, for a name starting with '!', fails the whole pass. */
+  private failIfAsked(what: string): void {
+    if (this.failOnce.delete(what)) throw new Error(`${what}: injected failure`);
+    if (this.failOnce.delete(`!${what}`)) throw ApplicationFailure.nonRetryable(`${what}: injected failure`, 'Injected');
+  }
+
+  private podState(created: boolean): WorkloadPodState {
+    const pod = this.pod!;
+    return { podName: this.ref.name, podUID: pod.uid, phase: pod.ready ? 'Running' : 'Pending', ready: pod.ready, ...(created ? { created } : {}) };
+  }
+
+  activities(): WorkloadActivities {
+    return {
+      assessWorkload: async () => ({ found: true, generation: 1, resourceVersion: '1', idleMode: this.idleMode, idleTimeoutMs: this.idleTimeoutMs, podName: this.ref.name }),
+      applyWorkloadPod: async (_ref, opts) => {
+        if (this.pod) return this.podState(false);
+        this.podsCreated++;
+        this.restoreFroms.push(opts.restoreFrom);
+        this.pod = { uid: `pod-uid-${this.podsCreated}`, ready: this.podStartsReady, ...(opts.restoreFrom ? { restoreFrom: opts.restoreFrom } : {}) };
+        return this.podState(true);
+      },
+      deleteWorkloadPod: async (_ref, pod) => {
+        if (!this.pod || (pod.podUID && pod.podUID !== this.pod.uid)) return 'absent';
+        this.deletedPods.push(this.pod.uid);
+        this.pod = undefined;
+        return 'gone';
+      },
+      applySuspendCheckpoint: async (_ref, { name }): Promise<SuspendCheckpointState> => {
+        this.checkpointLooks.push(name);
+        let cp = this.checkpoints.get(name);
+        if (!cp) {
+          this.checkpointCreations.push(name);
+          cp = this.checkpointOutcome(name);
+          this.checkpoints.set(name, cp);
+          this.failIfAsked('applySuspendCheckpoint');
+        }
+        return { foreign: false, timeoutSeconds: 300, phase: cp.phase, ...(cp.checkpointRef ? { checkpointRef: cp.checkpointRef } : {}), ...(cp.message ? { message: cp.message } : {}) };
+      },
+      pruneSuspendCheckpoints: async (_ref, keep) => {
+        this.pruned.push([...keep]);
+        let deleted = 0;
+        for (const name of [...this.checkpoints.keys()]) if (!keep.includes(name) && this.checkpoints.delete(name)) deleted++;
+        return deleted;
+      },
+      writeWorkloadStatus: async (_ref, input) => {
+        this.statuses.push(input);
+        this.failIfAsked(`writeWorkloadStatus ${input.phase}`);
+      },
+    };
+  }
+}
+
+describe('kybernateWorkloadWorkflow with stub activities', () => {
+  let env: TestWorkflowEnvironment;
+  const workers: { worker: Worker; run: Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    env = await TestWorkflowEnvironment.createFromExistingServer({ address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace });
+  });
+  afterAll(async () => {
+    for (const w of workers) if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
+    await Promise.all(workers.map((w) => w.run));
+    await env?.teardown();
+  });
+
+  async function start(fake: FakeWorkload) {
+    const taskQueue = `${uniqueName('kwl')}-core`;
+    const worker = await Worker.create({ connection: env.nativeConnection, namespace: stackInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() });
+    workers.push({ worker, run: worker.run() });
+    const handle = await env.client.workflow.start('kybernateWorkloadWorkflow', {
+      taskQueue,
+      workflowId: `kybernateworkload/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
+      args: [{ ref: fake.ref, settings: TEST_SETTINGS }],
+    });
+    const viewWhere = (what: string, ok: (v: WorkloadView) => boolean, timeoutMs = 30_000) =>
+      eventually(what, async () => {
+        const v = (await handle.query(viewQuery)) as WorkloadView;
+        return ok(v) ? v : undefined;
+      }, timeoutMs, 100);
+    return { handle, viewWhere, poke: () => handle.signal(reconcileSignal, { reason: 'changed', fromResource: true }) };
+  }
+
+  it('runs its pod, suspends it after the idle timeout through a completed checkpoint, and restores from it on wake', async () => {
+    const fake = new FakeWorkload();
+    const { handle, viewWhere } = await start(fake);
+    const running = await viewWhere('Running', (v) => v.phase === 'Running' && v.step === 'idle');
+    expect(running.waitingFor).toMatch(/^no requests until \d{4}-/);
+    expect(fake.status).toMatchObject({ phase: 'Running', activeReplicas: 1, suspendedCheckpoints: 0, podName: fake.ref.name, ready: { status: 'True' } });
+    expect(fake.restoreFroms).toEqual([undefined]);
+
+    const name = `${fake.ref.name}-suspend-1`;
+    const image = `containerd.io/checkpoint/${name}:20250101T120000.000Z`;
+    const suspended = await viewWhere('Suspended', (v) => v.phase === 'Suspended' && v.step === 'suspended');
+    expect(suspended).toMatchObject({ suspendedCheckpoints: 1, checkpointName: name, checkpointImage: image, awake: false });
+    expect(fake.checkpointCreations).toEqual([name]);
+    expect(fake.deletedPods).toEqual(['pod-uid-1']);
+    expect(fake.pod).toBeUndefined();
+    expect(fake.pruned).toEqual([[name]]);
+    expect(fake.status).toMatchObject({
+      phase: 'Suspended',
+      activeReplicas: 0,
+      suspendedCheckpoints: 1,
+      message: `Suspended while idle: the next request restores pod ${fake.ref.name} from checkpoint ${name} (${image})`,
+      degraded: { status: 'False', reason: 'Checkpointed' },
+    });
+
+    // Nothing happens while suspended, however long.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(fake.checkpointCreations).toEqual([name]);
+    expect(fake.podsCreated).toBe(1);
+
+    fake.podStartsReady = false;
+    await handle.signal(wakeSignal, { reason: 'request GET /' });
+    const restoring = await viewWhere('Restoring', (v) => v.phase === 'Restoring');
+    expect(restoring.waitingFor).toBe(`pod ${fake.ref.name} to be ready`);
+    expect(fake.restoreFroms).toEqual([undefined, image]);
+    expect(fake.pod?.restoreFrom).toBe(image);
+    expect(fake.status).toMatchObject({ phase: 'Restoring', message: `Restoring pod ${fake.ref.name} from ${image}`, ready: { status: 'False', reason: 'Restoring' } });
+
+    fake.pod!.ready = true;
+    await handle.signal(reconcileSignal, { reason: 'pods changed', fromResource: true });
+    await viewWhere('Running again', (v) => v.phase === 'Running' && v.step === 'idle');
+    expect(fake.status).toMatchObject({ phase: 'Running', message: `Pod ${fake.ref.name} restored from ${image} is running`, activeReplicas: 1, suspendedCheckpoints: 1 });
+
+    // Idle again: a second checkpoint under the next name, the first one pruned.
+    const second = `${fake.ref.name}-suspend-2`;
+    const again = await viewWhere('Suspended again', (v) => v.phase === 'Suspended' && v.suspendedCheckpoints === 2);
+    expect(again.checkpointName).toBe(second);
+    expect(fake.checkpointCreations).toEqual([name, second]);
+    expect(fake.pruned.at(-1)).toEqual([second]);
+    expect([...fake.checkpoints.keys()]).toEqual([second]);
+  });
+
+  it('falls back to a cold scale-to-zero when the checkpoint fails: pod removed, SuspendDegraded, and the wake starts the pod fresh', async () => {
+    const fake = new FakeWorkload();
+    fake.checkpointOutcome = () => ({ phase: 'Failed', message: 'Pod default/x has no node' });
+    const { handle, viewWhere } = await start(fake);
+    const name = `${fake.ref.name}-suspend-1`;
+    const suspended = await viewWhere('Suspended', (v) => v.phase === 'Suspended' && v.step === 'suspended');
+    expect(suspended.suspendedCheckpoints).toBe(0);
+    expect(suspended.checkpointImage).toBeUndefined();
+    expect(fake.checkpointCreations).toEqual([name]);
+    expect(fake.deletedPods).toEqual(['pod-uid-1']);
+    // The failed checkpoint is kept (for inspection) until the next suspend.
+    expect(fake.pruned).toEqual([[name]]);
+    const degraded = `Checkpoint ${name} failed: Pod default/x has no node; suspended by a cold scale-to-zero instead (the next request starts the pod fresh)`;
+    expect(fake.status).toMatchObject({
+      phase: 'Suspended',
+      suspendedCheckpoints: 0,
+      activeReplicas: 0,
+      message: `Suspended while idle by a cold scale-to-zero: the next request starts pod ${fake.ref.name} fresh`,
+      degraded: { status: 'True', reason: 'CheckpointFailed', message: degraded },
+    });
+
+    // A request while suspended wakes it, like `wake`.
+    await handle.signal(activitySignal, {});
+    await viewWhere('Running', (v) => v.phase === 'Running' && v.step === 'idle' && v.awake);
+    expect(fake.restoreFroms).toEqual([undefined, undefined]);
+    expect(fake.pod?.restoreFrom).toBeUndefined();
+    // The condition stays until a suspend keeps a checkpoint.
+    expect(fake.status?.degraded).toMatchObject({ status: 'True', message: degraded });
+  });
+
+  it('finishes a suspend that a wake interrupts, then wakes at once', async () => {
+    const fake = new FakeWorkload();
+    fake.checkpointOutcome = () => ({ phase: 'InProgress' });
+    const { handle, viewWhere, poke } = await start(fake);
+    const name = `${fake.ref.name}-suspend-1`;
+    const suspending = await viewWhere('Suspending', (v) => v.phase === 'Suspending');
+    expect(suspending.waitingFor).toBe(`checkpoint ${name} to complete`);
+    expect(fake.status).toMatchObject({ phase: 'Suspending', message: `Checkpointing pod ${fake.ref.name} (KybernateCheckpoint ${name} is InProgress)`, activeReplicas: 0 });
+    expect(fake.pod).toBeDefined();
+
+    await handle.signal(wakeSignal, { reason: 'request' });
+    // The wake does not cut the suspend short: the checkpoint is still awaited, the pod still there.
+    await viewWhere('a pass after the wake', (v) => v.wakeRequested && v.passes >= suspending.passes + 1);
+    expect(fake.deletedPods).toEqual([]);
+    const image = 'containerd.io/checkpoint/done:1';
+    fake.checkpoints.set(name, { phase: 'Completed', checkpointRef: image });
+    await poke();
+    await viewWhere('Running from the checkpoint', (v) => v.phase === 'Running' && v.suspendedCheckpoints === 1 && v.step === 'idle');
+    expect(fake.deletedPods).toEqual(['pod-uid-1']);
+    expect(fake.restoreFroms).toEqual([undefined, image]);
+    expect(fake.statuses.map((s) => s.phase).filter((p, i, all) => p !== all[i - 1])).toEqual(['Running', 'Suspending', 'Suspended', 'Running']);
+    expect(fake.checkpointCreations).toEqual([name]);
+  });
+
+  it('keeps running while requests arrive: each activity signal starts the idle timer over', async () => {
+    const fake = new FakeWorkload();
+    fake.idleTimeoutMs = 3_000;
+    const { handle, viewWhere } = await start(fake);
+    await viewWhere('Running', (v) => v.phase === 'Running' && v.step === 'idle');
+    const started = Date.now();
+    // Requests every 500ms for 6s: twice the idle timeout, and no suspend.
+    while (Date.now() - started < 6_000) {
+      await handle.signal(activitySignal, { at: new Date().toISOString() });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(fake.checkpointCreations).toEqual([]);
+    expect(((await handle.query(viewQuery)) as WorkloadView).phase).toBe('Running');
+    // A request's own time never moves the timer into the future.
+    await handle.signal(activitySignal, { at: new Date(Date.now() + 3_600_000).toISOString() });
+    const quiet = Date.now();
+    await viewWhere('Suspended', (v) => v.phase === 'Suspended', 20_000);
+    expect(Date.now() - quiet).toBeGreaterThanOrEqual(2_000);
+    expect(Date.now() - quiet).toBeLessThan(15_000);
+    expect(fake.checkpointCreations).toEqual([`${fake.ref.name}-suspend-1`]);
+  });
+
+  it('goes to zero without a checkpoint when only scaleToZero is enabled', async () => {
+    const fake = new FakeWorkload();
+    fake.idleMode = 'cold';
+    const { viewWhere } = await start(fake);
+    await viewWhere('Suspended', (v) => v.phase === 'Suspended' && v.step === 'suspended');
+    expect(fake.checkpointCreations).toEqual([]);
+    expect(fake.deletedPods).toEqual(['pod-uid-1']);
+    expect(fake.status).toMatchObject({ phase: 'Suspended', suspendedCheckpoints: 0, degraded: { status: 'False', reason: 'NoFallback' } });
+  });
+
+  it('never idles out when neither suspend nor scale-to-zero is enabled', async () => {
+    const fake = new FakeWorkload();
+    fake.idleMode = 'never';
+    const { viewWhere } = await start(fake);
+    const v = await viewWhere('Running', (x) => x.phase === 'Running' && x.step === 'idle');
+    expect(v.waitingFor).toBeUndefined();
+    await new Promise((r) => setTimeout(r, fake.idleTimeoutMs + 1_500));
+    expect(fake.checkpointCreations).toEqual([]);
+    expect(fake.deletedPods).toEqual([]);
+  });
+
+  it('runs a suspend step again after failures (the checkpoint created but its result lost, a status write refused) without a second checkpoint', async () => {
+    const fake = new FakeWorkload();
+    fake.checkpointOutcome = () => ({ phase: 'InProgress' });
+    fake.failOnce.add('applySuspendCheckpoint');
+    fake.failOnce.add('!writeWorkloadStatus Suspending');
+    const { viewWhere, poke } = await start(fake);
+    const name = `${fake.ref.name}-suspend-1`;
+    // The lost result is retried by the activity's own retry; the refused status write fails the pass,
+    // and the loop's backoff runs the pass again, which finds the same checkpoint.
+    const failed = await viewWhere('the failed pass', (v) => v.lastError !== undefined);
+    expect(failed.lastError).toMatchObject({ step: 'checkpoint', message: expect.stringContaining('writeWorkloadStatus Suspending: injected failure') });
+    await viewWhere('Suspending after the failures', (v) => v.phase === 'Suspending' && v.step === 'checkpoint' && v.failures === 0 && fake.failOnce.size === 0);
+    expect(fake.checkpointLooks.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(fake.checkpointLooks)).toEqual(new Set([name]));
+    fake.checkpoints.set(name, { phase: 'Completed', checkpointRef: 'containerd.io/checkpoint/x:1' });
+    await poke();
+    const v = await viewWhere('Suspended', (x) => x.phase === 'Suspended');
+    expect(v).toMatchObject({ suspends: 1, suspendedCheckpoints: 1 });
+    expect(fake.checkpointCreations).toEqual([name]);
+    expect(fake.deletedPods).toEqual(['pod-uid-1']);
+  });
+});
