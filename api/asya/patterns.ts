@@ -26,12 +26,6 @@ export const MAX_URL_LENGTH = 2048;
 /** runtime.targetService.path is appended to the URL as is, so it starts with '/'. */
 export const URL_PATH_PATTERN = '^/\\S*$';
 
-/**
- * A non-negative Kubernetes quantity written as a string ("500m", "1Gi", "2"): the API server's
- * Quantity pattern without the minus sign, since pods reject negative requests and limits.
- */
-export const QUANTITY_STRING_PATTERN =
-  '^\\+?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 /** Bound on the short strings CEL rules compare (keeps the API server's cost estimate low). */
 export const MAX_SHORT_STRING = 64;

@@ -4,18 +4,13 @@
 // an existing one named by `workloadRef`. Types only; api/asya/validate.ts turns an unknown object into
 // one of these, with the CRD's defaults filled in.
 
+import type { ObjectMetadata, Quantity, ResourceRequirements } from '../common/checks.ts';
 import type { Mode } from './constants.ts';
 
 export type Transport = 'rabbitmq' | 'sqs';
 
-/** A Kubernetes quantity: "500m", "1Gi", or a plain number. */
-export type Quantity = string | number;
-
-/** The `requests`/`limits` part of a container's ResourceRequirements, passed to the pod as given. */
-export interface ResourceRequirements {
-  requests?: Record<string, Quantity>;
-  limits?: Record<string, Quantity>;
-}
+/** A Kubernetes quantity ("500m", "1Gi", or a plain number) and a container's requests/limits, passed to the pod as given. */
+export type { Quantity, ResourceRequirements };
 
 /** A container environment variable; `valueFrom` is passed to the pod unchanged. */
 export interface EnvVar {
@@ -161,17 +156,7 @@ export interface AsyncActorStatus {
   observedGeneration?: number;
 }
 
-export interface AsyncActorMetadata {
-  name: string;
-  namespace?: string;
-  uid?: string;
-  generation?: number;
-  resourceVersion?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  deletionTimestamp?: string;
-}
+export type AsyncActorMetadata = ObjectMetadata;
 
 export interface AsyncActor {
   apiVersion: string;

@@ -7,8 +7,29 @@
 // On success it returns a clean copy with the CRD's defaults filled in and unknown fields dropped, the
 // way the API server stores the object.
 //
-// Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/asya/.
+// Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/asya/ and
+// the shared field checks of api/common/checks.ts.
 
+import {
+  boolean,
+  checkEnum,
+  checkHead,
+  checkResources,
+  checkString,
+  collect,
+  compact,
+  integer,
+  isCount,
+  isObject,
+  optionalObject,
+  optionalString,
+  requiredString,
+  show,
+  typeName,
+  type FieldIssue,
+  type Obj,
+  type Report,
+} from '../common/checks.ts';
 import {
   ASYA_API_VERSION,
   ASYNC_ACTOR_KIND,
@@ -29,20 +50,16 @@ import {
   MAX_URL_LENGTH,
   NO_WHITESPACE_PATTERN,
   OBJECT_NAME_PATTERN,
-  QUANTITY_STRING_PATTERN,
   TARGET_URL_PATTERN,
   URL_PATH_PATTERN,
 } from './patterns.ts';
 import { PULL_POLICIES, TARGET_PROTOCOLS, TRANSPORTS, WORKLOAD_KINDS, WORKLOAD_REF_KINDS } from './values.ts';
 import type {
   AsyncActor,
-  AsyncActorMetadata,
   AsyncActorSpec,
   AsyncActorStatus,
   Condition,
   EnvVar,
-  Quantity,
-  ResourceRequirements,
   RuntimeSpec,
   ScalingSpec,
   SidecarSpec,
@@ -52,19 +69,11 @@ import type {
   WorkloadSpec,
 } from './types.ts';
 
-export interface AsyncActorIssue {
-  /** Path of the offending field, e.g. "spec.runtime.handler". */
-  field: string;
-  message: string;
-}
+export type AsyncActorIssue = FieldIssue;
 
 export type AsyncActorValidation =
   | { valid: true; actor: AsyncActor }
   | { valid: false; errors: AsyncActorIssue[]; message: string };
-
-type Obj = Record<string, unknown>;
-/** Records one problem; every check reports through it and returns what it could read. */
-type Report = (field: string, message: string) => void;
 
 const ACTOR_NAME = new RegExp(ACTOR_NAME_PATTERN);
 const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
@@ -72,15 +81,17 @@ const OBJECT_NAME = new RegExp(OBJECT_NAME_PATTERN);
 const NO_WHITESPACE = new RegExp(NO_WHITESPACE_PATTERN);
 const TARGET_URL = new RegExp(TARGET_URL_PATTERN);
 const URL_PATH = new RegExp(URL_PATH_PATTERN);
-const QUANTITY = new RegExp(QUANTITY_STRING_PATTERN);
+
+const HEAD = {
+  apiVersion: ASYA_API_VERSION,
+  kind: ASYNC_ACTOR_KIND,
+  nameProblem: (name: string) => (ACTOR_NAME.test(name) && name.length <= MAX_ACTOR_NAME_LENGTH ? undefined : AsyncActorMessage.actorName),
+  finalizers: true,
+};
 
 export function validateAsyncActor(obj: unknown): AsyncActorValidation {
-  const errors: AsyncActorIssue[] = [];
-  const actor = check(obj, (field, message) => errors.push({ field, message }));
-  if (errors.length > 0 || !actor) {
-    return { valid: false, errors, message: errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
-  }
-  return { valid: true, actor };
+  const result = collect((report) => check(obj, report));
+  return result.valid ? { valid: true, actor: result.value } : result;
 }
 
 /** The API version a workloadRef of this kind must carry (the workloadRefApiVersion rule). */
@@ -90,53 +101,13 @@ export function apiVersionFits(kind: string, apiVersion: string): boolean {
   return apiVersion.startsWith('kaito.sh/');
 }
 
+/** Every check reports through `report` and returns what it could read; the result is used only when nothing was reported. */
 function check(obj: unknown, report: Report): AsyncActor | undefined {
-  if (!isObject(obj)) {
-    report('object', `must be an ${ASYNC_ACTOR_KIND} object, got ${typeName(obj)}`);
-    return undefined;
-  }
-  if (obj.apiVersion !== ASYA_API_VERSION) report('apiVersion', `must be ${ASYA_API_VERSION}, got ${show(obj.apiVersion)}`);
-  if (obj.kind !== ASYNC_ACTOR_KIND) report('kind', `must be ${ASYNC_ACTOR_KIND}, got ${show(obj.kind)}`);
-  const metadata = checkMetadata(obj.metadata, report);
-  if (obj.spec == null) {
-    report('spec', 'required');
-    return undefined;
-  }
-  if (!isObject(obj.spec)) {
-    report('spec', `must be an object, got ${typeName(obj.spec)}`);
-    return undefined;
-  }
-  const spec = checkSpec(obj.spec, metadata.namespace, report);
-  const status = readStatus(obj.status);
-  return { apiVersion: ASYA_API_VERSION, kind: ASYNC_ACTOR_KIND, metadata, spec, ...(status ? { status } : {}) };
-}
-
-function checkMetadata(value: unknown, report: Report): AsyncActorMetadata {
-  if (value != null && !isObject(value)) {
-    report('metadata', `must be an object, got ${typeName(value)}`);
-    return { name: '' };
-  }
-  const meta: Obj = value ?? {};
-  const name = meta.name;
-  if (name == null || name === '') report('metadata.name', 'required');
-  else if (typeof name !== 'string') report('metadata.name', `must be a string, got ${typeName(name)}`);
-  else if (!ACTOR_NAME.test(name) || name.length > MAX_ACTOR_NAME_LENGTH) report('metadata.name', AsyncActorMessage.actorName);
-  const generation = meta.generation;
-  if (generation != null && !isCount(generation, 0)) report('metadata.generation', `must be an integer >= 0, got ${show(generation)}`);
-  const finalizers = meta.finalizers;
-  const finalizerList = Array.isArray(finalizers) && finalizers.every((f) => typeof f === 'string') ? [...(finalizers as string[])] : undefined;
-  if (finalizers != null && !finalizerList) report('metadata.finalizers', 'must be a list of strings');
-  return compact({
-    name: typeof name === 'string' ? name : '',
-    namespace: optionalString(meta, 'namespace', 'metadata', report),
-    uid: optionalString(meta, 'uid', 'metadata', report),
-    generation: typeof generation === 'number' ? generation : undefined,
-    resourceVersion: optionalString(meta, 'resourceVersion', 'metadata', report),
-    labels: optionalStringMap(meta, 'labels', 'metadata', report),
-    annotations: optionalStringMap(meta, 'annotations', 'metadata', report),
-    finalizers: finalizerList,
-    deletionTimestamp: optionalString(meta, 'deletionTimestamp', 'metadata', report),
-  });
+  const head = checkHead(obj, HEAD, report);
+  if (!head) return undefined;
+  const spec = checkSpec(head.spec, head.metadata.namespace, report);
+  const status = readStatus(head.status);
+  return { apiVersion: ASYA_API_VERSION, kind: ASYNC_ACTOR_KIND, metadata: head.metadata, spec, ...(status ? { status } : {}) };
 }
 
 function checkSpec(spec: Obj, namespace: string | undefined, report: Report): AsyncActorSpec {
@@ -190,21 +161,19 @@ function checkSidecar(value: Obj, path: string, report: Report): SidecarSpec {
 
 function checkTimeout(value: Obj, path: string, report: Report): TimeoutSpec {
   return {
-    processing: integer(value, 'processing', path, 1, DEFAULT_TIMEOUT.processing, report),
-    gracefulShutdown: integer(value, 'gracefulShutdown', path, 0, DEFAULT_TIMEOUT.gracefulShutdown, report),
+    processing: integer(value, 'processing', path, report, { min: 1, fallback: DEFAULT_TIMEOUT.processing }),
+    gracefulShutdown: integer(value, 'gracefulShutdown', path, report, { min: 0, fallback: DEFAULT_TIMEOUT.gracefulShutdown }),
   };
 }
 
 function checkScaling(value: Obj, path: string, report: Report): ScalingSpec {
-  const enabled = value.enabled;
-  if (enabled != null && typeof enabled !== 'boolean') report(`${path}.enabled`, `must be a boolean, got ${typeName(enabled)}`);
   const scaling: ScalingSpec = {
-    enabled: typeof enabled === 'boolean' ? enabled : DEFAULT_SCALING.enabled,
-    minReplicas: integer(value, 'minReplicas', path, 0, DEFAULT_SCALING.minReplicas, report),
-    maxReplicas: integer(value, 'maxReplicas', path, 1, DEFAULT_SCALING.maxReplicas, report),
-    pollingInterval: integer(value, 'pollingInterval', path, 1, DEFAULT_SCALING.pollingInterval, report),
-    cooldownPeriod: integer(value, 'cooldownPeriod', path, 0, DEFAULT_SCALING.cooldownPeriod, report),
-    queueLength: integer(value, 'queueLength', path, 1, DEFAULT_SCALING.queueLength, report),
+    enabled: boolean(value, 'enabled', path, report, DEFAULT_SCALING.enabled),
+    minReplicas: integer(value, 'minReplicas', path, report, { min: 0, fallback: DEFAULT_SCALING.minReplicas }),
+    maxReplicas: integer(value, 'maxReplicas', path, report, { min: 1, fallback: DEFAULT_SCALING.maxReplicas }),
+    pollingInterval: integer(value, 'pollingInterval', path, report, { min: 1, fallback: DEFAULT_SCALING.pollingInterval }),
+    cooldownPeriod: integer(value, 'cooldownPeriod', path, report, { min: 0, fallback: DEFAULT_SCALING.cooldownPeriod }),
+    queueLength: integer(value, 'queueLength', path, report, { min: 1, fallback: DEFAULT_SCALING.queueLength }),
   };
   if (scaling.minReplicas > scaling.maxReplicas) report(path, AsyncActorMessage.scalingBounds);
   return scaling;
@@ -221,7 +190,7 @@ function checkWorkload(value: Obj, path: string, report: Report): WorkloadSpec {
   else checkPodTemplate(template, `${path}.template`, report);
   return {
     kind: kind as WorkloadSpec['kind'],
-    replicas: integer(value, 'replicas', path, 0, DEFAULT_WORKLOAD.replicas, report),
+    replicas: integer(value, 'replicas', path, report, { min: 0, fallback: DEFAULT_WORKLOAD.replicas }),
     pythonExecutable: python as string,
     template: isObject(template) ? template : {},
   };
@@ -361,34 +330,6 @@ function checkEnv(value: unknown, path: string, report: Report): EnvVar[] {
   });
 }
 
-/** `requests` and `limits` of a container's ResourceRequirements; other keys are dropped, as the API server prunes them. */
-function checkResources(value: unknown, path: string, report: Report): ResourceRequirements {
-  if (!isObject(value)) {
-    report(path, `must be an object with requests and/or limits, got ${typeName(value)}`);
-    return {};
-  }
-  return compact({
-    requests: value.requests == null ? undefined : checkQuantities(value.requests, `${path}.requests`, report),
-    limits: value.limits == null ? undefined : checkQuantities(value.limits, `${path}.limits`, report),
-  });
-}
-
-function checkQuantities(value: unknown, path: string, report: Report): Record<string, Quantity> {
-  if (!isObject(value)) {
-    report(path, `must be a map of resource names to quantities, got ${typeName(value)}`);
-    return {};
-  }
-  const out: [string, Quantity][] = [];
-  for (const key of Object.keys(value).sort()) {
-    const quantity = value[key];
-    if (quantity == null) continue;
-    // Numbers must be integers, as the CRD's int-or-string type requires: half a CPU is "500m" or "0.5".
-    if (typeof quantity === 'string' ? QUANTITY.test(quantity) : isCount(quantity, 0)) out.push([key, quantity as Quantity]);
-    else report(`${path}.${key}`, `must be a non-negative quantity such as "500m", "2Gi" or 4, got ${show(quantity)}`);
-  }
-  return Object.fromEntries(out);
-}
-
 /** The stored status, keeping only well-typed fields: a malformed status never makes the actor invalid (the controller rewrites it). */
 function readStatus(value: unknown): AsyncActorStatus | undefined {
   if (!isObject(value)) return undefined;
@@ -422,106 +363,4 @@ function readStatus(value: unknown): AsyncActorStatus | undefined {
 
 function isCondition(value: unknown): value is Condition {
   return isObject(value) && typeof value.type === 'string' && (value.status === 'True' || value.status === 'False' || value.status === 'Unknown');
-}
-
-interface StringRules {
-  pattern?: RegExp;
-  /** How the pattern reads in a message, e.g. "a DNS-1123 label". */
-  what?: string;
-  minLength?: number;
-  maxLength?: number;
-}
-
-function checkString(value: unknown, field: string, report: Report, rules: StringRules): void {
-  if (typeof value !== 'string') report(field, `must be a string, got ${typeName(value)}`);
-  else if (rules.minLength !== undefined && value.length < rules.minLength) report(field, rules.minLength === 1 ? 'must not be empty' : `must have at least ${rules.minLength} characters`);
-  else if (rules.maxLength !== undefined && value.length > rules.maxLength) report(field, `must have at most ${rules.maxLength} characters, got ${value.length}`);
-  else if (rules.pattern && !rules.pattern.test(value)) report(field, `must be ${rules.what ?? `a string matching ${rules.pattern.source}`}, got ${show(value)}`);
-}
-
-/** A required, non-empty string checked against `rules`; undefined (and reported) when absent or wrong. */
-function requiredString(parent: Obj, key: string, parentPath: string, report: Report, rules: StringRules): string | undefined {
-  const value = parent[key];
-  const field = `${parentPath}.${key}`;
-  if (value == null || value === '') {
-    report(field, 'required');
-    return undefined;
-  }
-  let ok = true;
-  checkString(value, field, (f, m) => ((ok = false), report(f, m)), { ...rules, minLength: 1 });
-  return ok ? (value as string) : undefined;
-}
-
-function checkEnum(value: unknown, allowed: readonly string[], field: string, report: Report): void {
-  if (typeof value !== 'string' || !allowed.includes(value)) report(field, `must be one of ${allowed.join(', ')}, got ${show(value)}`);
-}
-
-/** An integer >= min, or the default when absent (null counts as absent: the API server drops null fields). */
-function integer(parent: Obj, key: string, parentPath: string, min: number, fallback: number, report: Report): number {
-  const value = parent[key];
-  if (value == null) return fallback;
-  if (isCount(value, min)) return value;
-  report(`${parentPath}.${key}`, `must be an integer >= ${min}, got ${show(value)}`);
-  return fallback;
-}
-
-/** The object under `key`; undefined when absent, and reported when not an object. */
-function optionalObject(parent: Obj, key: string, parentPath: string, report: Report): Obj | undefined {
-  const value = parent[key];
-  if (value == null) return undefined;
-  if (isObject(value)) return value;
-  report(`${parentPath}.${key}`, `must be an object, got ${typeName(value)}`);
-  return undefined;
-}
-
-function optionalString(parent: Obj, key: string, parentPath: string, report: Report): string | undefined {
-  const value = parent[key];
-  if (value == null || typeof value === 'string') return value ?? undefined;
-  report(`${parentPath}.${key}`, `must be a string, got ${typeName(value)}`);
-  return undefined;
-}
-
-function optionalStringMap(parent: Obj, key: string, parentPath: string, report: Report): Record<string, string> | undefined {
-  const value = parent[key];
-  if (value == null) return undefined;
-  if (isObject(value) && Object.values(value).every((v) => typeof v === 'string')) return { ...(value as Record<string, string>) };
-  report(`${parentPath}.${key}`, 'must be a map of strings to strings');
-  return undefined;
-}
-
-/** The object without its undefined entries, so an absent optional field stays absent (and out of rendered output). */
-function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isCount(value: unknown, min: number): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min;
-}
-
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  switch (typeof value) {
-    case 'object':
-      return 'an object';
-    case 'string':
-      return 'a string';
-    case 'number':
-      return 'a number';
-    case 'boolean':
-      return 'a boolean';
-    default:
-      return typeof value;
-  }
-}
-
-/** A value as it would appear in the manifest, for messages. */
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

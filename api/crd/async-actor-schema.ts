@@ -19,12 +19,11 @@ import {
   MAX_URL_LENGTH,
   NO_WHITESPACE_PATTERN,
   OBJECT_NAME_PATTERN,
-  QUANTITY_STRING_PATTERN,
   TARGET_URL_PATTERN,
   URL_PATH_PATTERN,
 } from '../asya/patterns.ts';
 import { PULL_POLICIES, TARGET_PROTOCOLS, TRANSPORTS, WORKLOAD_KINDS, WORKLOAD_REF_KINDS } from '../asya/values.ts';
-import { conditionsSchema } from './common-schemas.ts';
+import { conditionsSchema, observedGenerationSchema, resourcesSchema, rootSchema } from './common-schemas.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
 const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
@@ -34,23 +33,8 @@ const enumOf = (values: readonly string[], description: string, extra: JSONSchem
 
 const image = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => str(description, { minLength: 1, pattern: NO_WHITESPACE_PATTERN, ...extra });
 
-/** An int-or-string quantity (no `type`, as structural schemas require for x-kubernetes-int-or-string). */
-const quantitySchema = {
-  description: 'A non-negative quantity, e.g. "500m", "2Gi" or 4.',
-  'x-kubernetes-int-or-string': true,
-  anyOf: [{ type: 'integer' }, { type: 'string' }],
-  pattern: QUANTITY_STRING_PATTERN,
-  minimum: 0,
-} satisfies JSONSchemaProps & { anyOf: JSONSchemaProps[]; 'x-kubernetes-int-or-string': true };
-
-const resources = (container: string): JSONSchemaProps => ({
-  type: 'object',
-  description: `Resource requests and limits of the ${container} container, passed to the pod unchanged.`,
-  properties: {
-    requests: { type: 'object', description: 'Minimum resources, by resource name (cpu, memory, ...).', additionalProperties: quantitySchema },
-    limits: { type: 'object', description: 'Maximum resources, by resource name.', additionalProperties: quantitySchema },
-  },
-});
+const resources = (container: string): JSONSchemaProps =>
+  resourcesSchema(`Resource requests and limits of the ${container} container, passed to the pod unchanged.`);
 
 /** Names are unique (a list-map keyed by name), which also lets server-side apply merge entries by name. */
 const env = (container: string): JSONSchemaProps => ({
@@ -238,7 +222,7 @@ export const asyncActorStatusSchema: JSONSchemaProps = {
     failingPods: int('Pods failing (crash loops, image pulls, scheduling, volumes).', 0),
     status: str('Summary: Running, Napping, Degraded, Creating, ScalingUp, ScalingDown, Updating, Terminating, or an error such as WorkloadError.'),
     conditions: conditionsSchema,
-    observedGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'metadata.generation of the spec this status describes.' },
+    observedGeneration: observedGenerationSchema,
   },
 };
 
@@ -254,16 +238,9 @@ export const asyncActorRootRules: CelValidationRule[] = [
   },
 ];
 
-export const asyncActorRootSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'AsyncActor runs a message handler behind a queue (Asya): standalone in a workload of its own, or bound to an existing one.',
-  required: ['spec'],
-  properties: {
-    apiVersion: { type: 'string' },
-    kind: { type: 'string' },
-    metadata: { type: 'object' },
-    spec: asyncActorSpecSchema,
-    status: asyncActorStatusSchema,
-  },
-  'x-kubernetes-validations': asyncActorRootRules,
-};
+export const asyncActorRootSchema: JSONSchemaProps = rootSchema(
+  'AsyncActor runs a message handler behind a queue (Asya): standalone in a workload of its own, or bound to an existing one.',
+  asyncActorSpecSchema,
+  asyncActorStatusSchema,
+  asyncActorRootRules,
+);

@@ -1,6 +1,63 @@
-// Schema pieces shared by both CRDs.
+// Schema pieces shared by the CRDs: the root of an object, conditions, the observed generation, and a
+// container's resources.
 
+import { QUANTITY_STRING_PATTERN } from '../common/checks.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
+
+/**
+ * The root of a kind: apiVersion, kind, metadata, spec and status, with rules on the whole object (only
+ * there can CEL see metadata.name). The spec is required rather than defaulted to {}: the API server
+ * checks a default against the CEL rules of its own schema, and an empty spec breaks the rules (the
+ * seed's engine.type and model.id); the validators need a spec to check.
+ */
+export function rootSchema(description: string, spec: JSONSchemaProps, status: JSONSchemaProps, rules?: JSONSchemaProps['x-kubernetes-validations']): JSONSchemaProps {
+  return {
+    type: 'object',
+    description,
+    required: ['spec'],
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { type: 'object' },
+      spec,
+      status,
+    },
+    ...(rules ? { 'x-kubernetes-validations': rules } : {}),
+  };
+}
+
+/** status.observedGeneration of the kinds beyond ModelDeployment. */
+export const observedGenerationSchema: JSONSchemaProps = {
+  type: 'integer',
+  format: 'int64',
+  minimum: 0,
+  description: 'metadata.generation of the spec this status describes.',
+};
+
+/**
+ * A quantity as Kubernetes writes it in a CRD: an integer or a string (x-kubernetes-int-or-string, so the
+ * node has no `type`, as structural schemas require). `pattern` applies to strings and `minimum` to
+ * integers; neither allows a negative amount, which the pod would be refused for.
+ */
+export const quantitySchema = {
+  description: 'A non-negative quantity, e.g. "500m", "2Gi" or 4.',
+  'x-kubernetes-int-or-string': true,
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  pattern: QUANTITY_STRING_PATTERN,
+  minimum: 0,
+} satisfies JSONSchemaProps & { anyOf: JSONSchemaProps[]; 'x-kubernetes-int-or-string': true };
+
+/** `requests` and `limits` of a container, quantities by resource name (`examples` lists some names). */
+export function resourcesSchema(description: string, examples = 'cpu, memory, ...'): JSONSchemaProps {
+  return {
+    type: 'object',
+    description,
+    properties: {
+      requests: { type: 'object', description: `Minimum resources, by resource name (${examples}).`, additionalProperties: quantitySchema },
+      limits: { type: 'object', description: 'Maximum resources, by resource name.', additionalProperties: quantitySchema },
+    },
+  };
+}
 
 /**
  * Kubernetes-style conditions. A map-type list keyed by `type`, so the core controller and a provider can

@@ -45,6 +45,7 @@ import {
   WORKLOAD_SINGULAR,
 } from '../kybernate/constants.ts';
 import { asyncActorRootSchema } from './async-actor-schema.ts';
+import { rootSchema } from './common-schemas.ts';
 import { flameClusterRootSchema } from './flame-cluster-schema.ts';
 import { checkpointRootSchema } from './kybernate-checkpoint-schema.ts';
 import { restoreRootSchema } from './kybernate-restore-schema.ts';
@@ -52,23 +53,6 @@ import { workloadRootSchema } from './kybernate-workload-schema.ts';
 import { modelDeploymentSpecSchema, modelDeploymentStatusSchema } from './model-deployment-schema.ts';
 import { providerConfigSpecSchema, providerConfigStatusSchema } from './provider-config-schema.ts';
 import type { CustomResourceDefinition, JSONSchemaProps, PrinterColumn } from './schema-types.ts';
-
-function rootSchema(description: string, spec: JSONSchemaProps, status: JSONSchemaProps): JSONSchemaProps {
-  return {
-    type: 'object',
-    description,
-    // Required rather than defaulted to {}: the API server checks a default against the CEL rules of its
-    // own schema, and an empty spec breaks the seed's rules (engine.type, model.id).
-    required: ['spec'],
-    properties: {
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { type: 'object' },
-      spec,
-      status,
-    },
-  };
-}
 
 export const modelDeploymentCrd: CustomResourceDefinition = {
   apiVersion: 'apiextensions.k8s.io/v1',

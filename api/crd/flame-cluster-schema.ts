@@ -2,13 +2,8 @@
 // It enforces at admission what api/flame/validate.ts checks (a unit test runs both over one table), so
 // `kubectl apply` refuses a broken cluster in the same terms instead of the controller finding out later.
 
-import {
-  CLUSTER_NAME_PATTERN,
-  IMAGE_PATTERN,
-  MAX_CHILD_NAME_LENGTH,
-  QUANTITY_STRING_PATTERN,
-  flameNames,
-} from '../flame/names.ts';
+import { CLUSTER_NAME_PATTERN, IMAGE_PATTERN, MAX_CHILD_NAME_LENGTH, flameNames } from '../flame/names.ts';
+import { observedGenerationSchema, resourcesSchema, rootSchema } from './common-schemas.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
 const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
@@ -19,27 +14,8 @@ const image = (component: string, example: string): JSONSchemaProps =>
     pattern: IMAGE_PATTERN,
   });
 
-/**
- * A quantity as Kubernetes writes it in a CRD: an integer or a string (x-kubernetes-int-or-string, so the
- * node has no `type`). `pattern` applies to strings and `minimum` to integers; neither allows a negative
- * amount, which the pod would be refused for.
- */
-const quantitySchema = {
-  description: 'A non-negative quantity, e.g. "500m", "2Gi" or 4.',
-  'x-kubernetes-int-or-string': true,
-  anyOf: [{ type: 'integer' }, { type: 'string' }],
-  pattern: QUANTITY_STRING_PATTERN,
-  minimum: 0,
-} satisfies JSONSchemaProps & { anyOf: JSONSchemaProps[]; 'x-kubernetes-int-or-string': true };
-
-const resources = (component: string): JSONSchemaProps => ({
-  type: 'object',
-  description: `Resource requests and limits of the ${component} container, passed to its pod unchanged.`,
-  properties: {
-    requests: { type: 'object', description: 'Minimum resources, by resource name (cpu, memory, ...).', additionalProperties: quantitySchema },
-    limits: { type: 'object', description: 'Maximum resources, by resource name.', additionalProperties: quantitySchema },
-  },
-});
+const resources = (component: string): JSONSchemaProps =>
+  resourcesSchema(`Resource requests and limits of the ${component} container, passed to its pod unchanged.`);
 
 export const flameClusterSpecSchema: JSONSchemaProps = {
   type: 'object',
@@ -101,7 +77,7 @@ export const flameClusterStatusSchema: JSONSchemaProps = {
     },
     state: str('Pending, Running or Failed.', { enum: ['Pending', 'Running', 'Failed'] }),
     configGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'Bumped whenever the generated flame-cluster.yaml changes.' },
-    observedGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'metadata.generation of the spec this status describes.' },
+    observedGeneration: observedGenerationSchema,
     message: str('Human-readable summary.'),
   },
 };
@@ -131,16 +107,9 @@ export const flameClusterRootRules: CelValidationRule[] = [
   },
 ];
 
-export const flameClusterRootSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'FlameCluster runs a Flame cluster (xflops/flame): a session manager, executor managers and their Services, from one manifest.',
-  required: ['spec'],
-  properties: {
-    apiVersion: { type: 'string' },
-    kind: { type: 'string' },
-    metadata: { type: 'object' },
-    spec: flameClusterSpecSchema,
-    status: flameClusterStatusSchema,
-  },
-  'x-kubernetes-validations': flameClusterRootRules,
-};
+export const flameClusterRootSchema: JSONSchemaProps = rootSchema(
+  'FlameCluster runs a Flame cluster (xflops/flame): a session manager, executor managers and their Services, from one manifest.',
+  flameClusterSpecSchema,
+  flameClusterStatusSchema,
+  flameClusterRootRules,
+);

@@ -6,7 +6,8 @@
 import { DEFAULT_CHECKPOINT_TIMEOUT, DEFAULT_GPU_ENABLED, DEFAULT_LEAVE_RUNNING } from '../kybernate/defaults.ts';
 import { ABSOLUTE_PATH_PATTERN, DNS_LABEL_PATTERN, MAX_DNS_LABEL_LENGTH, MAX_OBJECT_NAME_LENGTH, OBJECT_NAME_PATTERN } from '../kybernate/patterns.ts';
 import { CHECKPOINT_PHASES } from '../kybernate/values.ts';
-import { bool, commonStatusFields, enumOf, int, kybernateRootSchema, storageSchema, str, timestamp } from './kybernate-common-schema.ts';
+import { rootSchema } from './common-schemas.ts';
+import { bool, commonStatusFields, enumOf, int, storageSchema, str, timestamp } from './kybernate-common-schema.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
 export const checkpointSpecSchema: JSONSchemaProps = {
@@ -46,7 +47,7 @@ export const checkpointStatusSchema: JSONSchemaProps = {
   },
 };
 
-export const checkpointRootSchema: JSONSchemaProps = kybernateRootSchema(
+export const checkpointRootSchema: JSONSchemaProps = rootSchema(
   "KybernateCheckpoint checkpoints a running container (CRIU through containerd) into a checkpoint image.",
   checkpointSpecSchema,
   checkpointStatusSchema,

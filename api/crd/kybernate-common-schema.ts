@@ -1,12 +1,12 @@
-// Schema pieces the three Kybernate CRDs share (seed 003 §3): storage of a checkpoint, resources, the
-// status fields every kind has, and the builders. The validators in api/kybernate/ check the same
+// Schema pieces the three Kybernate CRDs share (seed 003 §3): storage of a checkpoint, the status fields
+// every kind has, and the builders (the root and resources are those of ./common-schemas.ts). The validators in api/kybernate/ check the same
 // rules with the same messages (api/kybernate/crd.test.ts runs both over one table).
 
 import { DEFAULT_STORAGE_TYPE } from '../kybernate/defaults.ts';
 import { KybernateMessage } from '../kybernate/messages.ts';
-import { MAX_SHORT_STRING, NO_WHITESPACE_PATTERN, QUANTITY_STRING_PATTERN } from '../kybernate/patterns.ts';
+import { MAX_SHORT_STRING, NO_WHITESPACE_PATTERN } from '../kybernate/patterns.ts';
 import { STORAGE_TYPES } from '../kybernate/values.ts';
-import { conditionsSchema } from './common-schemas.ts';
+import { conditionsSchema, observedGenerationSchema } from './common-schemas.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
 export const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
@@ -41,44 +41,9 @@ export const storageSchema: JSONSchemaProps = {
   ],
 };
 
-/** An int-or-string quantity (no `type`, as structural schemas require for x-kubernetes-int-or-string). */
-const quantitySchema = {
-  description: 'A non-negative quantity, e.g. "500m", "2Gi" or 4.',
-  'x-kubernetes-int-or-string': true,
-  anyOf: [{ type: 'integer' }, { type: 'string' }],
-  pattern: QUANTITY_STRING_PATTERN,
-  minimum: 0,
-} satisfies JSONSchemaProps & { anyOf: JSONSchemaProps[]; 'x-kubernetes-int-or-string': true };
-
-export const resourcesSchema = (description: string): JSONSchemaProps => ({
-  type: 'object',
-  description,
-  properties: {
-    requests: { type: 'object', description: 'Minimum resources, by resource name (cpu, memory, nvidia.com/gpu, ...).', additionalProperties: quantitySchema },
-    limits: { type: 'object', description: 'Maximum resources, by resource name.', additionalProperties: quantitySchema },
-  },
-});
-
 /** The status fields all three kinds have. */
 export const commonStatusFields: Record<string, JSONSchemaProps> = {
   message: str('Human-readable summary: what is happening, or why it failed.'),
   conditions: conditionsSchema,
-  observedGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'metadata.generation of the spec this status describes.' },
+  observedGeneration: observedGenerationSchema,
 };
-
-/** The root of a Kybernate kind: spec required (the validators need one to check), rules on the whole object. */
-export function kybernateRootSchema(description: string, spec: JSONSchemaProps, status: JSONSchemaProps, rules?: JSONSchemaProps['x-kubernetes-validations']): JSONSchemaProps {
-  return {
-    type: 'object',
-    description,
-    required: ['spec'],
-    properties: {
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { type: 'object' },
-      spec,
-      status,
-    },
-    ...(rules ? { 'x-kubernetes-validations': rules } : {}),
-  };
-}

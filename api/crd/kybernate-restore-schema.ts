@@ -11,7 +11,8 @@ import {
   OBJECT_NAME_PATTERN,
 } from '../kybernate/patterns.ts';
 import { RESTORE_PHASES } from '../kybernate/values.ts';
-import { bool, commonStatusFields, enumOf, image, int, kybernateRootSchema, resourcesSchema, str, timestamp } from './kybernate-common-schema.ts';
+import { resourcesSchema, rootSchema } from './common-schemas.ts';
+import { bool, commonStatusFields, enumOf, image, int, str, timestamp } from './kybernate-common-schema.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
 export const restoreSpecSchema: JSONSchemaProps = {
@@ -34,7 +35,7 @@ export const restoreSpecSchema: JSONSchemaProps = {
           description: 'Node labels the restore pod must run on.',
           additionalProperties: str('A label value.', { maxLength: MAX_LABEL_VALUE_LENGTH, pattern: LABEL_VALUE_PATTERN }),
         },
-        resources: resourcesSchema('Requests and limits of the restored container.'),
+        resources: resourcesSchema('Requests and limits of the restored container.', 'cpu, memory, nvidia.com/gpu, ...'),
       },
     },
     timeout: int('Seconds the restore may take, until its pod runs.', 1, { default: DEFAULT_RESTORE_TIMEOUT }),
@@ -62,7 +63,7 @@ export const restoreStatusSchema: JSONSchemaProps = {
 };
 
 /** The name rule sits on the whole object: only there can CEL see metadata.name. */
-export const restoreRootSchema: JSONSchemaProps = kybernateRootSchema(
+export const restoreRootSchema: JSONSchemaProps = rootSchema(
   'KybernateRestore brings a checkpoint back as a new pod, annotated kybernate.io/restore-from for the node runtime that restores it.',
   restoreSpecSchema,
   restoreStatusSchema,

@@ -6,7 +6,8 @@ import { DEFAULT_ACTIVATOR, DEFAULT_IDLE_TIMEOUT, DEFAULT_SCALE_TO_ZERO, DEFAULT
 import { KybernateMessage } from '../kybernate/messages.ts';
 import { DURATION_PATTERN, MAX_DURATION_LENGTH, MAX_OWNER_NAME_LENGTH, MAX_URL_PATH_LENGTH, URL_PATH_PATTERN } from '../kybernate/patterns.ts';
 import { WORKLOAD_PHASES } from '../kybernate/values.ts';
-import { bool, commonStatusFields, enumOf, int, kybernateRootSchema, storageSchema, str, timestamp } from './kybernate-common-schema.ts';
+import { rootSchema } from './common-schemas.ts';
+import { bool, commonStatusFields, enumOf, int, storageSchema, str, timestamp } from './kybernate-common-schema.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
 const duration = (description: string, fallback: string): JSONSchemaProps =>
@@ -78,7 +79,7 @@ export const workloadStatusSchema: JSONSchemaProps = {
 };
 
 /** The name rule sits on the whole object: only there can CEL see metadata.name. */
-export const workloadRootSchema: JSONSchemaProps = kybernateRootSchema(
+export const workloadRootSchema: JSONSchemaProps = rootSchema(
   'KybernateWorkload runs a pod that is checkpointed and removed when idle, and restored on the next request.',
   workloadSpecSchema,
   workloadStatusSchema,

@@ -14,12 +14,6 @@ export const CLUSTER_NAME_PATTERN = '^[a-z]([-a-z0-9]*[a-z0-9])?$';
 /** An image reference has no whitespace anywhere (the kubelet rejects leading or trailing spaces). */
 export const IMAGE_PATTERN = '^\\S+$';
 
-/**
- * A non-negative Kubernetes quantity written as a string ("500m", "1Gi", "2", "1e3"): the API server's
- * Quantity pattern without the minus sign, since pods reject negative requests and limits.
- */
-export const QUANTITY_STRING_PATTERN =
-  '^\\+?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 export const SESSION_MANAGER_PORT = 8080;
 export const OBJECT_CACHE_PORT = 9090;

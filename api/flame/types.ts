@@ -2,14 +2,10 @@
 // object cache Service, configured from the spec. Types only; api/flame/validate.ts turns an unknown
 // object into one of these.
 
-/** A Kubernetes quantity: "500m", "1Gi", or a plain number. */
-export type Quantity = string | number;
+import type { ObjectMetadata, Quantity, ResourceRequirements } from '../common/checks.ts';
 
-/** The `requests`/`limits` part of a container's ResourceRequirements, passed to the pod as given. */
-export interface ResourceRequirements {
-  requests?: Record<string, Quantity>;
-  limits?: Record<string, Quantity>;
-}
+/** A Kubernetes quantity ("500m", "1Gi", or a plain number) and a container's requests/limits, passed to the pod as given. */
+export type { Quantity, ResourceRequirements };
 
 export interface SessionManagerSpec {
   image: string;
@@ -59,16 +55,8 @@ export interface FlameClusterStatus {
   message: string;
 }
 
-export interface FlameClusterMetadata {
-  name: string;
-  namespace?: string;
-  uid?: string;
-  generation?: number;
-  resourceVersion?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  deletionTimestamp?: string;
-}
+/** FlameCluster's controller adds no finalizer, so its metadata keeps none. */
+export type FlameClusterMetadata = Omit<ObjectMetadata, 'finalizers'>;
 
 export interface FlameCluster {
   apiVersion: string;

@@ -201,14 +201,16 @@ describe('validate.ts can run inside workflow code', () => {
   const source = readFileSync(join(import.meta.dirname, 'validate.ts'), 'utf8');
   const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
 
-  it('imports only the pure files next to it', () => {
-    expect(imports.every((i) => /^\.\/(names|constants|types)\.ts$/.test(i ?? ''))).toBe(true);
+  it('imports only the pure files next to it and the shared field checks', () => {
+    expect(imports.every((i) => /^(\.\/(names|constants|types)|\.\.\/common\/checks)\.ts$/.test(i ?? ''))).toBe(true);
     const names = readFileSync(join(import.meta.dirname, 'names.ts'), 'utf8');
     const constants = readFileSync(join(import.meta.dirname, 'constants.ts'), 'utf8');
-    expect(`${names}\n${constants}`).not.toMatch(/^import /m);
+    const checks = readFileSync(join(import.meta.dirname, '..', 'common', 'checks.ts'), 'utf8');
+    expect(`${names}\n${constants}\n${checks}`).not.toMatch(/^import /m);
   });
 
   it('reads no clock and draws no random numbers', () => {
-    expect(source).not.toMatch(/\bDate\b|Math\.random|performance\.|process\./);
+    const checks = readFileSync(join(import.meta.dirname, '..', 'common', 'checks.ts'), 'utf8');
+    expect(`${source}\n${checks}`).not.toMatch(/\bDate\b|Math\.random|performance\.|process\./);
   });
 });

@@ -37,12 +37,6 @@ export const MAX_DURATION_LENGTH = 32;
 export const LABEL_VALUE_PATTERN = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
 export const MAX_LABEL_VALUE_LENGTH = 63;
 
-/**
- * A non-negative Kubernetes quantity written as a string ("500m", "1Gi", "2"): the API server's
- * Quantity pattern without the minus sign, since pods reject negative requests and limits.
- */
-export const QUANTITY_STRING_PATTERN =
-  '^\\+?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 /** Bound on the short strings CEL rules compare (keeps the API server's cost estimate low). */
 export const MAX_SHORT_STRING = 64;

@@ -4,6 +4,7 @@
 // that is checkpointed and removed when idle and restored on the next request. Types only; the
 // validators (validate-*.ts) turn an unknown object into one of these, with the CRDs' defaults filled in.
 
+import type { ObjectMetadata, Quantity, ResourceRequirements } from '../common/checks.ts';
 import type { CHECKPOINT_PHASES, RESTORE_PHASES, STORAGE_TYPES, WORKLOAD_PHASES } from './values.ts';
 
 export type StorageType = (typeof STORAGE_TYPES)[number];
@@ -18,14 +19,8 @@ export interface StorageSpec {
   key?: string;
 }
 
-/** A Kubernetes quantity: "500m", "1Gi", or a plain number. */
-export type Quantity = string | number;
-
-/** The `requests`/`limits` part of a container's ResourceRequirements, passed to the pod as given. */
-export interface ResourceRequirements {
-  requests?: Record<string, Quantity>;
-  limits?: Record<string, Quantity>;
-}
+/** A Kubernetes quantity ("500m", "1Gi", or a plain number) and a container's requests/limits, passed to the pod as given. */
+export type { Quantity, ResourceRequirements };
 
 export interface Condition {
   type: string;
@@ -36,17 +31,7 @@ export interface Condition {
   observedGeneration?: number;
 }
 
-export interface KybernateMetadata {
-  name: string;
-  namespace?: string;
-  uid?: string;
-  generation?: number;
-  resourceVersion?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  deletionTimestamp?: string;
-}
+export type KybernateMetadata = ObjectMetadata;
 
 export interface CheckpointGpuSpec {
   /** Use CRIU's CUDA plugin. */

@@ -3,19 +3,20 @@
 // passed admission passes here; on success it returns a clean copy with the CRD's defaults filled in
 // and unknown fields dropped, the way the API server stores the object.
 //
-// Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/kybernate/.
+// Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/kybernate/ and
+// the shared field checks of api/common/checks.ts.
 
 import { CHECKPOINT_KIND, KYBERNATE_API_VERSION } from './constants.ts';
 import { DEFAULT_CHECKPOINT_TIMEOUT, DEFAULT_GPU_ENABLED, DEFAULT_LEAVE_RUNNING } from './defaults.ts';
 import { ABSOLUTE_PATH_PATTERN, DNS_LABEL_PATTERN, MAX_DNS_LABEL_LENGTH, MAX_OBJECT_NAME_LENGTH, OBJECT_NAME_PATTERN } from './patterns.ts';
 import { CHECKPOINT_PHASES } from './values.ts';
-import { boolean, compact, integer, optionalObject, optionalString, requiredString, type KybernateIssue, type Obj, type Report } from './checks.ts';
-import { checkHead, checkStorage, collect, statusReader } from './validate-common.ts';
+import { boolean, collect, compact, integer, optionalObject, optionalString, requiredString, type FieldIssue, type Obj, type Report } from '../common/checks.ts';
+import { checkHead, checkStorage, statusReader } from './validate-common.ts';
 import type { CheckpointGpuSpec, KybernateCheckpoint, KybernateCheckpointSpec, KybernateCheckpointStatus } from './types.ts';
 
 export type KybernateCheckpointValidation =
   | { valid: true; checkpoint: KybernateCheckpoint }
-  | { valid: false; errors: KybernateIssue[]; message: string };
+  | { valid: false; errors: FieldIssue[]; message: string };
 
 const OBJECT_NAME = new RegExp(OBJECT_NAME_PATTERN);
 const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);

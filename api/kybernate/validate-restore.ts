@@ -2,20 +2,21 @@
 // pod, and by the offline CLI. It rejects what the CRD rejects, with the CEL rules' own messages; on
 // success it returns a clean copy with the CRD's defaults filled in and unknown fields dropped.
 //
-// Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/kybernate/.
+// Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/kybernate/ and
+// the shared field checks of api/common/checks.ts.
 
 import { KYBERNATE_API_VERSION, RESTORE_KIND } from './constants.ts';
 import { DEFAULT_GPU_ENABLED, DEFAULT_RESTORE_TIMEOUT } from './defaults.ts';
 import { KybernateMessage } from './messages.ts';
 import { MAX_OBJECT_NAME_LENGTH, MAX_OWNER_NAME_LENGTH, NO_WHITESPACE_PATTERN, OBJECT_NAME_PATTERN } from './patterns.ts';
 import { RESTORE_PHASES } from './values.ts';
-import { boolean, compact, integer, optionalObject, optionalString, type KybernateIssue, type Obj, type Report } from './checks.ts';
-import { checkHead, checkNodeSelector, checkResources, collect, statusReader } from './validate-common.ts';
+import { boolean, checkResources, collect, compact, integer, optionalObject, optionalString, type FieldIssue, type Obj, type Report } from '../common/checks.ts';
+import { checkHead, checkNodeSelector, statusReader } from './validate-common.ts';
 import type { KybernateRestore, KybernateRestoreSpec, KybernateRestoreStatus, TargetPodSpec } from './types.ts';
 
 export type KybernateRestoreValidation =
   | { valid: true; restore: KybernateRestore }
-  | { valid: false; errors: KybernateIssue[]; message: string };
+  | { valid: false; errors: FieldIssue[]; message: string };
 
 const OBJECT_NAME = new RegExp(OBJECT_NAME_PATTERN);
 const NO_WHITESPACE = new RegExp(NO_WHITESPACE_PATTERN);

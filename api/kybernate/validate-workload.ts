@@ -5,20 +5,21 @@
 // workflow before it creates anything. On success it returns a clean copy with the CRD's defaults
 // filled in and unknown fields dropped.
 //
-// Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/kybernate/.
+// Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/kybernate/ and
+// the shared field checks of api/common/checks.ts.
 
 import { KYBERNATE_API_VERSION, WORKLOAD_KIND } from './constants.ts';
 import { DEFAULT_ACTIVATOR, DEFAULT_IDLE_TIMEOUT, DEFAULT_SCALE_TO_ZERO, DEFAULT_SUSPEND_ENABLED } from './defaults.ts';
 import { KybernateMessage } from './messages.ts';
 import { DURATION_PATTERN, MAX_DURATION_LENGTH, MAX_OWNER_NAME_LENGTH, MAX_URL_PATH_LENGTH, URL_PATH_PATTERN } from './patterns.ts';
 import { WORKLOAD_PHASES } from './values.ts';
-import { boolean, checkString, compact, integer, isObject, optionalObject, typeName, type KybernateIssue, type Obj, type Report } from './checks.ts';
-import { checkHead, checkStorage, collect, statusReader } from './validate-common.ts';
+import { boolean, checkString, collect, compact, integer, isObject, optionalObject, typeName, type FieldIssue, type Obj, type Report } from '../common/checks.ts';
+import { checkHead, checkStorage, statusReader } from './validate-common.ts';
 import type { ActivatorSpec, KybernateWorkload, KybernateWorkloadSpec, KybernateWorkloadStatus, ScaleToZeroSpec, SuspendSpec } from './types.ts';
 
 export type KybernateWorkloadValidation =
   | { valid: true; workload: KybernateWorkload }
-  | { valid: false; errors: KybernateIssue[]; message: string };
+  | { valid: false; errors: FieldIssue[]; message: string };
 
 const DURATION = new RegExp(DURATION_PATTERN);
 const URL_PATH = new RegExp(URL_PATH_PATTERN);
