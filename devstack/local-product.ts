@@ -19,6 +19,7 @@ export interface LocalProduct {
   controller: Controller;
   webhookUrl: string | undefined;
   metricsUrl: string | undefined;
+  activatorUrl: string | undefined;
   /** The stack's servers and this process's link to Temporal: what `/healthz` reports. */
   health(): HealthReport;
   /** Stops the parts in reverse order, each within a bounded time (the stack itself is the caller's). */
@@ -30,6 +31,8 @@ export interface LocalProductOptions {
   simulatedReadyAfterMs: number;
   /** Serve the seed's Prometheus metrics on this port. */
   metricsPort?: number;
+  /** Serve the KybernateWorkloads' activator on loopback at this port (0: any free port). */
+  activatorPort?: number;
   settings?: Partial<ReconcileSettings>;
   log?: (line: string) => void;
 }
@@ -43,7 +46,7 @@ export async function startLocalProduct(stack: Stack, opts: LocalProductOptions)
   const kc = new KubeConfig();
   kc.loadFromFile(stack.kubeconfigPath);
   const product = await startProduct(describeLocalProduct(stack, kc, opts));
-  return { kc, controller: product.controller!, webhookUrl: product.webhookUrl, metricsUrl: product.metricsUrl, health: product.health, stop: product.stop };
+  return { kc, controller: product.controller!, webhookUrl: product.webhookUrl, metricsUrl: product.metricsUrl, activatorUrl: product.activatorUrl, health: product.health, stop: product.stop };
 }
 
 export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalProductOptions): ProductDescription {
@@ -56,6 +59,7 @@ export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalPr
     settings: opts.settings,
     amqpUrl: stack.amqpUrl,
     ...(opts.metricsPort !== undefined ? { metrics: { port: opts.metricsPort, host: '127.0.0.1' } } : {}),
+    ...(opts.activatorPort !== undefined ? { activator: { port: opts.activatorPort, host: '127.0.0.1' } } : {}),
     health: { temporalLink: true, sources: [() => stack.health().down.map((d) => `${d.name} (${d.reason} ${((Date.now() - d.since) / 1000).toFixed(0)}s ago; restarting)`)] },
     // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
     ...(opts.webhook ? { webhook: { namespace: 'kubeairunway-system', register: {} } } : {}),

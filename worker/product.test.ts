@@ -37,6 +37,11 @@ describe('productParts', () => {
     ]);
   });
 
+  it('the activator after the controller (whose client it signals with), so it stops before it; only with a controller', () => {
+    expect(names({ core: true, watcher: true, activator: { port: 0, host: '127.0.0.1' } })).toEqual(['search attributes', 'informers', 'controller', 'activator', 'temporal link']);
+    expect(names({ webhook: { namespace: 'x' }, activator: { port: 0, host: '127.0.0.1' } })).toEqual(['webhook']);
+  });
+
   it('a provider alone starts no workflows, so it registers no search attributes', () => {
     expect(names({ providers: ['kaito'] })).toEqual(['informers', 'controller', 'temporal link']);
   });

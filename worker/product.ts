@@ -5,7 +5,7 @@
 // watched different namespaces); now a difference between them is a field of the description.
 
 import type { KubeConfig } from '@kubernetes/client-node';
-import { RESTORE_LABEL } from '../api/kybernate/constants.ts';
+import { RESTORE_LABEL, WORKLOAD_LABEL } from '../api/kybernate/constants.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { createMetrics, startMetricsServer, stepObserver, watchDeployments, type ControllerMetrics } from '../observability/index.ts';
 import type { HealthReport } from '../observability/metrics-server.ts';
@@ -13,6 +13,7 @@ import { watchTemporalLink, type TemporalLink } from '../observability/temporal-
 import { builtinProviders } from '../providers/index.ts';
 import { startWebhookServer, type WebhookRegistration, type WebhookServer } from '../webhook/index.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
+import { startActivator, type Activator } from './activator/server.ts';
 import { startController, type Controller, type ControllerOptions } from './controller.ts';
 import { NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
 import type { ProductLog } from './product-log.ts';
@@ -37,6 +38,8 @@ export interface ProductDescription {
   metrics?: { port: number; host: string };
   /** What `/healthz` reports down: each source's descriptions, and the Temporal link when asked. Always healthy when omitted. */
   health?: { temporalLink?: boolean; sources?: readonly (() => string[])[] };
+  /** Serve the KybernateWorkloads' activator (wake on request) here; none when omitted. Needs the controller. */
+  activator?: { port: number; host: string };
   /** Serve the admission webhook, its certificate Secret in `namespace`; registered with the API server when `register` is given. */
   webhook?: { namespace: string; host?: string; port?: number; register?: WebhookRegistration };
   /** The local stack only: simulated upstream operators and kubelet, reporting ready after this long. */
@@ -54,6 +57,7 @@ export interface Product {
   controller: Controller | undefined;
   metricsUrl: string | undefined;
   webhookUrl: string | undefined;
+  activatorUrl: string | undefined;
   /** The parts that started, in order. */
   parts: readonly string[];
   /** What `/healthz` reports. */
@@ -70,6 +74,7 @@ interface Started {
   controller?: Controller;
   link?: TemporalLink;
   webhook?: WebhookServer;
+  activator?: Activator;
 }
 
 export async function startProduct(d: ProductDescription): Promise<Product> {
@@ -79,6 +84,7 @@ export async function startProduct(d: ProductDescription): Promise<Product> {
     controller: started.controller,
     metricsUrl: started.metricsUrl,
     webhookUrl: started.webhook?.url,
+    activatorUrl: started.activator?.url,
     parts: running.names,
     health: () => health(d, started),
     stop: running.stop,
@@ -144,6 +150,23 @@ export function productParts(d: ProductDescription, started: Started = {}): Part
           activityInterceptors: (provider) => [stepObserver({ metrics: started.metrics, logger: log.steps(provider ? `provider-${provider}` : 'core'), provider })],
         })),
     },
+    // After the controller (its client signals the workflows), so it stops first.
+    controllerRuns &&
+      d.activator !== undefined && {
+        name: 'activator',
+        start: async () => {
+          started.activator = await startActivator({
+            kc: d.kc,
+            client: started.controller!.client,
+            informers: started.informers!,
+            namespaces: d.namespaces,
+            host: d.activator!.host,
+            port: d.activator!.port,
+            log: log.lines('activator'),
+          });
+          return started.activator;
+        },
+      },
     // Lost and back said once each while the SDK reconnects by itself (its per-retry lines are dropped).
     // After the controller, so it stops before the controller closes its connection.
     controllerRuns && {
@@ -194,6 +217,8 @@ async function startSimulators(d: ProductDescription, readyAfterMs: number) {
     startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces }),
     // KybernateRestores' pods too: nothing here restores them from their checkpoint, they just start.
     startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces, labelSelector: RESTORE_LABEL }),
+    // And KybernateWorkloads' pods: started (or "restored") as if by a kubelet, never checkpointed for real.
+    startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces, labelSelector: WORKLOAD_LABEL }),
   ]);
   const simulators = starting.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const stop = async () => void (await Promise.all(simulators.map((s) => s.stop())));

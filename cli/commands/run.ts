@@ -26,6 +26,8 @@ export const runCommand: CommandRegistration = (program: Command, { io }) => {
     .option('--metrics-port <port>', 'port of the Prometheus /metrics endpoint (0: any free port)', '9090')
     .option('--metrics-address <host>', 'address the metrics endpoint listens on', '0.0.0.0')
     .option('--no-metrics', 'serve no metrics endpoint')
+    .option('--activator-port <port>', "serve the KybernateWorkloads' activator (wake on request: /<namespace>/<workload>/<path>) on this port (0: any free port); none without it")
+    .option('--activator-address <host>', 'address the activator listens on', '0.0.0.0')
     .option('--webhook', 'serve the admission webhook (validation and defaults); alone, unless other parts are named too')
     .option('--webhook-host <host>', 'address the webhook listens on', '0.0.0.0')
     .option('--webhook-port <port>', 'port the webhook listens on', '9443')

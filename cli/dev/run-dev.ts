@@ -16,6 +16,8 @@ export interface DevOptions {
   temporalPort: number;
   temporalUiPort: number;
   metricsPort: number;
+  /** The KybernateWorkloads' activator on loopback; none when omitted. */
+  activatorPort?: number;
 }
 
 
@@ -29,6 +31,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
   const aborting = new AbortController();
   const starting = (async () => {
     await claimPort(opts.metricsPort, 'The metrics and /healthz', '--metrics-port');
+    if (opts.activatorPort !== undefined) await claimPort(opts.activatorPort, 'The KybernateWorkload activator', '--activator-port');
     stack = await startStack({
       stateDir: opts.stateDir,
       crdFiles: stackCrdFiles(repoRoot()),
@@ -42,7 +45,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
       signal: aborting.signal,
       log,
     });
-    product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, metricsPort: opts.metricsPort, log });
+    product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, metricsPort: opts.metricsPort, ...(opts.activatorPort !== undefined ? { activatorPort: opts.activatorPort } : {}), log });
   })();
   const first = await Promise.race([starting.then(() => 'started' as const), interrupted.then(() => 'interrupted' as const)]).catch(async (err: Error) => {
     await stack?.stop();
@@ -93,6 +96,7 @@ function printWelcome(stack: Stack, product: LocalProduct): void {
       `  RabbitMQ:     ${stack.amqpUrl}`,
       `  webhook:      ${product.webhookUrl}`,
       `  metrics:      ${product.metricsUrl}`,
+      ...(product.activatorUrl ? [`  activator:    ${product.activatorUrl}/<namespace>/<workload>/<path> (KybernateWorkloads: wakes them, holds the request)`] : []),
       `  health:       ${product.metricsUrl?.replace(/\/metrics$/, '/healthz')}`,
       `  logs:         ${stack.stateDir}/*.log`,
       `  deploy:       kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/gpu-vllm-dynamo.yaml`,

@@ -37,6 +37,9 @@ export interface RunOptions extends KubeOptions, TemporalOptions {
   metrics: boolean;
   metricsPort: string;
   metricsAddress: string;
+  /** The KybernateWorkloads' activator (wake on request); none when omitted. */
+  activatorPort?: string;
+  activatorAddress?: string;
   webhook?: boolean;
   webhookHost: string;
   webhookPort: string;
@@ -69,6 +72,7 @@ export interface RunPlan {
   selector: boolean;
   settings: Partial<ReconcileSettings>;
   metricsPort: number;
+  activatorPort: number | undefined;
   webhookPort: number;
   service: { namespace: string; name: string } | undefined;
 }
@@ -87,6 +91,7 @@ export function planRun(opts: RunOptions): RunPlan {
       ...(opts.cleanupTimeout ? { cleanupTimeout: checkDuration(opts.cleanupTimeout, '--cleanup-timeout') } : {}),
     },
     metricsPort: parsePort(opts.metricsPort, '--metrics-port'),
+    activatorPort: opts.activatorPort !== undefined ? parsePort(opts.activatorPort, '--activator-port') : undefined,
     webhookPort: parsePort(opts.webhookPort, '--webhook-port'),
     service: opts.webhookService ? parseService(opts.webhookService) : undefined,
   };
@@ -113,6 +118,7 @@ export async function startRun(opts: RunOptions, deps: RunDeps): Promise<Running
       kubernetes: kube.server,
       metrics: product.metricsUrl ?? null,
       webhook: product.webhookUrl ?? null,
+      activator: product.activatorUrl ?? null,
     },
     'kubeairunway controller running',
   );
@@ -142,6 +148,7 @@ export function describeRun(
     ...(opts.amqpUrl ? { amqpUrl: opts.amqpUrl } : {}),
     ...(parts.node ? { node: { name: nodeNameOf(opts), containerdSocket: opts.containerdSocket ?? DEFAULT_CONTAINERD_SOCKET } } : {}),
     ...(opts.metrics ? { metrics: { port: plan.metricsPort, host: opts.metricsAddress } } : {}),
+    ...(plan.activatorPort !== undefined ? { activator: { port: plan.activatorPort, host: opts.activatorAddress ?? '0.0.0.0' } } : {}),
     ...(parts.webhook
       ? {
           webhook: {

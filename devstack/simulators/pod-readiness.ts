@@ -27,6 +27,12 @@ export interface PodReadinessOptions {
 
 export const FLAME_POD_SELECTOR = 'flame.xflops.io/cluster';
 
+/**
+ * On a pod: the IP its simulated status reports instead of a made-up one (a test that serves the pod's
+ * port itself, on 127.0.0.1, so that the KybernateWorkload activator's proxy reaches it).
+ */
+export const POD_IP_ANNOTATION = 'simulator.kubeairunway.ai/pod-ip';
+
 interface PodSpec {
   containers?: { name: string; image?: string }[];
 }
@@ -70,7 +76,7 @@ const condition = (type: string, status: 'True' | 'False', at: string, reason?: 
 
 function runningStatus(pod: AnyObject): Record<string, unknown> {
   const at = new Date().toISOString();
-  const ip = simulatedPodIp(pod.metadata!.uid!);
+  const ip = pod.metadata?.annotations?.[POD_IP_ANNOTATION] ?? simulatedPodIp(pod.metadata!.uid!);
   return {
     phase: 'Running',
     podIP: ip,

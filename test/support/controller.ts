@@ -7,7 +7,7 @@ import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { startPodReadinessSimulator } from '../../devstack/simulators/pod-readiness.ts';
-import { RESTORE_LABEL } from '../../api/kybernate/constants.ts';
+import { RESTORE_LABEL, WORKLOAD_LABEL } from '../../api/kybernate/constants.ts';
 import { kubeConfig, stackInfo, uniqueName } from './env.ts';
 
 let bundle: Promise<WorkflowBundle> | undefined;
@@ -68,6 +68,8 @@ export async function startTestController(opts: {
     simulators.push(await startPodReadinessSimulator(kc, { readyAfterMs: 1_000, namespaces: opts.namespaces }));
     // And KybernateRestores' pods: no node runtime restores them here, the stand-in kubelet starts them.
     simulators.push(await startPodReadinessSimulator(kc, { readyAfterMs: 1_000, namespaces: opts.namespaces, labelSelector: RESTORE_LABEL }));
+    // And KybernateWorkloads' pods.
+    simulators.push(await startPodReadinessSimulator(kc, { readyAfterMs: 1_000, namespaces: opts.namespaces, labelSelector: WORKLOAD_LABEL }));
   }
   return {
     controller,
