@@ -1,0 +1,170 @@
+// KybernateWorkload (seed 003 §3.3, issue 13 item 5) end to end on the real stack, with the activator
+// in front: the pod-readiness simulator plays the kubelet (it reports the pod at 127.0.0.1, where a
+// loopback server plays the workload's container). The workload runs, idles (3s), is suspended: its
+// KybernateCheckpoint fails here — the simulated pod is on no node, so there is nothing to dump; on a
+// real node without a CRIU that works on its kernel it fails the same way — and the suspend falls back
+// to a cold scale-to-zero (SuspendDegraded, pod deleted). A request through the activator then wakes it
+// and is held until it runs, then answered by the container. A workload that never runs has its
+// request answered 503 after queueTimeout. Deleting the workload removes its pod and checkpoints.
+import type { Client } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KYBERNATE_API_VERSION, RESTORE_FROM_ANNOTATION, SUSPEND_DEGRADED_CONDITION, WORKLOAD_KIND, WORKLOAD_LABEL } from '../../api/kybernate/constants.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
+import { InformerSet } from '../../kube/informer-set.ts';
+import { startActivator, type Activator } from '../../worker/activator/server.ts';
+import { startTestController, type TestController } from '../support/controller.ts';
+import { eventually, kubeConfig, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import {
+  createWorkload,
+  deleteWorkload,
+  getPod,
+  getWorkload,
+  httpCall,
+  recordPhases,
+  startFakeContainer,
+  waitForWorkload,
+  workloadCheckpoints,
+  workloadCondition,
+  workloadPods,
+  type FakeContainer,
+} from '../support/kybernate-workload.ts';
+
+describe('KybernateWorkload on the real stack, behind the activator', () => {
+  let kube: TestKube;
+  let ctl: TestController;
+  let client: Client;
+  let closeClient: () => Promise<void>;
+  let informers: InformerSet;
+  let activator: Activator;
+  let container: FakeContainer;
+
+  beforeAll(async () => {
+    kube = await testKube('kyb-workload');
+    ctl = await startTestController({ namespaces: [kube.namespace], providers: [] });
+    informers = new InformerSet(kubeConfig());
+    activator = await startActivator({ kc: kubeConfig(), client: ctl.controller.client, informers, namespaces: [kube.namespace], host: '127.0.0.1', port: 0 });
+    await informers.start();
+    container = await startFakeContainer();
+    const t = await temporalClient();
+    client = t.client;
+    closeClient = () => t.connection.close();
+  });
+
+  afterAll(async () => {
+    await activator?.stop();
+    await informers?.stop();
+    await container?.close();
+    await ctl?.stop();
+    await closeClient?.();
+    await kube?.cleanup();
+  });
+
+  it('runs, suspends when idle (cold fallback: the checkpoint fails here), wakes on a held request, and goes with its pod and checkpoints on deletion', async () => {
+    const ns = kube.namespace;
+    const name = uniqueName('kwl');
+    const created = await createWorkload(ns, name, { port: container.port, idleTimeout: '3s', queueTimeout: '10s' });
+    const uid = created.metadata.uid!;
+    const url = (path: string) => `${activator.url}/${ns}/${name}${path}`;
+
+    // Running: its own pod, owned and labelled, started fresh.
+    const running = await waitForWorkload(ns, name, 'Running', (w) => w.status?.phase === 'Running');
+    expect(running.status).toMatchObject({ activeReplicas: 1, suspendedCheckpoints: 0, podName: name, message: `Pod ${name} is running` });
+    expect(workloadCondition(running, 'Ready')).toMatchObject({ status: 'True', reason: 'Running' });
+    expect(workloadCondition(running, SUSPEND_DEGRADED_CONDITION)).toMatchObject({ status: 'False' });
+    const first = (await getPod(ns, name))!;
+    expect(first.metadata?.labels).toMatchObject({ [WORKLOAD_LABEL]: name, app: name });
+    expect(first.metadata?.ownerReferences).toEqual([{ apiVersion: KYBERNATE_API_VERSION, kind: WORKLOAD_KIND, name, uid, controller: true, blockOwnerDeletion: true }]);
+    expect(first.metadata?.annotations?.[RESTORE_FROM_ANNOTATION]).toBeUndefined();
+
+    // A request while it runs goes straight to the container; the workload's health path is the activator's.
+    const direct = await httpCall(url('/v1/models?x=1'));
+    expect(direct.status).toBe(200);
+    expect(JSON.parse(direct.body)).toEqual({ served: '/v1/models?x=1', method: 'GET', body: '' });
+    const healthy = await httpCall(url('/health'));
+    expect(healthy.status).toBe(200);
+    expect(JSON.parse(healthy.body)).toEqual({ workload: `${ns}/${name}`, phase: 'Running', activator: 'ok' });
+    expect(container.requests.map((r) => r.url)).toEqual(['/v1/models?x=1']);
+
+    // Idle for 3s: Suspending (a checkpoint of the pod), which fails here, then Suspended by a cold scale-to-zero.
+    const recorder = recordPhases(ns, name);
+    const suspended = await waitForWorkload(ns, name, 'Suspended', (w) => w.status?.phase === 'Suspended', 60_000);
+    await recorder.stop();
+    expect(recorder.phases).toEqual(['Running', 'Suspending', 'Suspended']);
+    const checkpointName = `${name}-suspend-1`;
+    const checkpoints = await workloadCheckpoints(ns, name);
+    expect(checkpoints.map((c) => c.metadata.name)).toEqual([checkpointName]);
+    const checkpoint = checkpoints[0]!;
+    expect(checkpoint.spec).toMatchObject({ podName: name, leaveRunning: false });
+    expect((checkpoint.metadata as { ownerReferences?: unknown }).ownerReferences).toEqual([{ apiVersion: KYBERNATE_API_VERSION, kind: WORKLOAD_KIND, name, uid, controller: true, blockOwnerDeletion: true }]);
+    expect(checkpoint.status?.phase).toBe('Failed');
+    expect(checkpoint.status?.message).toBe(`Pod ${ns}/${name} has no node`);
+    expect(suspended.status).toMatchObject({
+      activeReplicas: 0,
+      suspendedCheckpoints: 0,
+      message: `Suspended while idle by a cold scale-to-zero: the next request starts pod ${name} fresh`,
+    });
+    expect(workloadCondition(suspended, SUSPEND_DEGRADED_CONDITION)).toMatchObject({
+      status: 'True',
+      reason: 'CheckpointFailed',
+      message: `Checkpoint ${checkpointName} failed: Pod ${ns}/${name} has no node; suspended by a cold scale-to-zero instead (the next request starts the pod fresh)`,
+    });
+    expect(suspended.status?.lastActivityTime).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    await eventually('the pod to be gone', async () => (await workloadPods(ns, name)).length === 0, 30_000);
+
+    // The health path neither wakes it nor counts as a request.
+    const asleep = await httpCall(url('/health'));
+    expect(JSON.parse(asleep.body)).toMatchObject({ phase: 'Suspended' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await getWorkload(ns, name))?.status?.phase).toBe('Suspended');
+
+    // A request wakes it: held while a fresh pod starts (Restoring), then answered by the container.
+    const wakeRecorder = recordPhases(ns, name);
+    const t0 = Date.now();
+    const woken = await httpCall(url('/v1/chat/completions'), { method: 'POST', body: '{"prompt":"hi"}' });
+    const held = Date.now() - t0;
+    await wakeRecorder.stop();
+    expect(woken.status).toBe(200);
+    expect(JSON.parse(woken.body)).toEqual({ served: '/v1/chat/completions', method: 'POST', body: '{"prompt":"hi"}' });
+    // The simulated kubelet takes a second to start the pod: the request waited for it.
+    expect(held).toBeGreaterThanOrEqual(900);
+    expect(held).toBeLessThan(10_000);
+    expect(wakeRecorder.phases).toContain('Restoring');
+    expect(wakeRecorder.phases.at(-1)).toBe('Running');
+    const second = (await getPod(ns, name))!;
+    expect(second.metadata?.uid).not.toBe(first.metadata?.uid);
+    // After a cold fallback there is no checkpoint to restore from: the pod starts fresh.
+    expect(second.metadata?.annotations?.[RESTORE_FROM_ANNOTATION]).toBeUndefined();
+
+    // Deletion: the garbage collector removes the pod and the checkpoints (their finalizer released), the workflow ends.
+    await deleteWorkload(ns, name);
+    await eventually('the workload to be gone', async () => (await getWorkload(ns, name)) === undefined);
+    await eventually('its pods and checkpoints to be gone', async () => (await workloadPods(ns, name)).length === 0 && (await workloadCheckpoints(ns, name)).length === 0, 90_000);
+    const workflowId = workflowIdFor(WORKLOAD_KIND, { namespace: ns, name, uid });
+    await eventually('the workflow to end', async () => (await client.workflow.getHandle(workflowId).describe()).status.name === 'COMPLETED');
+  });
+
+  it('answers 503 naming the workload and its queueTimeout when it does not run in time, and 404 for a workload that does not exist', async () => {
+    const ns = kube.namespace;
+    const name = uniqueName('kwl-held');
+    // The simulated kubelet never starts this one's pod.
+    await createWorkload(ns, name, { port: container.port, idleTimeout: '1h', queueTimeout: '2s', hold: true });
+    await waitForWorkload(ns, name, 'Pending', (w) => w.status?.phase === 'Pending');
+    const t0 = Date.now();
+    const answer = await httpCall(`${activator.url}/${ns}/${name}/v1/models`);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_900);
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('2');
+    expect(JSON.parse(answer.body)).toEqual({
+      error: `KybernateWorkload ${ns}/${name} did not become Running within 2s (activator.queueTimeout); it is Pending. Try again later.`,
+      workload: `${ns}/${name}`,
+      phase: 'Pending',
+      queueTimeout: '2s',
+    });
+    expect(container.requests.filter((r) => r.url === '/v1/models')).toEqual([]);
+
+    const missing = await httpCall(`${activator.url}/${ns}/no-such-workload/x`);
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toEqual({ error: `KybernateWorkload ${ns}/no-such-workload does not exist`, workload: `${ns}/no-such-workload` });
+    expect((await httpCall(`${activator.url}/healthz`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,126 @@
+// KybernateWorkloads on the test stack: create, read, delete, wait for their status; their pods and
+// suspend checkpoints; and a loopback HTTP server standing in for the workload's container, which the
+// simulated kubelet points the pod's IP at (annotation simulator.kubeairunway.ai/pod-ip), so that the
+// activator's proxy reaches it.
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CHECKPOINT_PLURAL, KYBERNATE_API_VERSION, KYBERNATE_GROUP, KYBERNATE_VERSION, WORKLOAD_KIND, WORKLOAD_LABEL, WORKLOAD_PLURAL } from '../../api/kybernate/constants.ts';
+import type { KybernateCheckpoint, KybernateWorkload } from '../../api/kybernate/types.ts';
+import { POD_IP_ANNOTATION } from '../../devstack/simulators/pod-readiness.ts';
+import { OUTCOME_ANNOTATION } from '../../devstack/simulators/simulator.ts';
+import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
+import { eventually, kubeConfig } from './env.ts';
+
+const objects = () => new CustomObjects(kubeConfig());
+const WORKLOADS = { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: WORKLOAD_PLURAL };
+const CHECKPOINTS = { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: CHECKPOINT_PLURAL };
+const PODS = { group: '', version: 'v1', plural: 'pods' };
+const MANAGER = 'kybernate-e2e';
+
+/** A workload whose pod the simulated kubelet reports at 127.0.0.1 (or holds starting forever), serving `port`. */
+export async function createWorkload(namespace: string, name: string, opts: { port: number; idleTimeout: string; queueTimeout: string; hold?: boolean }): Promise<KybernateWorkload> {
+  const annotations = { [POD_IP_ANNOTATION]: '127.0.0.1', ...(opts.hold ? { [OUTCOME_ANNOTATION]: 'hold' } : {}) };
+  const body = {
+    apiVersion: KYBERNATE_API_VERSION,
+    kind: WORKLOAD_KIND,
+    metadata: { name, namespace },
+    spec: {
+      template: { metadata: { labels: { app: name }, annotations }, spec: { containers: [{ name: 'model', image: 'busybox:local', ports: [{ containerPort: opts.port }] }] } },
+      suspend: { enabled: true, idleTimeout: opts.idleTimeout },
+      activator: { enabled: true, port: opts.port, healthPath: '/health', queueTimeout: opts.queueTimeout },
+    },
+  };
+  return (await objects().apply({ ...WORKLOADS, namespace, name }, body as unknown as AnyObject, MANAGER)) as unknown as KybernateWorkload;
+}
+
+export async function getWorkload(namespace: string, name: string): Promise<KybernateWorkload | undefined> {
+  return (await objects().get({ ...WORKLOADS, namespace, name })) as unknown as KybernateWorkload | undefined;
+}
+
+export async function deleteWorkload(namespace: string, name: string): Promise<void> {
+  await objects().delete({ ...WORKLOADS, namespace, name });
+}
+
+export async function waitForWorkload(namespace: string, name: string, what: string, check: (w: KybernateWorkload) => boolean, timeoutMs = 60_000): Promise<KybernateWorkload> {
+  return eventually(`KybernateWorkload ${name}: ${what}`, async () => {
+    const w = await getWorkload(namespace, name);
+    return w && check(w) ? w : undefined;
+  }, timeoutMs, 100);
+}
+
+export function workloadCondition(w: KybernateWorkload, type: string) {
+  return w.status?.conditions?.find((c) => c.type === type);
+}
+
+export async function getPod(namespace: string, name: string): Promise<AnyObject | undefined> {
+  return objects().get({ ...PODS, namespace, name });
+}
+
+/** The KybernateCheckpoints a workload's suspends created (by its label). */
+export async function workloadCheckpoints(namespace: string, workload: string): Promise<KybernateCheckpoint[]> {
+  return (await objects().list({ ...CHECKPOINTS, namespace, labelSelector: `${WORKLOAD_LABEL}=${workload}` })) as unknown as KybernateCheckpoint[];
+}
+
+export async function workloadPods(namespace: string, workload: string): Promise<AnyObject[]> {
+  return objects().list({ ...PODS, namespace, labelSelector: `${WORKLOAD_LABEL}=${workload}` });
+}
+
+/** Every phase the workload's status shows, polled often, until `stop`. */
+export function recordPhases(namespace: string, name: string): { phases: string[]; stop(): Promise<void> } {
+  const phases: string[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const phase = (await getWorkload(namespace, name).catch(() => undefined))?.status?.phase;
+      if (phase && phases.at(-1) !== phase) phases.push(phase);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  return {
+    phases,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+/** The workload's container, played on loopback: answers every request with what it received. */
+export interface FakeContainer {
+  port: number;
+  requests: { method: string; url: string; body: string }[];
+  close(): Promise<void>;
+}
+
+export async function startFakeContainer(): Promise<FakeContainer> {
+  const requests: FakeContainer['requests'] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', url: req.url ?? '', body });
+      res.writeHead(200, { 'content-type': 'application/json', 'x-served-by': 'fake-container' });
+      res.end(JSON.stringify({ served: req.url, method: req.method, body }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** One HTTP request: status, headers and the body as text. */
+export function httpCall(url: string, opts: { method?: string; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: opts.method ?? 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
