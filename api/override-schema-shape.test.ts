@@ -15,6 +15,7 @@ const SAMPLE: OverrideSchema = {
     replicas: { type: 'integer', minimum: 0, maximum: 9 },
     ratio: { type: 'number' },
     on: { type: 'boolean' },
+    memory: { type: 'quantity', default: '16Gi' },
     ports: { type: 'array', items: { type: 'integer' } },
     params: { type: 'map', values: { type: 'string' } },
     extra: { type: 'any' },
@@ -40,7 +41,7 @@ describe('checkOverrideSchema', () => {
       },
     };
     expect(checkOverrideSchema(schema, S).errors).toEqual([
-      { field: `${S}.properties.a`, message: `${S}.properties.a.type must be one of object, string, integer, number, boolean, array, map, any, got "objekt"` },
+      { field: `${S}.properties.a`, message: `${S}.properties.a.type must be one of object, string, integer, number, boolean, quantity, array, map, any, got "objekt"` },
       { field: `${S}.properties.b.properties`, message: `${S}.properties.b.properties is required (use {} for no keys)` },
       { field: `${S}.properties.c.items`, message: `${S}.properties.c.items is required (an override schema such as {type: string})` },
       { field: `${S}.properties.d.enum`, message: `${S}.properties.d.enum must be a list of strings, got list` },
@@ -54,6 +55,9 @@ describe('checkOverrideSchema', () => {
       errors: [],
       warnings: [{ field: `${S}.properties`, message: `${S}.properties is not used by an override schema of type string` }],
     });
+    expect(checkOverrideSchema({ type: 'quantity', minimum: 0 }, S).warnings).toEqual([
+      { field: `${S}.minimum`, message: `${S}.minimum is not used by an override schema of type quantity` },
+    ]);
   });
 
   it('bounds the depth, so a hostile config cannot make admission recurse without end', () => {

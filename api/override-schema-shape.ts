@@ -9,7 +9,7 @@ import type { InferenceProviderConfig, Issue, ValidationResult } from './types.t
 /** Deeper than any override table needs; bounds the work a hostile config can cause. */
 export const MAX_OVERRIDE_SCHEMA_DEPTH = 16;
 
-const TYPES = ['object', 'string', 'integer', 'number', 'boolean', 'array', 'map', 'any'] as const;
+const TYPES = ['object', 'string', 'integer', 'number', 'boolean', 'quantity', 'array', 'map', 'any'] as const;
 
 /** Keys each type may carry besides `type`, `description` and `default`. */
 const KEYS: Readonly<Record<(typeof TYPES)[number], readonly string[]>> = {
@@ -18,6 +18,7 @@ const KEYS: Readonly<Record<(typeof TYPES)[number], readonly string[]>> = {
   integer: ['minimum', 'maximum'],
   number: ['minimum', 'maximum'],
   boolean: [],
+  quantity: [],
   array: ['items'],
   map: ['values'],
   any: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOverrides, describeOverrideType, NO_OVERRIDES, type OverrideSchema } from './overrides.ts';
+import { checkOverrides, describeOverrideType, isQuantity, NO_OVERRIDES, type OverrideSchema } from './overrides.ts';
 
 // Shaped like the seed's Dynamo and KubeRay override tables (§4.15).
 const schema: OverrideSchema = {
@@ -92,7 +92,50 @@ describe('checkOverrides', () => {
     expect(checkOverrides(JSON.parse('{"__proto__": 1, "constructor": 2}'), NO_OVERRIDES).warnings).toHaveLength(2);
   });
 
+  describe('quantity', () => {
+    const resources: OverrideSchema = {
+      type: 'object',
+      properties: { memory: { type: 'quantity' }, cpu: { type: 'quantity' }, sizes: { type: 'map', values: { type: 'quantity' } } },
+    };
+    const errorsOf = (value: unknown) => checkOverrides(value, resources).errors;
+
+    it('accepts strings in the Kubernetes quantity grammar', () => {
+      for (const q of ['16Gi', '500m', '2', '0.5', '.5', '1e3', '128974848', '129M', '1.5Ki', '+1']) {
+        expect(errorsOf({ memory: q }), q).toEqual([]);
+      }
+    });
+
+    it('accepts a non-negative number, as Kubernetes does (memory: 16)', () => {
+      expect(errorsOf({ memory: 16, cpu: 0.5, sizes: { a: 0 } })).toEqual([]);
+    });
+
+    it('refuses a string outside the grammar, naming the path and the value', () => {
+      expect(errorsOf({ memory: '16 GB', sizes: { 'a.b': 'lots' } })).toEqual([
+        { field: `${P}.memory`, message: `${P}.memory must be a Kubernetes quantity such as 16Gi or 500m, got "16 GB"` },
+        { field: `${P}.sizes["a.b"]`, message: `${P}.sizes["a.b"] must be a Kubernetes quantity such as 16Gi or 500m, got "lots"` },
+      ]);
+    });
+
+    it('refuses negative amounts, empty strings and other types', () => {
+      expect(errorsOf({ memory: -1, cpu: '-500m' })).toEqual([
+        { field: `${P}.cpu`, message: `${P}.cpu must be a Kubernetes quantity such as 16Gi or 500m, got "-500m"` },
+        { field: `${P}.memory`, message: `${P}.memory must be a Kubernetes quantity such as 16Gi or 500m, got -1` },
+      ]);
+      expect(errorsOf({ memory: '' })[0]?.message).toBe(`${P}.memory must be a Kubernetes quantity such as 16Gi or 500m, got ""`);
+      expect(errorsOf({ memory: true, cpu: null })).toEqual([
+        { field: `${P}.cpu`, message: `${P}.cpu must be a Kubernetes quantity such as 16Gi or 500m, got null` },
+        { field: `${P}.memory`, message: `${P}.memory must be a Kubernetes quantity such as 16Gi or 500m, got boolean` },
+      ]);
+    });
+
+    it('isQuantity is the same test', () => {
+      expect([isQuantity('16Gi'), isQuantity(16), isQuantity(Number.POSITIVE_INFINITY), isQuantity(Number.NaN), isQuantity('16gb')]).toEqual([true, true, false, false, false]);
+    });
+  });
+
   it('describes types for messages and docs', () => {
+    expect(describeOverrideType({ type: 'quantity' })).toBe('a Kubernetes quantity such as 16Gi or 500m');
+    expect(describeOverrideType({ type: 'map', values: { type: 'quantity' } })).toBe('a map of Kubernetes quantities (such as 16Gi or 500m)');
     expect(describeOverrideType({ type: 'map', values: { type: 'string' } })).toBe('a map of strings');
     expect(describeOverrideType({ type: 'array', items: { type: 'object', properties: {} } })).toBe('a list of objects');
   });

@@ -2,6 +2,7 @@
 // provider describes the keys it understands with an OverrideSchema, and `checkOverrides` compares a
 // user's value with it. Seed rule: unknown keys (at any depth) are warnings, wrong types are errors.
 
+import { QUANTITY_STRING_PATTERN } from './common/checks.ts';
 import type { Issue, ValidationResult } from './types.ts';
 
 interface SchemaDoc {
@@ -17,6 +18,8 @@ export type OverrideSchema =
   | (SchemaDoc & { type: 'integer'; minimum?: number; maximum?: number })
   | (SchemaDoc & { type: 'number'; minimum?: number; maximum?: number })
   | (SchemaDoc & { type: 'boolean' })
+  /** A Kubernetes resource quantity (cpu, memory, ...): a string such as "16Gi" or "500m", or a non-negative number. */
+  | (SchemaDoc & { type: 'quantity' })
   | (SchemaDoc & { type: 'array'; items: OverrideSchema })
   | (SchemaDoc & { type: 'map'; values: OverrideSchema })
   | (SchemaDoc & { type: 'any' });
@@ -25,6 +28,17 @@ export type OverrideSchema =
 export const NO_OVERRIDES: OverrideSchema = { type: 'object', properties: {} };
 
 export const OVERRIDES_PATH = 'spec.provider.overrides';
+
+const QUANTITY = new RegExp(QUANTITY_STRING_PATTERN);
+
+/**
+ * Whether `value` is a quantity a pod accepts, as Kubernetes reads one: a string in the Quantity grammar
+ * ("16Gi", "500m", "2", "1e3") without a minus sign, or a finite non-negative number (`memory: 16`).
+ */
+export function isQuantity(value: unknown): value is string | number {
+  if (typeof value === 'string') return QUANTITY.test(value);
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
 
 /** Human name of the type a schema expects, used in error messages ("an integer", "a map of string"). */
 export function describeOverrideType(schema: OverrideSchema): string {
@@ -39,6 +53,8 @@ export function describeOverrideType(schema: OverrideSchema): string {
       return 'a number';
     case 'boolean':
       return 'a boolean';
+    case 'quantity':
+      return 'a Kubernetes quantity such as 16Gi or 500m';
     case 'array':
       return `a list of ${plural(schema.items)}`;
     case 'map':
@@ -60,6 +76,8 @@ function plural(schema: OverrideSchema): string {
       return 'numbers';
     case 'boolean':
       return 'booleans';
+    case 'quantity':
+      return 'Kubernetes quantities (such as 16Gi or 500m)';
     case 'array':
       return 'lists';
     case 'map':
@@ -135,6 +153,9 @@ function check(value: unknown, schema: OverrideSchema, path: string, out: Valida
     case 'boolean':
       if (typeof value !== 'boolean') return wrongType();
       return;
+    case 'quantity':
+      if (!isQuantity(value)) return wrongType();
+      return;
     case 'integer':
     case 'number': {
       const ok = typeof value === 'number' && Number.isFinite(value) && (schema.type === 'number' || Number.isInteger(value));
@@ -150,6 +171,9 @@ function check(value: unknown, schema: OverrideSchema, path: string, out: Valida
 }
 
 function typeError(path: string, schema: OverrideSchema, value: unknown): Issue {
-  const got = schema.type === 'string' && schema.enum && typeof value === 'string' ? JSON.stringify(value) : jsonTypeName(value);
+  // Where the type was right but the value was not, the value says more than its type.
+  const wrongValue =
+    (schema.type === 'string' && schema.enum && typeof value === 'string') || (schema.type === 'quantity' && (typeof value === 'string' || typeof value === 'number'));
+  const got = !wrongValue ? jsonTypeName(value) : typeof value === 'number' ? String(value) : JSON.stringify(value);
   return { field: path, message: `${path} must be ${describeOverrideType(schema)}, got ${got}` };
 }

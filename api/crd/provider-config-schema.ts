@@ -52,7 +52,7 @@ export const providerConfigSpecSchema: JSONSchemaProps = {
     overrideSchema: {
       type: 'object',
       description:
-        'What spec.provider.overrides of a ModelDeployment may hold: {type: object|string|integer|number|boolean|array|map|any, properties, items, values, enum, minimum, maximum, description, default}. Unknown keys are warned about, wrong types rejected at admission.',
+        'What spec.provider.overrides of a ModelDeployment may hold: {type: object|string|integer|number|boolean|quantity|array|map|any (quantity: a Kubernetes quantity such as 16Gi or 500m, or a non-negative number), properties, items, values, enum, minimum, maximum, description, default}. Unknown keys are warned about, wrong types rejected at admission.',
       'x-kubernetes-preserve-unknown-fields': true,
     },
   },

@@ -37,12 +37,12 @@ describe('Dynamo compatibility (seed provider-compatibility table)', () => {
   it('overrides: wrong types are errors, unknown keys (at any depth) warnings (seed §4.15)', () => {
     const result = check({
       ...gpuVllmSpec(),
-      provider: { name: 'dynamo', overrides: { routerMode: 'fast', frontend: { replicsa: 2, replicas: 'two', resources: { cpu: 4 } } } },
+      provider: { name: 'dynamo', overrides: { routerMode: 'fast', frontend: { replicsa: 2, replicas: 'two', resources: { cpu: 'four', memory: 16 } } } },
     });
     expect(result.compatible).toBe(false);
     expect(result.errors).toEqual([
       'spec.provider.overrides.frontend.replicas must be an integer, got string',
-      'spec.provider.overrides.frontend.resources.cpu must be a string, got integer',
+      'spec.provider.overrides.frontend.resources.cpu must be a Kubernetes quantity such as 16Gi or 500m, got "four"',
       'spec.provider.overrides.routerMode must be one of kv, round-robin, none, got "fast"',
     ]);
     expect(result.warnings).toEqual(["Unknown override key 'spec.provider.overrides.frontend.replicsa' is ignored"]);

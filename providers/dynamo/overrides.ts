@@ -3,7 +3,7 @@
 // anything it cannot use, so it never fails.
 
 import type { OverrideSchema } from '../../api/overrides.ts';
-import { field } from '../shared/read.ts';
+import { field, quantity } from '../shared/read.ts';
 import { FRONTEND_DEFAULTS, ROUTER_MODES } from './defaults.ts';
 
 export const DYNAMO_OVERRIDE_SCHEMA: OverrideSchema = {
@@ -23,8 +23,8 @@ export const DYNAMO_OVERRIDE_SCHEMA: OverrideSchema = {
         resources: {
           type: 'object',
           properties: {
-            cpu: { type: 'string', description: 'CPU request for frontend', default: FRONTEND_DEFAULTS.cpu },
-            memory: { type: 'string', description: 'Memory request for frontend', default: FRONTEND_DEFAULTS.memory },
+            cpu: { type: 'quantity', description: 'CPU request for frontend', default: FRONTEND_DEFAULTS.cpu },
+            memory: { type: 'quantity', description: 'Memory request for frontend', default: FRONTEND_DEFAULTS.memory },
           },
         },
       },
@@ -48,7 +48,7 @@ export function frontendSettings(overrides: unknown): FrontendSettings {
     routerMode:
       typeof routerMode === 'string' && (ROUTER_MODES as readonly string[]).includes(routerMode) ? routerMode : FRONTEND_DEFAULTS.routerMode,
     replicas: typeof replicas === 'number' && Number.isSafeInteger(replicas) && replicas >= 0 ? replicas : FRONTEND_DEFAULTS.replicas,
-    cpu: typeof cpu === 'string' && cpu.length > 0 ? cpu : FRONTEND_DEFAULTS.cpu,
-    memory: typeof memory === 'string' && memory.length > 0 ? memory : FRONTEND_DEFAULTS.memory,
+    cpu: quantity(cpu) ?? FRONTEND_DEFAULTS.cpu,
+    memory: quantity(memory) ?? FRONTEND_DEFAULTS.memory,
   };
 }

@@ -222,8 +222,14 @@ describe('Dynamo render: variants', () => {
       replicas: 0,
     });
     expect(
-      services({ ...gpuVllmSpec(), provider: { overrides: { routerMode: 'fast', frontend: { replicas: '2', resources: { cpu: 4 } } } } }).Frontend,
+      services({ ...gpuVllmSpec(), provider: { overrides: { routerMode: 'fast', frontend: { replicas: '2', resources: { cpu: 'four' } } } } }).Frontend,
     ).toMatchObject({ 'router-mode': 'round-robin', replicas: 1, resources: { requests: { cpu: '2', memory: '4Gi' } } });
+  });
+
+  it('frontend resources may be numbers, as Kubernetes quantities may', () => {
+    expect(services({ ...gpuVllmSpec(), provider: { overrides: { frontend: { resources: { cpu: 4, memory: 17179869184 } } } } }).Frontend).toMatchObject({
+      resources: { requests: { cpu: '4', memory: '17179869184' } },
+    });
   });
 
   it('warns when asked for non-NVIDIA GPUs', () => {

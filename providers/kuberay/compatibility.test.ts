@@ -44,4 +44,13 @@ describe('KubeRay compatibility (seed provider-compatibility table)', () => {
     expect(result.errors).toEqual(['spec.provider.overrides.head.rayStartParams.num-cpus must be a string, got integer']);
     expect(result.warnings).toEqual(["Unknown override key 'spec.provider.overrides.routerMode' is ignored"]);
   });
+
+  it('overrides: head resources are Kubernetes quantities, strings or numbers', () => {
+    const head = (resources: unknown) => check({ ...gpuVllmSpec(), provider: { name: 'kuberay', overrides: { head: { resources } } } });
+    expect(head({ cpu: 4, memory: 16 }).errors).toEqual([]);
+    expect(head({ cpu: '500m', memory: '16Gi' }).errors).toEqual([]);
+    expect(head({ memory: '16 GB' }).errors).toEqual([
+      'spec.provider.overrides.head.resources.memory must be a Kubernetes quantity such as 16Gi or 500m, got "16 GB"',
+    ]);
+  });
 });

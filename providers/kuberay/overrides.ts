@@ -3,7 +3,7 @@
 
 import { isPlainObject } from '../../api/overrides.ts';
 import type { OverrideSchema } from '../../api/overrides.ts';
-import { field } from '../shared/read.ts';
+import { field, quantity } from '../shared/read.ts';
 import { HEAD_DEFAULTS } from './defaults.ts';
 
 export const KUBERAY_OVERRIDE_SCHEMA: OverrideSchema = {
@@ -16,8 +16,8 @@ export const KUBERAY_OVERRIDE_SCHEMA: OverrideSchema = {
         resources: {
           type: 'object',
           properties: {
-            cpu: { type: 'string', description: 'CPU request for Ray head node', default: HEAD_DEFAULTS.cpu },
-            memory: { type: 'string', description: 'Memory request for Ray head node', default: HEAD_DEFAULTS.memory },
+            cpu: { type: 'quantity', description: 'CPU request for Ray head node', default: HEAD_DEFAULTS.cpu },
+            memory: { type: 'quantity', description: 'Memory request for Ray head node', default: HEAD_DEFAULTS.memory },
           },
         },
         rayStartParams: { type: 'map', values: { type: 'string' }, description: 'Ray head start parameters', default: {} },
@@ -41,8 +41,8 @@ export function headSettings(overrides: unknown): HeadSettings {
     for (const [key, value] of Object.entries(params)) if (typeof value === 'string') rayStartParams[key] = value;
   }
   return {
-    cpu: typeof cpu === 'string' && cpu.length > 0 ? cpu : HEAD_DEFAULTS.cpu,
-    memory: typeof memory === 'string' && memory.length > 0 ? memory : HEAD_DEFAULTS.memory,
+    cpu: quantity(cpu) ?? HEAD_DEFAULTS.cpu,
+    memory: quantity(memory) ?? HEAD_DEFAULTS.memory,
     rayStartParams,
   };
 }

@@ -2,7 +2,7 @@
 // shape (older CRD versions, partial writes, hand edits), so status mapping reads it only through
 // these helpers, which never throw.
 
-import { isPlainObject } from '../../api/overrides.ts';
+import { isPlainObject, isQuantity } from '../../api/overrides.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -23,6 +23,11 @@ export function str(value: unknown): string | undefined {
 export function count(value: unknown): number | undefined {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** A Kubernetes quantity as text ("16Gi", "500m"; a number such as 16 as "16"), or undefined when it is not one. */
+export function quantity(value: unknown): string | undefined {
+  return isQuantity(value) ? String(value) : undefined;
 }
 
 export function list(value: unknown): unknown[] {
