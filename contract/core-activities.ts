@@ -81,6 +81,11 @@ export interface Assessment {
   finalizerAdded: boolean;
   validation?: ValidationOutcome;
   selection?: SelectionOutcome;
+  /**
+   * Providers the assessing worker also serves in its own process: their `reconcileResource` runs as a
+   * local activity, not through their task queue. Absent in histories recorded before it (all remote).
+   */
+  inProcessProviders?: string[];
 }
 
 export interface CoreActivities {

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { ControllerMetrics } from './metrics.ts';
 import { BoundedMap } from '../kube/bounded-map.ts';
 import { stepOutcome } from './step-outcome.ts';
+import { splitActivityType } from '../workflows/settings.ts';
 
 export interface StepObserverOptions {
   metrics?: ControllerMetrics;
@@ -48,10 +49,12 @@ export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFac
     inbound: {
       async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
         const info = ctx.info;
-        const activity = info.activityType;
+        // A provider served in the core's process (`dynamo:reconcileResource`) is observed as its own worker would be.
+        const { provider: inProcess, activity } = splitActivityType(info.activityType);
+        const served = opts.provider ?? inProcess;
         const workflowId = info.workflowExecution?.workflowId ?? '';
         const ref = input.args[0] as { namespace?: string; name?: string } | undefined;
-        const provider = () => opts.provider ?? providerOf.get(workflowId) ?? NO_PROVIDER;
+        const provider = () => served ?? providerOf.get(workflowId) ?? NO_PROVIDER;
         const log = opts.logger?.child({
           namespace: ref?.namespace,
           name: ref?.name,
@@ -59,10 +62,10 @@ export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFac
           runId: info.workflowExecution?.runId,
           activity,
           attempt: info.attempt,
-          ...(opts.provider ? { provider: opts.provider } : {}),
+          ...(served ? { provider: served } : {}),
         });
         const started = now();
-        if (opts.provider && (activity === 'checkCompatibility' || activity === 'reconcileResource')) passStart.set(workflowId, started);
+        if (served && (activity === 'checkCompatibility' || activity === 'reconcileResource')) passStart.set(workflowId, started);
 
         let result: unknown;
         try {
@@ -84,10 +87,10 @@ export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFac
         if (outcome.provider) providerOf.set(workflowId, outcome.provider);
         if (outcome.selected) opts.metrics?.providerSelection.inc({ provider: outcome.selected.provider, reason: outcome.selected.reason });
         if (outcome.errorType) opts.metrics?.reconciliationErrors.inc({ provider: outcome.provider ?? provider(), error_type: outcome.errorType });
-        if (opts.provider && PASS_ENDS.has(activity)) {
+        if (served && PASS_ENDS.has(activity)) {
           const from = activity === 'cleanupResources' ? started : passStart.get(workflowId);
           passStart.delete(workflowId);
-          if (from !== undefined) opts.metrics?.reconciliationDuration.observe({ provider: opts.provider }, (now() - from) / 1000);
+          if (from !== undefined) opts.metrics?.reconciliationDuration.observe({ provider: served }, (now() - from) / 1000);
         }
         if (log) {
           const fields = { durationMs: Math.round(durationMs), ...outcome.fields };

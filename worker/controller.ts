@@ -21,6 +21,7 @@ import { registerProvider, type Registration } from './registration.ts';
 import { installRuntime } from './runtime.ts';
 import { createCoreWorker } from './core-worker.ts';
 import { createProviderWorker } from './provider-worker.ts';
+import { createProviderActivities } from '../activities/provider/create-provider-activities.ts';
 
 export interface ControllerOptions {
   kc: KubeConfig;
@@ -76,6 +77,17 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   const informers = opts.informers ?? new InformerSet(opts.kc, log);
 
   const kinds = opts.kinds ?? KINDS;
+  // Provider resource changes wake the owning deployment's workflow (signal only, never start).
+  const deliver = createSignaler(client, { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix });
+  const ownerSignals = new OwnerSignals(deliver, modelDeploymentKind, log);
+  // Each provider's activities, made once: served on its task queue, and by the core worker when both run here.
+  const providerActivities = Object.fromEntries(
+    opts.providers.map((provider) => [
+      provider.name,
+      // Our own write's echo from the resource watch is not news: the workflow that made it knows.
+      createProviderActivities(provider, { kc: opts.kc, informers, wrote: (stored) => ownerSignals.wrote(provider.resource.kind, stored) }),
+    ]),
+  );
   // One broker connection per process, opened on first use (AsyncActor queues).
   const broker = opts.core && opts.amqpUrl ? await openBroker(opts.amqpUrl) : undefined;
   if (opts.core) {
@@ -97,6 +109,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
         workflowBundle: opts.workflowBundle,
         activityInterceptors: opts.activityInterceptors?.(undefined),
         broker: broker ? actorBroker(broker) : undefined,
+        inProcessProviders: providerActivities,
       }),
     );
   }
@@ -115,21 +128,14 @@ export async function startController(opts: ControllerOptions): Promise<Controll
     );
   }
 
-  // Provider resource changes wake the owning deployment's workflow (signal only, never start).
-  const deliver = createSignaler(client, { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix });
-  const ownerSignals = new OwnerSignals(deliver, modelDeploymentKind, log);
-
   const registrations: Registration[] = [];
   for (const provider of opts.providers) {
     workers.push(
       await createProviderWorker({
         connection: nativeConnection,
         namespace: opts.temporalNamespace,
-        kc: opts.kc,
-        informers,
-        // Our own write's echo from the resource watch is not news: the workflow that made it knows.
-        wrote: (stored) => ownerSignals.wrote(provider.resource.kind, stored),
         provider,
+        activities: providerActivities[provider.name]!,
         taskQueuePrefix: settings.taskQueuePrefix,
         activityInterceptors: opts.activityInterceptors?.(provider.name),
       }),

@@ -8,7 +8,10 @@ import type { ActorBroker } from '../activities/asya/actor-broker.ts';
 import { createCheckpointActivities } from '../activities/kybernate/create-checkpoint-activities.ts';
 import { createRestoreActivities } from '../activities/kybernate/create-restore-activities.ts';
 import { createWorkloadActivities } from '../activities/kybernate/create-workload-activities.ts';
-import { coreTaskQueue } from '../workflows/settings.ts';
+import type { ProviderActivities } from '../contract/provider-activities.ts';
+import { coreTaskQueue, inProcessActivityType, NOT_SERVED } from '../workflows/settings.ts';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { workflowCode } from './workflow-code.ts';
 
 export { WORKFLOWS_PATH } from './workflow-code.ts';
@@ -21,7 +24,6 @@ export interface CoreWorkerOptions {
   informers?: InformerSet;
   taskQueuePrefix: string;
   /** A prebuilt bundle (tests share one); when omitted, the build's bundle or the sources (workflow-code.ts). */
-  /** Prebuilt workflow code: a bundle in memory (tests share one) or a bundle file. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Around every activity (metrics, step logs: observability/). */
   activityInterceptors?: ActivityInterceptorsFactory[];
@@ -29,6 +31,11 @@ export interface CoreWorkerOptions {
   maxCachedWorkflows?: number;
   /** AsyncActors' queues; without one they are not declared (TransportReady says so). */
   broker?: ActorBroker;
+  /**
+   * Providers whose workers run in this process: their `reconcileResource` is served here too, as
+   * `<provider>:reconcileResource`, for the workflow to run as a local activity (no task queue between).
+   */
+  inProcessProviders?: Readonly<Record<string, ProviderActivities>>;
 }
 
 /** The core worker: runs every kind's workflows (ModelDeployment, FlameCluster, AsyncActor, KybernateCheckpoint, KybernateRestore, KybernateWorkload) and their activities. */
@@ -40,12 +47,14 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : workflowCode()),
     // Every kind's activities: one worker, one task queue, one sticky cache for all their workflows.
     activities: {
-      ...createCoreActivities({ kc: opts.kc, informers: opts.informers }),
+      ...createCoreActivities({ kc: opts.kc, informers: opts.informers, inProcessProviders: Object.keys(opts.inProcessProviders ?? {}) }),
       ...createFlameActivities({ kc: opts.kc, informers: opts.informers }),
       ...createAsyaActivities({ kc: opts.kc, informers: opts.informers, broker: opts.broker }),
       ...createCheckpointActivities({ kc: opts.kc, informers: opts.informers }),
       ...createRestoreActivities({ kc: opts.kc, informers: opts.informers }),
       ...createWorkloadActivities({ kc: opts.kc, informers: opts.informers }),
+      ...Object.fromEntries(Object.entries(opts.inProcessProviders ?? {}).map(([name, acts]) => [inProcessActivityType(name, 'reconcileResource'), acts.reconcileResource])),
+      default: notServed,
     },
     interceptors: { activity: opts.activityInterceptors ?? [] },
     // Sized for small machines: reconciliation is I/O-bound and each workflow task is short.
@@ -56,6 +65,15 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
     // (tens of events) when it is next woken, which an idle one is only at its resync.
     maxCachedWorkflows: opts.maxCachedWorkflows ?? MAX_CACHED_WORKFLOWS,
   });
+}
+
+/**
+ * What a core worker answers for an activity type it does not serve. Without it, a local activity of an
+ * unknown type fails before it is recorded, and a workflow that then falls back to the provider's task
+ * queue would not replay on a worker that does serve it; with it, the failure is in history.
+ */
+export async function notServed(): Promise<never> {
+  throw ApplicationFailure.create({ type: NOT_SERVED, message: `This worker does not serve activity ${Context.current().info.activityType}`, nonRetryable: true });
 }
 
 /** Workflows a core worker keeps in memory between their workflow tasks (sticky cache). */

@@ -1,20 +1,14 @@
-import type { KubeConfig } from '@kubernetes/client-node';
-import type { AnyObject } from '../kube/custom-objects.ts';
-import type { InformerSet } from '../kube/informer-set.ts';
 import { Worker, type ActivityInterceptorsFactory, type NativeConnection } from '@temporalio/worker';
-import { createProviderActivities } from '../activities/provider/create-provider-activities.ts';
+import type { ProviderActivities } from '../contract/provider-activities.ts';
 import type { ProviderDefinition } from '../providers/contract.ts';
 import { providerTaskQueue } from '../workflows/settings.ts';
 
 export interface ProviderWorkerOptions {
   connection: NativeConnection;
   namespace: string;
-  kc: KubeConfig;
-  /** The process's shared informers (reads come from their caches). */
-  informers?: InformerSet;
-  /** Told about each provider resource this worker writes (see ProviderActivityDeps.wrote). */
-  wrote?: (stored: AnyObject) => void;
   provider: ProviderDefinition;
+  /** The provider's activities (createProviderActivities); a core worker in the same process may serve them too. */
+  activities: ProviderActivities;
   taskQueuePrefix: string;
   /** Around every activity (metrics, step logs: observability/). */
   activityInterceptors?: ActivityInterceptorsFactory[];
@@ -26,7 +20,7 @@ export async function createProviderWorker(opts: ProviderWorkerOptions): Promise
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: providerTaskQueue({ taskQueuePrefix: opts.taskQueuePrefix }, opts.provider.name),
-    activities: createProviderActivities(opts.provider, { kc: opts.kc, informers: opts.informers, wrote: opts.wrote }),
+    activities: opts.activities,
     interceptors: { activity: opts.activityInterceptors ?? [] },
     maxConcurrentActivityTaskExecutions: 20,
   });

@@ -2,7 +2,9 @@ import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { CoreActivities } from '../contract/core-activities.ts';
 import type { ProviderActivities } from '../contract/provider-activities.ts';
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from './engine/activity-options.ts';
-import { providerTaskQueue, type ReconcileSettings } from './settings.ts';
+import type { ReadRef } from '../contract/object-ref.ts';
+import type { ReconcileOutcome } from '../contract/provider-activities.ts';
+import { inProcessActivityType, NOT_SERVED, providerTaskQueue, type ReconcileSettings } from './settings.ts';
 
 // The ModelDeployment workflow's activities: the core's steps and each provider's, with the timeouts
 // and retries every kind shares (engine/activity-options.ts).
@@ -31,4 +33,18 @@ export function providerActivities(settings: ReconcileSettings, provider: string
     startToCloseTimeout: PROVIDER_ACTIVITY_TIMEOUT,
     retry: ACTIVITY_RETRY,
   });
+}
+
+const inProcess = proxyLocalActivities<Record<string, (ref: ReadRef) => Promise<ReconcileOutcome>>>({
+  startToCloseTimeout: PROVIDER_ACTIVITY_TIMEOUT,
+  // A worker that does not run the provider (the workflow moved to another replica) says so at once.
+  retry: { ...ACTIVITY_RETRY, nonRetryableErrorTypes: [...ACTIVITY_RETRY.nonRetryableErrorTypes, NOT_SERVED] },
+});
+
+/**
+ * A provider's `reconcileResource` as a local activity, for a provider whose worker runs in the process
+ * of the worker running the workflow: the same call, without a round trip through its task queue.
+ */
+export function inProcessReconcile(provider: string): (ref: ReadRef) => Promise<ReconcileOutcome> {
+  return inProcess[inProcessActivityType(provider, 'reconcileResource')]!;
 }

@@ -1,7 +1,9 @@
 import { continueAsNew, patched, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { CoreActivities, CoreStatus } from '../contract/core-activities.ts';
 import type { ReconcileRequest } from './engine/definitions.ts';
-import { coreActivities, localCoreActivities, providerActivities } from './activity-proxies.ts';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import type { ReconcileOutcome } from '../contract/provider-activities.ts';
+import { coreActivities, inProcessReconcile, localCoreActivities, providerActivities } from './activity-proxies.ts';
 import type { ObjectRef, ReadRef } from '../contract/object-ref.ts';
 import type { PassEnd, Reconciler } from './engine/reconcile-loop.ts';
 import { SeenVersion } from './engine/seen-version.ts';
@@ -10,7 +12,7 @@ import { stepError } from './engine/step-error.ts';
 import type { StepError } from './engine/view.ts';
 import type { ModelDeploymentInput } from './model-deployment.ts';
 import { runPass } from './pass.ts';
-import type { ReconcileSettings } from './settings.ts';
+import { NOT_SERVED, type ReconcileSettings } from './settings.ts';
 import type { DeploymentView, Step } from './view.ts';
 
 /**
@@ -70,6 +72,8 @@ export class DeploymentState implements Reconciler<DeploymentView> {
   readonly fewerRoundTrips: boolean;
   /** The core's steps: local activities, or activities on the core queue in older histories. */
   readonly core: CoreActivities;
+  /** Providers the last assessment said run in the workflow's worker process (Assessment.inProcessProviders). */
+  inProcessProviders: ReadonlySet<string> = new Set();
   private memoKey = '';
 
   readonly ref: ObjectRef;
@@ -150,6 +154,25 @@ export class DeploymentState implements Reconciler<DeploymentView> {
 
   provider(name: string, scheduleToStartMs?: number) {
     return providerActivities(this.settings, name, scheduleToStartMs);
+  }
+
+  /**
+   * The provider's one call: a local activity when its worker runs beside this workflow's, else on its
+   * task queue. Histories recorded before in-process providers carry no such providers and replay as
+   * they were; a worker that does not serve the provider after all (the workflow moved) sends it remote.
+   */
+  async reconcileResource(name: string, ref: ReadRef): Promise<ReconcileOutcome> {
+    if (this.inProcessProviders.has(name)) {
+      try {
+        return await inProcessReconcile(name)(ref);
+      } catch (err) {
+        // A local activity's failure arrives unwrapped, a remote one's inside an ActivityFailure.
+        const cause = err instanceof ActivityFailure ? err.cause : err;
+        if (!(cause instanceof ApplicationFailure && cause.type === NOT_SERVED)) throw err;
+        this.inProcessProviders = new Set([...this.inProcessProviders].filter((p) => p !== name));
+      }
+    }
+    return this.provider(name).reconcileResource(ref);
   }
 
   /**

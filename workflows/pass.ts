@@ -23,7 +23,7 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
     // deletion): the provider's one call observes it, restores it if edited, recreates it if gone. Any
     // change of the object itself, a retry or the resync timer brings the whole pass back.
     state.at('apply');
-    const outcome = await state.provider(settledOn).reconcileResource(state.readRef());
+    const outcome = await state.reconcileResource(settledOn, state.readRef());
     // The provider found no object (deleted without our finalizer): the whole pass decides what ends.
     if (outcome.observed.phase !== 'Terminating') return afterProvider(state, settledOn, outcome.apply, outcome.observed);
   }
@@ -32,6 +32,7 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   // pass below then finds their results instead of running them one by one.
   const assessed = state.fewerRoundTrips ? await state.core.assessDeployment(state.readRef(), { selectorEnabled: state.settings.providerSelectorEnabled }) : undefined;
   const snap = assessed ? assessed.snapshot : await state.core.readDeployment(state.readRef());
+  if (assessed?.inProcessProviders) state.inProcessProviders = new Set(assessed.inProcessProviders);
   if (!snap || snap.uid !== state.ref.uid) return { done: true };
   // Every later step of this pass reads the object at least as new as this first read saw it.
   const ref = snap.resourceVersion ? { ...state.ref, seenVersion: snap.resourceVersion } : state.ref;
@@ -114,14 +115,13 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
       message: selection?.selectedReason ?? '',
     },
   };
-  const acts = state.provider(provider);
   if (state.fewerRoundTrips) {
     state.at('apply');
     // The resource first: the core's own status write (the selection it made) follows the provider's
     // call instead of holding back the workflow task that schedules it. Should the call fail, the
     // failure's Pending status is written with this selection in it.
     state.coreStatus = selected;
-    const outcome = await acts.reconcileResource(ref);
+    const outcome = await state.reconcileResource(provider, ref);
     await state.writeCore(selected, ref);
     return afterProvider(state, provider, outcome.apply, outcome.observed);
   }
@@ -129,6 +129,7 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   state.publish();
 
   // The commands of histories recorded before `reconcileResource`: three calls on the provider's queue.
+  const acts = state.provider(provider);
   state.at('compatibility');
   const compatibility = await acts.checkCompatibility(ref);
   let applied: ApplyOutcome | undefined;

@@ -48,6 +48,8 @@ export interface CoreActivityDeps {
   informers?: InformerSet;
   /** A provider whose heartbeat is older than this counts as not ready (it may have crashed without saying so). */
   providerStaleAfterMs?: number;
+  /** Providers whose workers run in this process (see Assessment.inProcessProviders). */
+  inProcessProviders?: readonly string[];
 }
 
 /** The core controller's side effects. The core knows no provider: it reads InferenceProviderConfigs only. */
@@ -178,12 +180,13 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
     async assessDeployment(ref, input): Promise<Assessment> {
       const snapshot = await activities.readDeployment(ref);
       if (!snapshot || snapshot.deletionTimestamp || snapshot.paused) return { snapshot, finalizerAdded: false };
+      const local = deps.inProcessProviders?.length ? { inProcessProviders: [...deps.inProcessProviders] } : {};
       const seen: ReadRef = { ...ref, seenVersion: snapshot.resourceVersion || ref.seenVersion };
       if (!snapshot.hasFinalizer) await activities.addFinalizer(seen);
       const validation = await activities.validateDeployment(seen);
       const switching = snapshot.selectedProvider && snapshot.explicitProvider && snapshot.explicitProvider !== snapshot.selectedProvider;
       const selection = validation.valid && !snapshot.selectedProvider && !switching ? await activities.selectProvider(seen, input) : undefined;
-      return { snapshot, finalizerAdded: !snapshot.hasFinalizer, validation, ...(selection ? { selection } : {}) };
+      return { snapshot, finalizerAdded: !snapshot.hasFinalizer, validation, ...(selection ? { selection } : {}), ...local };
     },
   };
   return activities;

@@ -12,9 +12,10 @@ import type { Phase } from '../../api/types.ts';
 import { viewQuery } from '../../workflows/engine/definitions.ts';
 import { workflowIdFor, type ObjectRef, type ReadRef } from '../../contract/object-ref.ts';
 import type { ModelDeploymentInput } from '../../workflows/model-deployment.ts';
-import { coreTaskQueue, providerTaskQueue, type ReconcileSettings } from '../../workflows/settings.ts';
+import { coreTaskQueue, inProcessActivityType, providerTaskQueue, type ReconcileSettings } from '../../workflows/settings.ts';
 import type { DeploymentView } from '../../workflows/view.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
+import { notServed } from '../../worker/core-worker.ts';
 import { eventually, stackInfo, uniqueName } from '../support/env.ts';
 
 /** The name the selector's stub picks unless a test says otherwise. */
@@ -45,6 +46,8 @@ export class FakeDeployment {
   beforeAssess: () => void = () => {};
   reconcile: (provider: string) => ReconcileOutcome = () => reconcileOutcome('created');
   cleanup: (provider: string) => CleanupOutcome = () => ({ gone: true, remaining: [] });
+  /** Providers the assessment says run in the core worker's process (whether its stub worker serves them or not). */
+  inProcessProviders: string[] | undefined;
 
   readonly assessed: ReadRef[] = [];
   selections = 0;
@@ -52,6 +55,8 @@ export class FakeDeployment {
   readonly events: EventInput[] = [];
   finalizersRemoved = 0;
   readonly reconciles: { provider: string; ref: ReadRef }[] = [];
+  /** The providers of those calls that ran as local activities on the core worker. */
+  readonly localReconciles: string[] = [];
   readonly cleanups: { provider: string; ref: ReadRef }[] = [];
 
   constructor(object: Partial<DeploymentSnapshot> = {}) {
@@ -93,7 +98,13 @@ export class FakeDeployment {
         if (!snapshot || snapshot.deletionTimestamp || snapshot.paused) return { snapshot, finalizerAdded: false };
         const switching = snapshot.selectedProvider && snapshot.explicitProvider && snapshot.explicitProvider !== snapshot.selectedProvider;
         const selection = this.validation.valid && !snapshot.selectedProvider && !switching ? this.select() : undefined;
-        const assessment: Assessment = { snapshot, finalizerAdded: !snapshot.hasFinalizer, validation: this.validation, ...(selection ? { selection } : {}) };
+        const assessment: Assessment = {
+          snapshot,
+          finalizerAdded: !snapshot.hasFinalizer,
+          validation: this.validation,
+          ...(selection ? { selection } : {}),
+          ...(this.inProcessProviders ? { inProcessProviders: this.inProcessProviders } : {}),
+        };
         if (this.object) this.object.hasFinalizer = true;
         return assessment;
       },
@@ -194,14 +205,21 @@ export function stubEnvironment() {
   }
 
   /** Starts the workflow for `fake`; `providers` are served from the start, others by `serveProvider` or never. */
-  async function start(fake: FakeDeployment, opts: { providers?: string[]; settings?: Partial<ReconcileSettings> } = {}): Promise<StubbedRun> {
+  /** `inProcess`: providers whose `reconcileResource` the core worker serves too, as the product's does for providers in its process. */
+  async function start(fake: FakeDeployment, opts: { providers?: string[]; inProcess?: string[]; settings?: Partial<ReconcileSettings> } = {}): Promise<StubbedRun> {
     const taskQueuePrefix = uniqueName('md-wf');
     const settings: Partial<ReconcileSettings> = { ...TEST_SETTINGS, ...opts.settings, taskQueuePrefix };
     const serveProvider = (name: string) => runWorker({ taskQueue: providerTaskQueue({ taskQueuePrefix }, name), activities: fake.providerActivities(name) });
     for (const name of opts.providers ?? [PROVIDER]) await serveProvider(name);
     // The core's stubs are registered with the workflow's worker: the workflow runs them as local activities.
     const taskQueue = coreTaskQueue({ taskQueuePrefix });
-    await runWorker({ taskQueue, workflowBundle: await workflowBundle(), activities: fake.coreActivities() });
+    const local = Object.fromEntries(
+      (opts.inProcess ?? []).map((name) => [
+        inProcessActivityType(name, 'reconcileResource'),
+        (ref: ReadRef) => (fake.localReconciles.push(name), fake.providerActivities(name).reconcileResource(ref)),
+      ]),
+    );
+    await runWorker({ taskQueue, workflowBundle: await workflowBundle(), activities: { ...fake.coreActivities(), ...local, default: notServed } });
     const input: ModelDeploymentInput = { ref: fake.ref, settings };
     const handle = await env.client.workflow.start('modelDeploymentWorkflow', { taskQueue, workflowId: workflowIdFor('ModelDeployment', fake.ref), args: [input] });
     handles.push(handle);

@@ -237,4 +237,30 @@ describe('modelDeploymentWorkflow passes with stub activities', () => {
     expect(fake.cleanups).toHaveLength(1);
     expect(fake.finalizersRemoved).toBe(1);
   });
+
+  it("runs an in-process provider's call as a local activity, the short pass too, and no task queue is needed", async () => {
+    const fake = new FakeDeployment();
+    fake.inProcessProviders = [PROVIDER];
+    // No worker on the provider's task queue: only the local activity can answer.
+    const { handle, viewWhere } = await start(fake, { providers: [], inProcess: [PROVIDER] });
+    await viewWhere('idle', (v) => v.step === 'idle' && v.phase === 'Running');
+    expect(fake.localReconciles).toEqual([PROVIDER]);
+
+    fake.reconcile = () => reconcileOutcome('unchanged', 'Deploying', 'a replica restarted');
+    await handle.signal(reconcileSignal, { reason: 'resource status', fromResource: true });
+    await viewWhere('the short pass', (v) => v.passes >= 2 && v.phase === 'Deploying');
+    expect(fake.localReconciles).toEqual([PROVIDER, PROVIDER]);
+    expect(fake.reconciles).toHaveLength(2);
+  });
+
+  it('a worker that does not serve the in-process provider after all sends the call to its task queue', async () => {
+    const fake = new FakeDeployment();
+    // The assessment claims it (as another replica's would), but this core worker does not serve it.
+    fake.inProcessProviders = [PROVIDER];
+    const { viewWhere } = await start(fake, { providers: [PROVIDER], inProcess: [] });
+    const idle = await viewWhere('idle', (v) => v.step === 'idle');
+    expect(idle).toMatchObject({ phase: 'Running', failures: 0, lastError: undefined });
+    expect(fake.localReconciles).toEqual([]);
+    expect(fake.reconciles).toHaveLength(1);
+  });
 });
