@@ -243,6 +243,13 @@ export function isObject(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The largest count the validators accept (isCount): JavaScript reads larger integers inexactly. The
+ * API server stores int64, so a CRD integer field carries this as its `maximum` to refuse at admission
+ * what validation would refuse later.
+ */
+export const MAX_COUNT = Number.MAX_SAFE_INTEGER;
+
 export function isCount(value: unknown, min: number): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= min;
 }

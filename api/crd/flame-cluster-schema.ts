@@ -2,6 +2,7 @@
 // It enforces at admission what api/flame/validate.ts checks (a unit test runs both over one table), so
 // `kubectl apply` refuses a broken cluster in the same terms instead of the controller finding out later.
 
+import { MAX_COUNT } from '../common/checks.ts';
 import { CLUSTER_NAME_PATTERN, IMAGE_PATTERN, MAX_CHILD_NAME_LENGTH, flameNames } from '../flame/names.ts';
 import { observedGenerationSchema, resourcesSchema, rootSchema } from './common-schemas.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
@@ -40,10 +41,10 @@ export const flameClusterSpecSchema: JSONSchemaProps = {
       required: ['image', 'replicas'],
       properties: {
         image: image('executor manager', 'xflops/flame-executor:v0.1.0'),
-        replicas: { type: 'integer', minimum: 0, description: 'Number of executor manager pods; 0 runs the session manager alone.' },
+        replicas: { type: 'integer', minimum: 0, maximum: MAX_COUNT, description: 'Number of executor manager pods; 0 runs the session manager alone.' },
         resources: resources('executor manager'),
         shim: str('Executor shim type, e.g. "host" (executors.shim).'),
-        maxExecutors: { type: 'integer', minimum: 1, description: 'executors.limits.max_executors; 1 when omitted.' },
+        maxExecutors: { type: 'integer', minimum: 1, maximum: MAX_COUNT, description: 'executors.limits.max_executors; 1 when omitted.' },
       },
     },
     objectCache: {

@@ -40,6 +40,7 @@ function schemaErrors(value: unknown, schema: Node, path: string): string[] {
   if (schema.anyOf && !schema.anyOf.some((branch) => hasType(value, branch.type))) return [`${path}: anyOf`];
   const errors: string[] = [];
   if (typeof value === 'number' && schema.minimum !== undefined && value < schema.minimum) errors.push(`${path}: minimum`);
+  if (typeof value === 'number' && schema.maximum !== undefined && value > schema.maximum) errors.push(`${path}: maximum`);
   if (typeof value === 'string') {
     if (schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${path}: minLength`);
     if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) errors.push(`${path}: pattern`);
@@ -78,6 +79,11 @@ const TABLE: [string, Json, boolean][] = [
   ["the seed's example", variant(() => {}), true],
   ['replicas 0', variant((s) => (em(s).replicas = 0)), true],
   ['replicas -1', variant((s) => (em(s).replicas = -1)), false],
+  // The API server reads int64 exactly; validation (JavaScript) only up to 2^53 - 1, so the CRD stops there too.
+  ['replicas 2^53 - 1', variant((s) => (em(s).replicas = Number.MAX_SAFE_INTEGER)), true],
+  ['replicas 2^53', variant((s) => (em(s).replicas = 2 ** 53)), false],
+  ['maxExecutors 2^53 - 1', variant((s) => (em(s).maxExecutors = Number.MAX_SAFE_INTEGER)), true],
+  ['maxExecutors 2^62', variant((s) => (em(s).maxExecutors = 2 ** 62)), false],
   ['replicas 1.5', variant((s) => (em(s).replicas = 1.5)), false],
   ['replicas "3"', variant((s) => (em(s).replicas = '3')), false],
   ['no replicas', variant((s) => delete em(s).replicas), false],
@@ -135,7 +141,7 @@ describe('the FlameCluster CRD and validateFlameCluster agree', () => {
         executorManager: fc.oneof(
           fc.constantFrom<unknown>(undefined, []),
           fc.record(
-            { image, replicas: optional(0, 1, 3, 10, 11, -1, 1.5, '2', null), resources, shim: text, maxExecutors: optional(1, 10, 0, 2.5, '3') },
+            { image, replicas: optional(0, 1, 3, 10, 11, -1, 1.5, '2', null, 2 ** 53), resources, shim: text, maxExecutors: optional(1, 10, 0, 2.5, '3', 2 ** 60) },
             { requiredKeys: [] },
           ),
         ),

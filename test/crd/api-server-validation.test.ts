@@ -3,6 +3,9 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts';
+import { FLAME_API_VERSION, FLAME_CLUSTER_KIND, FLAME_CLUSTER_PLURAL, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
+import { seedSpec } from '../../api/flame/testing.ts';
+import { validateFlameCluster } from '../../api/flame/validate.ts';
 import { ValidationMessage } from '../../api/validation-messages.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { classifyKubeError } from '../../kube/errors.ts';
@@ -105,5 +108,44 @@ describe('ModelDeployment CRD on the API server', () => {
 
     const header = kubectl('get', 'md').split('\n')[0]!.split(/\s+/);
     expect(header).toEqual(expect.arrayContaining(['NAME', 'PROVIDER', 'ENGINE', 'PHASE', 'READY', 'AGE']));
+  });
+});
+
+describe('FlameCluster CRD on the API server', () => {
+  let kube: TestKube;
+  const objects = new CustomObjects(kubeConfig());
+  const ref = (name: string) => ({ group: FLAME_GROUP, version: FLAME_VERSION, plural: FLAME_CLUSTER_PLURAL, namespace: kube.namespace, name });
+  const cluster = (name: string, executorManager: object): AnyObject => {
+    const spec = seedSpec();
+    return { apiVersion: FLAME_API_VERSION, kind: FLAME_CLUSTER_KIND, metadata: { name, namespace: kube.namespace }, spec: { ...spec, executorManager: { ...spec.executorManager, ...executorManager } } };
+  };
+
+  beforeAll(async () => {
+    kube = await testKube('crd-flame');
+  });
+  afterAll(async () => kube?.cleanup());
+
+  it('refuses integers above 2^53 - 1, which the API server could store but validation would refuse', async () => {
+    const refused = async (name: string, executorManager: object) => {
+      const object = cluster(name, executorManager);
+      expect(validateFlameCluster(object).valid).toBe(false);
+      try {
+        await objects.apply(ref(name), object, 'crd-test');
+      } catch (err) {
+        return classifyKubeError(err);
+      }
+      throw new Error(`${name} was accepted`);
+    };
+    const replicas = await refused('replicas', { replicas: 2 ** 53 });
+    expect(replicas.type).toBe('Invalid');
+    expect(replicas.detail).toContain('spec.executorManager.replicas in body should be less than or equal to 9007199254740991');
+    const maxExecutors = await refused('max-executors', { maxExecutors: 2 ** 62 });
+    expect(maxExecutors.detail).toContain('spec.executorManager.maxExecutors in body should be less than or equal to 9007199254740991');
+
+    const largest = cluster('largest', { replicas: Number.MAX_SAFE_INTEGER, maxExecutors: Number.MAX_SAFE_INTEGER });
+    expect(validateFlameCluster(largest).valid).toBe(true);
+    await objects.apply(ref('largest'), largest, 'crd-test');
+    const stored = (await objects.get(ref('largest'))) as { spec: { executorManager: { replicas: number } } };
+    expect(stored.spec.executorManager.replicas).toBe(Number.MAX_SAFE_INTEGER);
   });
 });
