@@ -23,6 +23,7 @@ import {
   managersOf,
   plainDeployment,
   podTemplate,
+  queueDepth,
   volumeNames,
   waitActorGone,
   waitForActor,
@@ -70,6 +71,7 @@ describe('AsyncActor crash recovery', () => {
       kubeconfigPath: stackInfo().kubeconfigPath,
       temporalAddress: stackInfo().temporalAddress,
       temporalNamespace: stackInfo().temporalNamespace,
+      amqpUrl: stackInfo().amqpUrl,
       namespaces: [kube.namespace],
       settings: { ...TEST_SETTINGS, taskQueuePrefix },
       core: true,
@@ -104,7 +106,13 @@ describe('AsyncActor crash recovery', () => {
       await killHard(controller);
       controller = await startController();
 
-      const converged = await waitForActor(ns, actor, 'injected after the restart', hasCondition('RuntimeInjected', 'True', 'Injected'), 120_000);
+      const converged = await waitForActor(
+        ns,
+        actor,
+        'injected, with its queues, after the restart',
+        (a) => hasCondition('RuntimeInjected', 'True', 'Injected')(a) && hasCondition('TransportReady', 'True', 'QueuesDeclared')(a),
+        120_000,
+      );
       expect(converged.status).toMatchObject({ mode: 'Binding', runtimeInjected: true, conflictCount: 0, observedGeneration: converged.metadata.generation });
       const injected = (await getDeployment(ns, target))!;
       expect(containerNames(injected)).toEqual(['server', 'asya-runtime', 'asya-sidecar']);
@@ -112,6 +120,8 @@ describe('AsyncActor crash recovery', () => {
       expect(volumeNames(injected)).toEqual(['socket-dir', 'tmp', 'asya-runtime']);
       expect(containersManagedBy(injected, 'asya')).toEqual(['asya-runtime', 'asya-sidecar']);
       expect(managersOf(injected).filter((m) => m.manager === 'asya')).toEqual([{ manager: 'asya', operation: 'Apply' }]);
+      expect(await queueDepth(`asya-${actor}`)).toBe(0);
+      expect(await queueDepth(`asya-${actor}-dlq`)).toBe(0);
     }
 
     for (const { actor, target } of cases) {
@@ -120,6 +130,7 @@ describe('AsyncActor crash recovery', () => {
       const released = (await getDeployment(ns, target))!;
       expect(podTemplate(released)).toEqual(podTemplate(before.get(target)));
       expect(asyaMarks(released)).toEqual([]);
+      expect(await queueDepth(`asya-${actor}`)).toBeUndefined();
     }
   });
 });

@@ -22,6 +22,8 @@ interface ProcessOptions {
   workflowBundlePath?: string;
   /** Run the admission webhook too, registered with the API server, storing its certificate in this namespace. */
   webhookNamespace?: string;
+  /** The stack's RabbitMQ, for AsyncActors' queues (as startTestController passes it); without it the core declares none. */
+  amqpUrl?: string;
 }
 
 const opts = JSON.parse(process.argv[2] ?? '{}') as ProcessOptions;
@@ -41,6 +43,7 @@ const controller =
         namespaces: opts.namespaces,
         heartbeatMs: 2_000,
         providerCrdPollMs: 1_000,
+        ...(opts.amqpUrl ? { amqpUrl: opts.amqpUrl } : {}),
         ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : {}),
       })
     : undefined;
