@@ -122,6 +122,8 @@ describe('KybernateWorkload on the real stack, behind the activator', () => {
     const t0 = Date.now();
     const woken = await httpCall(url('/v1/chat/completions'), { method: 'POST', body: '{"prompt":"hi"}' });
     const held = Date.now() - t0;
+    // The activator read Running from its cache; the recorder polls the API server: let it catch up.
+    await waitForWorkload(ns, name, 'Running after the wake', (w) => w.status?.phase === 'Running');
     await wakeRecorder.stop();
     expect(woken.status).toBe(200);
     expect(JSON.parse(woken.body)).toEqual({ served: '/v1/chat/completions', method: 'POST', body: '{"prompt":"hi"}' });

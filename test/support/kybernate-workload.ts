@@ -3,6 +3,7 @@
 // simulated kubelet points the pod's IP at (annotation simulator.kubeairunway.ai/pod-ip), so that the
 // activator's proxy reaches it.
 import { createServer, request, type Server } from 'node:http';
+import { Watch } from '@kubernetes/client-node';
 import type { AddressInfo } from 'node:net';
 import { CHECKPOINT_PLURAL, KYBERNATE_API_VERSION, KYBERNATE_GROUP, KYBERNATE_VERSION, WORKLOAD_KIND, WORKLOAD_LABEL, WORKLOAD_PLURAL } from '../../api/kybernate/constants.ts';
 import type { KybernateCheckpoint, KybernateWorkload } from '../../api/kybernate/types.ts';
@@ -73,14 +74,17 @@ export function recordPhases(namespace: string, name: string): { phases: string[
     while (running) {
       const phase = (await getWorkload(namespace, name).catch(() => undefined))?.status?.phase;
       if (phase && phases.at(-1) !== phase) phases.push(phase);
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 25));
     }
   })();
   return {
     phases,
+    /** Stops after one last look: a phase the caller already saw through another read is in the list. */
     stop: async () => {
       running = false;
       await loop;
+      const phase = (await getWorkload(namespace, name).catch(() => undefined))?.status?.phase;
+      if (phase && phases.at(-1) !== phase) phases.push(phase);
     },
   };
 }
@@ -123,4 +127,39 @@ export function httpCall(url: string, opts: { method?: string; body?: string } =
     req.on('error', reject);
     req.end(opts.body);
   });
+}
+
+export interface WatchedEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  name: string;
+  uid: string;
+  object: AnyObject;
+}
+
+/** Every event of a workload's pods or checkpoints (by its label) from now on, as they happen. */
+export async function watchWorkloadChildren(namespace: string, workload: string, what: 'pods' | 'checkpoints', onEvent: (e: WatchedEvent) => void = () => {}) {
+  const ref = what === 'pods' ? { ...PODS, namespace } : { ...CHECKPOINTS, namespace };
+  const labelSelector = `${WORKLOAD_LABEL}=${workload}`;
+  const list = await objects().listRaw(ref, { labelSelector });
+  const path = what === 'pods' ? `/api/v1/namespaces/${namespace}/pods` : `/apis/${KYBERNATE_GROUP}/${KYBERNATE_VERSION}/namespaces/${namespace}/${CHECKPOINT_PLURAL}`;
+  const events: WatchedEvent[] = [];
+  let error: unknown;
+  const abort = await new Watch(kubeConfig()).watch(
+    path,
+    { labelSelector, resourceVersion: list.metadata?.resourceVersion, allowWatchBookmarks: false },
+    (type: string, obj: AnyObject) => {
+      if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED') return;
+      const event: WatchedEvent = { type, name: obj.metadata!.name!, uid: obj.metadata!.uid!, object: obj };
+      events.push(event);
+      onEvent(event);
+    },
+    (err: unknown) => {
+      if (err && (err as { name?: string }).name !== 'AbortError') error = err;
+    },
+  );
+  const of = (type: WatchedEvent['type']) => () => {
+    if (error) throw new Error(`${what} watch of ${workload} failed: ${String(error)}`);
+    return events.filter((e) => e.type === type).map((e) => e.uid);
+  };
+  return { events, added: of('ADDED'), deleted: of('DELETED'), stop: () => abort.abort() };
 }

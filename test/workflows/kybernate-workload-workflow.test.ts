@@ -257,6 +257,23 @@ describe('kybernateWorkloadWorkflow with stub activities', () => {
     expect(fake.checkpointCreations).toEqual([`${fake.ref.name}-suspend-1`]);
   });
 
+  it('goes on suspending when a cut-off pass already deleted the pod: the idle pass never creates it again', async () => {
+    const fake = new FakeWorkload();
+    fake.idleTimeoutMs = 3_000;
+    const { viewWhere } = await start(fake);
+    await viewWhere('Running', (v) => v.phase === 'Running' && v.step === 'idle');
+    // What a pass cut off by a killed worker leaves (its results never recorded): the checkpoint made, the pod deleted.
+    const name = `${fake.ref.name}-suspend-1`;
+    fake.checkpoints.set(name, { phase: 'Failed', message: 'criu failed' });
+    fake.pod = undefined;
+    const v = await viewWhere('Suspended', (x) => x.phase === 'Suspended', 20_000);
+    expect(v.suspends).toBe(1);
+    expect(fake.podsCreated).toBe(1);
+    expect(fake.checkpointCreations).toEqual([]);
+    expect(fake.deletedPods).toEqual([]);
+    expect(fake.status?.degraded).toMatchObject({ status: 'True', message: expect.stringContaining(`Checkpoint ${name} failed: criu failed`) });
+  });
+
   it('goes to zero without a checkpoint when only scaleToZero is enabled', async () => {
     const fake = new FakeWorkload();
     fake.idleMode = 'cold';

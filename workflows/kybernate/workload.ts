@@ -126,6 +126,10 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
   private async run(ref: ReadRef, w: WorkloadAssessment): Promise<PassEnd> {
     const { view } = this;
     const podName = w.podName ?? ref.name;
+    // Idle already (the timer's pass): the suspend begins before the pod is looked at. A pass that began
+    // the suspend and was cut off after deleting the pod (a worker killed) runs again from here: it must
+    // go on suspending, not create the pod again because it is missing.
+    if (view.phase === 'Running' && !view.waking && this.idleLeftMs(w) <= 0) return this.beginSuspend(ref, w);
     this.at('pod', `pod ${podName}`);
     const restoreFrom = view.waking ? view.checkpointImage : undefined;
     const pod = await cluster.applyWorkloadPod(ref, restoreFrom ? { restoreFrom } : {});
@@ -173,14 +177,24 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
     const message = restoreFrom ? `Pod ${pod.podName} restored from ${restoreFrom} is running` : `Pod ${pod.podName} is running`;
     await this.report(ref, 'Running', message, { status: 'True', reason: 'Running', message });
 
-    if (w.idleMode === undefined || w.idleMode === 'never' || w.idleTimeoutMs === undefined) return this.wait('idle', undefined);
-    const deadline = (view.lastActivityMs ?? Date.now()) + w.idleTimeoutMs;
-    const left = deadline - Date.now();
-    if (left > 0) return this.wait('idle', `no requests until ${new Date(deadline).toISOString()}`, Math.min(left, this.resyncMs()));
-    // Idle: the suspend begins. From here on it runs to its end (a wake meanwhile waits for it).
+    const left = this.idleLeftMs(w);
+    if (left === Infinity) return this.wait('idle', undefined);
+    if (left > 0) return this.wait('idle', `no requests until ${new Date(Date.now() + left).toISOString()}`, Math.min(left, this.resyncMs()));
+    return this.beginSuspend(ref, w);
+  }
+
+  /** How long until the workload is idle (Infinity when it never idles out). */
+  private idleLeftMs(w: WorkloadAssessment): number {
+    if (w.idleMode === undefined || w.idleMode === 'never' || w.idleTimeoutMs === undefined) return Infinity;
+    return (this.view.lastActivityMs ?? Date.now()) + w.idleTimeoutMs - Date.now();
+  }
+
+  /** Idle: the suspend begins. From here on it runs to its end (a wake meanwhile waits for it). */
+  private beginSuspend(ref: ReadRef, w: WorkloadAssessment): Promise<PassEnd> {
+    const { view } = this;
     view.awake = false;
     view.suspends++;
-    view.suspending = { n: view.suspends, mode: w.idleMode, since: Date.now() };
+    view.suspending = { n: view.suspends, mode: w.idleMode as SuspendInProgress['mode'], since: Date.now() };
     return this.suspend(ref, w);
   }
 
