@@ -107,15 +107,20 @@ describe('deploy/install.yaml', () => {
     for (const name of builtinProviders.map((p) => `providers/${p.name}`)) expectRestricted([...rendered(name), ...rendered('core')], name);
   });
 
-  it('the controller runs core, watcher and the built-in providers, and serves metrics on 9090', () => {
+  it('the controller runs core, watcher and the built-in providers, serves metrics on 9090 and the activator on 8480', () => {
     const pod = podOf(find(install, 'Deployment', 'kubeairunway-controller'));
     const args = pod.containers[0]!.args!;
     expect(args[0]).toBe('run');
     expect(args).toEqual(expect.arrayContaining(['--core', '--watcher', `--providers=${['kaito', 'dynamo', 'kuberay'].join(',')}`, '--metrics-port=9090']));
     expect(args).toEqual(expect.arrayContaining(['--temporal-address=$(TEMPORAL_ADDRESS)', '--temporal-namespace=$(TEMPORAL_NAMESPACE)']));
-    expect(pod.containers[0]!.ports).toEqual([expect.objectContaining({ name: 'metrics', containerPort: 9090 })]);
+    expect(pod.containers[0]!.ports).toEqual([expect.objectContaining({ name: 'metrics', containerPort: 9090 }), expect.objectContaining({ name: 'activator', containerPort: 8480 })]);
     const metrics = find(install, 'Service', 'kubeairunway-controller-metrics').spec as { ports: { port: number; targetPort: string }[] };
     expect(metrics.ports).toEqual([expect.objectContaining({ port: 9090, targetPort: 'metrics' })]);
+    // The KybernateWorkload activator, behind its own Service.
+    expect(args).toContain('--activator-port=8480');
+    const activator = find(install, 'Service', 'kubeairunway-activator').spec as { ports: { port: number; targetPort: string }[]; selector: Record<string, string> };
+    expect(activator.ports).toEqual([expect.objectContaining({ port: 80, targetPort: 'activator' })]);
+    expect(activator.selector).toEqual({ 'app.kubernetes.io/name': 'kubeairunway-controller' });
     expect(find(install, 'ConfigMap', 'kubeairunway-temporal').data).toEqual({ TEMPORAL_ADDRESS: expect.stringMatching(/:7233$/), TEMPORAL_NAMESPACE: 'default' });
   });
 
