@@ -6,6 +6,7 @@
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import { stepOutcome } from '../../observability/step-outcome.ts';
+import { splitActivityType } from '../../workflows/settings.ts';
 
 type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
 export type HistoryEvent = NonNullable<History['events']>[number];
@@ -159,7 +160,8 @@ function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: nu
       localStepsFrom = done;
       if (a.failure) made.error = describeFailure(a.failure, coreQueue);
       else {
-        const outcome = stepOutcome(made.step, decode(a.details?.result));
+        // An in-process provider's step (`dynamo:reconcileResource`) reads as the provider's own would.
+        const outcome = stepOutcome(splitActivityType(made.step).activity, decode(a.details?.result));
         made.detail = outcome.summary ?? null;
         if (outcome.errorType) made.error = `${outcome.errorType}: ${outcome.summary}`;
       }

@@ -106,7 +106,8 @@ describe('kubeairunway run: metrics and logs', () => {
     expect(applied).toMatchObject({
       level: 30,
       component: 'kubeairunway',
-      source: 'provider-dynamo',
+      // Run by the core worker: the provider runs in its process and is called as a local activity.
+      source: 'core',
       namespace: kube.namespace,
       name: llama,
       workflowId: expect.stringMatching(new RegExp(`^modeldeployment/${kube.namespace}/${llama}/`)),

@@ -88,9 +88,11 @@ describe('kubeairunway status, history, pause and resume', () => {
     const steps = report.timeline.filter((e) => e.kind === 'step');
     const first = (step: string) => steps.findIndex((e) => e.step === step);
     // The core's read, finalizer, validation and selection are one local activity, the provider's
-    // compatibility, apply and observe one call on its queue; the core's status write runs beside it.
-    for (const step of ['assessDeployment', 'writeCoreStatus', 'reconcileResource']) expect(first(step), step).toBeGreaterThanOrEqual(0);
-    expect(first('assessDeployment')).toBeLessThan(first('reconcileResource'));
+    // compatibility, apply and observe one call (a local activity too: the provider runs in the core's
+    // process); the core's status write follows it.
+    const reconcile = 'dynamo:reconcileResource';
+    for (const step of ['assessDeployment', 'writeCoreStatus', reconcile]) expect(first(step), step).toBeGreaterThanOrEqual(0);
+    expect(first('assessDeployment')).toBeLessThan(first(reconcile));
     expect(first('assessDeployment')).toBeLessThan(first('writeCoreStatus'));
     for (const step of steps) {
       expect(step.time).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -98,8 +100,8 @@ describe('kubeairunway status, history, pause and resume', () => {
       if (step.outcome !== 'running') expect(step.outcome).toBe('completed');
     }
     expect(steps.find((e) => e.step === 'assessDeployment')?.detail).toBe("finalizer added; selected 'dynamo' (matched capabilities: engine=vllm, gpu=true, mode=aggregated)");
-    expect(steps.find((e) => e.step === 'reconcileResource' && e.detail?.startsWith('created'))?.detail).toMatch(new RegExp(`^created DynamoGraphDeployment '${name}'; phase `));
-    expect(steps.find((e) => e.step === 'reconcileResource')?.taskQueue).toBe(`${ctl.taskQueuePrefix}-provider-dynamo`);
+    expect(steps.find((e) => e.step === reconcile && e.detail?.startsWith('created'))?.detail).toMatch(new RegExp(`^created DynamoGraphDeployment '${name}'; phase `));
+    expect(steps.find((e) => e.step === reconcile)?.taskQueue).toBe(`${ctl.taskQueuePrefix}-core`);
     expect(steps.find((e) => e.step === 'assessDeployment')?.taskQueue).toBe(`${ctl.taskQueuePrefix}-core`);
     expect(report.timeline[0]).toMatchObject({ kind: 'workflow', step: 'workflow started', run: 1 });
     expect(report.timeline.some((e) => e.kind === 'signal' && e.step === 'signal reconcile')).toBe(true);
@@ -107,7 +109,7 @@ describe('kubeairunway status, history, pause and resume', () => {
     const table = await kubeairunway(['history', `${kube.namespace}/${name}`]);
     expect(table.stdout).toContain(`Temporal UI: http://127.0.0.1:8233/namespaces/default/workflows/${encodeURIComponent(report.workflowId)}/`);
     expect(table.stdout).toMatch(/\nTIME\s+RUN\s+STEP\s+DURATION\s+OUTCOME\s+DETAIL\n/);
-    expect(table.stdout).toMatch(/reconcileResource\s+\S+\s+completed\s+created DynamoGraphDeployment/);
+    expect(table.stdout).toMatch(/dynamo:reconcileResource\s+\S+\s+completed\s+created DynamoGraphDeployment/);
   });
 
   it('pause and resume set the annotation and wait for the controller; history follows the runs they cause', async () => {
@@ -152,7 +154,7 @@ describe('kubeairunway status, history, pause and resume', () => {
     });
     expect(report.deployment).toEqual({ namespace: kube.namespace, name, uid: running.metadata.uid, exists: false });
     const steps = report.timeline.map((e) => e.step);
-    expect(steps.lastIndexOf('cleanupResources')).toBeGreaterThan(steps.lastIndexOf('reconcileResource'));
+    expect(steps.lastIndexOf('cleanupResources')).toBeGreaterThan(steps.lastIndexOf('dynamo:reconcileResource'));
     expect(steps.lastIndexOf('removeFinalizer')).toBeGreaterThan(steps.lastIndexOf('cleanupResources'));
     expect(report.timeline.at(-1)).toMatchObject({ kind: 'workflow', step: 'workflow completed', detail: 'the deployment is gone' });
     const text = await kubeairunway(['history', `${kube.namespace}/${name}`]);

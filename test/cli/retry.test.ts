@@ -93,7 +93,7 @@ describe('kubeairunway retry', () => {
     const steps = history.timeline;
     const waiting = steps.findIndex((e) => e.step === 'assessDeployment' && e.error === `ValidationFailed: ${message}`);
     const retries = steps.map((e, i) => (e.step === 'update retry' ? i : -1)).filter((i) => i >= 0);
-    const created = steps.findIndex((e) => e.step === 'reconcileResource' && e.detail?.startsWith(`created ModelInference '${name}'; phase `));
+    const created = steps.findIndex((e) => e.step === `${widget.provider.name}:reconcileResource` && e.detail?.startsWith(`created ModelInference '${name}'; phase `));
     expect(waiting).toBeGreaterThanOrEqual(0);
     expect(retries).toHaveLength(2);
     expect(steps[retries[0]!]?.detail).toBe('retried validate; waiting');
