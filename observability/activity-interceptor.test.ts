@@ -61,6 +61,16 @@ describe('stepObserver on the core worker', () => {
     expect(await h.value(METRIC_NAMES.reconciliationErrors, { provider: 'dynamo', error_type: 'ValidationFailed' })).toBe(1);
   });
 
+  it("observes an in-process provider's call (dynamo:reconcileResource) as the provider's own worker would", async () => {
+    const h = harness();
+    const outcome = { compatibility: { compatible: false, errors: ['KAITO does not support sglang engine'], warnings: [] }, apply: undefined, observed: { phase: 'Failed', message: 'x', ready: false } };
+    await h.run('dynamo:reconcileResource', outcome, { tookMs: 40 });
+    expect(await h.value(METRIC_NAMES.reconciliationErrors, { provider: 'dynamo', error_type: 'IncompatibleConfiguration' })).toBe(1);
+    const histogram = (await h.metrics.registry.getMetricsAsJSON()).find((m) => m.name === METRIC_NAMES.reconciliationDuration);
+    expect(histogram?.values.find((v) => (v as { metricName?: string }).metricName === `${METRIC_NAMES.reconciliationDuration}_count`)?.labels).toMatchObject({ provider: 'dynamo' });
+    expect(h.lines.at(-1)).toMatchObject({ activity: 'reconcileResource', provider: 'dynamo' });
+  });
+
   it('does not count a cancellation (worker shutdown) as an error', async () => {
     const h = harness();
     await expect(h.run('readDeployment', undefined, { fail: new CancelledFailure('shutdown') })).rejects.toThrow('shutdown');
