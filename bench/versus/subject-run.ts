@@ -82,7 +82,7 @@ export async function runSubject(subject: Subject, o: SubjectRunOptions): Promis
       const burst = await runBurst(size, deps);
       result.bursts.push(burst);
       if (i === o.bursts.length - 1) {
-        o.log(`${subject.label}: idle for ${o.idleSeconds} s with ${size} Running`);
+        o.log(`${subject.label}: idle for ${o.idleSeconds} s with ${size} Running (from ${new Date().toISOString()})`);
         const before = await snapshot(meter);
         await sleep(o.idleSeconds * 1_000);
         const idle = cost(meter, before, await snapshot(meter));
