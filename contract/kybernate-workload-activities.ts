@@ -52,6 +52,8 @@ export type SuspendCheckpointState =
       message?: string;
       /** Its spec.timeout, seconds: the suspend waits that long (and a margin) for it. */
       timeoutSeconds: number;
+      /** The node whose containerd holds it (a checkpoint kept there only): the wake's pod is pinned to it. */
+      nodeName?: string;
       created?: boolean;
     };
 
@@ -75,7 +77,7 @@ export interface WorkloadActivities {
    * Creates the workload's pod (server-side apply, owned by the workload) unless it exists; its state
    * either way. `restoreFrom` annotates a new pod with kybernate.io/restore-from.
    */
-  applyWorkloadPod(ref: ReadRef, opts: { restoreFrom?: string }): Promise<WorkloadPodState>;
+  applyWorkloadPod(ref: ReadRef, opts: { restoreFrom?: string; nodeName?: string }): Promise<WorkloadPodState>;
   /** Deletes the pod (only the incarnation `podUID` when given); what became of it. */
   deleteWorkloadPod(ref: ReadRef, pod: { podName: string; podUID?: string }): Promise<'absent' | 'gone' | 'deleting'>;
   /** Creates the suspend's KybernateCheckpoint `name` of pod `podName` unless it exists; its state either way. */

@@ -141,7 +141,7 @@ export function createWorkloadActivities(deps: WorkloadActivityDeps): WorkloadAc
       // the watched selection) must be seen, never taken over by the apply.
       const existing = await readPod(ref.namespace, podName);
       if (existing) return podState(existing, podName, ref, false);
-      const body = renderWorkloadPod(workload, opts.restoreFrom !== undefined ? { restoreFrom: opts.restoreFrom } : {});
+      const body = renderWorkloadPod(workload, opts.restoreFrom !== undefined ? { restoreFrom: opts.restoreFrom, ...(opts.nodeName ? { nodeName: opts.nodeName } : {}) } : {});
       const created = (await kubeCall(`apply pods ${podName}`, () => objects.apply(podResource(ref.namespace, podName), body, KYBERNATE_FIELD_MANAGER))) as PodView;
       recorder.post(involved(ref), {
         type: 'Normal',
@@ -175,8 +175,10 @@ export function createWorkloadActivities(deps: WorkloadActivityDeps): WorkloadAc
       }
       if (!controlledBy(cp as Owned, ref)) return { foreign: true, message: `KybernateCheckpoint ${ref.namespace}/${name} exists and is not this workload's` };
       const status = cp.status ?? {};
+      const keptOnNode = (cp.spec?.storage?.type ?? 'containerd') === 'containerd';
       return {
         foreign: false,
+        ...(keptOnNode && status.nodeName ? { nodeName: status.nodeName } : {}),
         timeoutSeconds: typeof cp.spec?.timeout === 'number' ? cp.spec.timeout : DEFAULT_CHECKPOINT_TIMEOUT,
         ...(status.phase ? { phase: status.phase } : {}),
         ...(status.checkpointRef ? { checkpointRef: status.checkpointRef } : {}),

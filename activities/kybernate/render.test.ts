@@ -135,4 +135,16 @@ describe('renderWorkloadPod', () => {
     expect(woken.metadata?.annotations).toEqual({ 'kybernate.io/restore-from': IMAGE });
     expect({ ...woken, metadata: { ...woken.metadata, annotations: undefined } }).toEqual({ ...fresh, metadata: { ...fresh.metadata, annotations: undefined } });
   });
+
+  it("waking from a checkpoint kept in a node's containerd: pinned to that node, unless the template binds the pod itself", () => {
+    const woken = renderWorkloadPod(workload(), { restoreFrom: IMAGE, nodeName: 'gpu-node-1' });
+    expect((woken.spec as Record<string, unknown>).affinity).toEqual({
+      nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['gpu-node-1'] }] }] } },
+    });
+    // A fresh start is scheduled anywhere; a template's own nodeName stays as it is.
+    expect((renderWorkloadPod(workload(), { nodeName: 'gpu-node-1' }).spec as Record<string, unknown>).affinity).toBeUndefined();
+    const bound = renderWorkloadPod(workload((s) => (((s.template as Record<string, unknown>).spec as Record<string, unknown>).nodeName = 'n2')), { restoreFrom: IMAGE, nodeName: 'gpu-node-1' });
+    expect(bound.spec).toMatchObject({ nodeName: 'n2' });
+    expect((bound.spec as Record<string, unknown>).affinity).toBeUndefined();
+  });
 });

@@ -83,6 +83,11 @@ export function renderRestorePod(restore: KybernateRestore, source: RestoreSourc
 export interface WorkloadPodOptions {
   /** Wake from this checkpoint image rather than start fresh: the pod is annotated kybernate.io/restore-from. */
   restoreFrom?: string;
+  /**
+   * With restoreFrom: the node whose containerd holds the checkpoint. The pod is pinned to it (a required
+   * node affinity, as the restore pod is) unless the template binds it to a node itself.
+   */
+  nodeName?: string;
 }
 
 /** The workload's pod: the template as given, named after the workload, labelled and owned by it. */
@@ -94,6 +99,8 @@ export function renderWorkloadPod(workload: KybernateWorkload, options: Workload
     ...(isObject(metadata.annotations) ? metadata.annotations : {}),
     ...(options.restoreFrom !== undefined ? { [RESTORE_FROM_ANNOTATION]: options.restoreFrom } : {}),
   };
+  const spec = isObject(template.spec) ? template.spec : {};
+  const pinned = options.restoreFrom !== undefined && options.nodeName !== undefined && spec.nodeName === undefined;
   return manifest({
     apiVersion: 'v1',
     kind: 'Pod',
@@ -104,7 +111,7 @@ export function renderWorkloadPod(workload: KybernateWorkload, options: Workload
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
       ownerReferences: [controllerReference(WORKLOAD_KIND, workload.metadata)],
     },
-    spec: isObject(template.spec) ? template.spec : {},
+    spec: pinned ? { ...spec, ...placement(spec, undefined, options.nodeName) } : spec,
   });
 }
 

@@ -6,20 +6,26 @@
 // to a cold scale-to-zero (SuspendDegraded, pod deleted). A request through the activator then wakes it
 // and is held until it runs, then answered by the container. A workload that never runs has its
 // request answered 503 after queueTimeout. Deleting the workload removes its pod and checkpoints.
+// And the checkpointed cycle, with a stand-in node worker (the dump itself is the containerd tests'
+// business) and the test as the kubelet of a node: Completed checkpoint, suspendedCheckpoints 1, the
+// wake's pod annotated kybernate.io/restore-from, and the image deleted on the node with the workload.
 import type { Client } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KYBERNATE_API_VERSION, RESTORE_FROM_ANNOTATION, SUSPEND_DEGRADED_CONDITION, WORKLOAD_KIND, WORKLOAD_LABEL } from '../../api/kybernate/constants.ts';
+import { KYBERNATE_API_VERSION, nodeTaskQueue, RESTORE_FROM_ANNOTATION, SUSPEND_DEGRADED_CONDITION, WORKLOAD_KIND, WORKLOAD_LABEL } from '../../api/kybernate/constants.ts';
+import type { NodeActivities } from '../../contract/kybernate-activities.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
 import { InformerSet } from '../../kube/informer-set.ts';
 import { startActivator, type Activator } from '../../worker/activator/server.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
-import { eventually, kubeConfig, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { eventually, kubeConfig, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import {
   createWorkload,
   deleteWorkload,
   getPod,
   getWorkload,
   httpCall,
+  nodeKubelet,
   recordPhases,
   startFakeContainer,
   waitForWorkload,
@@ -168,5 +174,66 @@ describe('KybernateWorkload on the real stack, behind the activator', () => {
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.body)).toEqual({ error: `KybernateWorkload ${ns}/no-such-workload does not exist`, workload: `${ns}/no-such-workload` });
     expect((await httpCall(`${activator.url}/healthz`)).status).toBe(200);
+  });
+  it('suspends through a completed checkpoint (a stand-in node worker dumps) and wakes into a pod restored from it, on its node', async () => {
+    const ns = kube.namespace;
+    const name = uniqueName('kwl-cp');
+    const node = uniqueName('node');
+    const image = `containerd.io/checkpoint/${name}:20250101T120000.000Z`;
+    // The node worker of that node, played here: the checkpoint workflow routes the dump to its queue.
+    const dumps: Parameters<NodeActivities['checkpointContainer']>[0][] = [];
+    const deletedImages: string[] = [];
+    const activities: NodeActivities = {
+      checkpointContainer: async (input) => (dumps.push(input), { ref: image, size: 3 * 1024 * 1024 }),
+      deleteCheckpointImage: async ({ ref }) => (deletedImages.push(ref), { deleted: true }),
+    };
+    const connection = await NativeConnection.connect({ address: stackInfo().temporalAddress });
+    const worker = await Worker.create({ connection, namespace: stackInfo().temporalNamespace, taskQueue: nodeTaskQueue(ctl.taskQueuePrefix, node), activities });
+    const workerRun = worker.run();
+    // Its pods are bound to that node: the test plays its kubelet (the simulator is told to hold them).
+    const kubelet = nodeKubelet(ns, name);
+    try {
+      const created = await createWorkload(ns, name, { port: container.port, idleTimeout: '3s', queueTimeout: '15s', hold: true, nodeName: node });
+      await waitForWorkload(ns, name, 'Running', (w) => w.status?.phase === 'Running');
+      const first = (await getPod(ns, name))!;
+
+      const suspended = await waitForWorkload(ns, name, 'Suspended', (w) => w.status?.phase === 'Suspended', 60_000);
+      const checkpointName = `${name}-suspend-1`;
+      expect(suspended.status).toMatchObject({
+        suspendedCheckpoints: 1,
+        activeReplicas: 0,
+        message: `Suspended while idle: the next request restores pod ${name} from checkpoint ${checkpointName} (${image})`,
+      });
+      expect(workloadCondition(suspended, SUSPEND_DEGRADED_CONDITION)).toMatchObject({ status: 'False', reason: 'Checkpointed' });
+      // One dump, of the pod's container, the task exiting with it (leaveRunning false).
+      expect(dumps).toEqual([{ containerId: first.metadata!.uid!.replace(/-/g, ''), leaveRunning: false }]);
+      const [checkpoint] = await workloadCheckpoints(ns, name);
+      expect(checkpoint?.status).toMatchObject({ phase: 'Completed', checkpointRef: image, checkpointSize: '3Mi', nodeName: node });
+      await eventually('the pod to be gone', async () => (await workloadPods(ns, name)).length === 0, 30_000);
+
+      // The request wakes it: the new pod restores from the checkpoint, on its node; held until it runs.
+      const woken = await httpCall(`${activator.url}/${ns}/${name}/generate`, { method: 'POST', body: 'x' });
+      expect(woken.status).toBe(200);
+      expect(JSON.parse(woken.body)).toEqual({ served: '/generate', method: 'POST', body: 'x' });
+      const running = await waitForWorkload(ns, name, 'Running again', (w) => w.status?.phase === 'Running');
+      expect(running.status).toMatchObject({ suspendedCheckpoints: 1, message: `Pod ${name} restored from ${image} is running` });
+      const restored = (await getPod(ns, name))!;
+      expect(restored.metadata?.uid).not.toBe(first.metadata?.uid);
+      expect(restored.metadata?.annotations?.[RESTORE_FROM_ANNOTATION]).toBe(image);
+      // The template binds the pod to its node itself, so no affinity is added.
+      expect(restored.spec).toMatchObject({ nodeName: node });
+
+      // Deletion: the checkpoint's finalizer removes its image on its node before the checkpoint goes.
+      await deleteWorkload(ns, name);
+      await eventually('its checkpoints to be gone', async () => (await workloadCheckpoints(ns, name)).length === 0, 90_000);
+      expect(deletedImages).toEqual([image]);
+      const workflowId = workflowIdFor(WORKLOAD_KIND, { namespace: ns, name, uid: created.metadata.uid! });
+      await eventually('the workflow to end', async () => (await client.workflow.getHandle(workflowId).describe()).status.name === 'COMPLETED');
+    } finally {
+      await kubelet.stop();
+      worker.shutdown();
+      await workerRun;
+      await connection.close();
+    }
   });
 });

@@ -3,7 +3,7 @@
 // simulated kubelet points the pod's IP at (annotation simulator.kubeairunway.ai/pod-ip), so that the
 // activator's proxy reaches it.
 import { createServer, request, type Server } from 'node:http';
-import { Watch } from '@kubernetes/client-node';
+import { CoreV1Api, Watch } from '@kubernetes/client-node';
 import type { AddressInfo } from 'node:net';
 import { CHECKPOINT_PLURAL, KYBERNATE_API_VERSION, KYBERNATE_GROUP, KYBERNATE_VERSION, WORKLOAD_KIND, WORKLOAD_LABEL, WORKLOAD_PLURAL } from '../../api/kybernate/constants.ts';
 import type { KybernateCheckpoint, KybernateWorkload } from '../../api/kybernate/types.ts';
@@ -19,14 +19,14 @@ const PODS = { group: '', version: 'v1', plural: 'pods' };
 const MANAGER = 'kybernate-e2e';
 
 /** A workload whose pod the simulated kubelet reports at 127.0.0.1 (or holds starting forever), serving `port`. */
-export async function createWorkload(namespace: string, name: string, opts: { port: number; idleTimeout: string; queueTimeout: string; hold?: boolean }): Promise<KybernateWorkload> {
+export async function createWorkload(namespace: string, name: string, opts: { port: number; idleTimeout: string; queueTimeout: string; hold?: boolean; nodeName?: string }): Promise<KybernateWorkload> {
   const annotations = { [POD_IP_ANNOTATION]: '127.0.0.1', ...(opts.hold ? { [OUTCOME_ANNOTATION]: 'hold' } : {}) };
   const body = {
     apiVersion: KYBERNATE_API_VERSION,
     kind: WORKLOAD_KIND,
     metadata: { name, namespace },
     spec: {
-      template: { metadata: { labels: { app: name }, annotations }, spec: { containers: [{ name: 'model', image: 'busybox:local', ports: [{ containerPort: opts.port }] }] } },
+      template: { metadata: { labels: { app: name }, annotations }, spec: { ...(opts.nodeName ? { nodeName: opts.nodeName } : {}), containers: [{ name: 'model', image: 'busybox:local', ports: [{ containerPort: opts.port }] }] } },
       suspend: { enabled: true, idleTimeout: opts.idleTimeout },
       activator: { enabled: true, port: opts.port, healthPath: '/health', queueTimeout: opts.queueTimeout },
     },
@@ -162,4 +162,53 @@ export async function watchWorkloadChildren(namespace: string, workload: string,
     return events.filter((e) => e.type === type).map((e) => e.uid);
   };
   return { events, added: of('ADDED'), deleted: of('DELETED'), stop: () => abort.abort() };
+}
+
+/**
+ * A kubelet for the pods of one workload bound to a node that does not exist (their template names it):
+ * a new pod is reported Running and Ready at 127.0.0.1 with a containerd container id, and a pod being
+ * deleted is removed at once (a kubelet confirming its termination). What it did, in order.
+ */
+export function nodeKubelet(namespace: string, workload: string): { log: string[]; stop(): Promise<void> } {
+  const log: string[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      for (const pod of await workloadPods(namespace, workload).catch(() => [] as AnyObject[])) {
+        const name = pod.metadata!.name!;
+        const uid = pod.metadata!.uid!;
+        if (pod.metadata?.deletionTimestamp) {
+          await kubeConfig()
+            .makeApiClient(CoreV1Api)
+            .deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 })
+            .then(() => log.push(`removed ${uid}`))
+            .catch((err: unknown) => log.push(`remove ${uid} failed: ${String((err as Error).message).slice(0, 200)}`));
+          continue;
+        }
+        if ((pod.status as { phase?: string } | undefined)?.phase === 'Running') continue;
+        const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+        const containers = ((pod.spec as { containers?: { name: string; image?: string }[] }).containers ?? []);
+        await objects()
+          .mergePatchStatus({ ...PODS, namespace, name }, {
+            metadata: { uid },
+            status: {
+              phase: 'Running',
+              podIP: '127.0.0.1',
+              conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at }],
+              containerStatuses: containers.map((c) => ({ name: c.name, containerID: `containerd://${uid.replace(/-/g, '')}`, ready: true, started: true, state: { running: { startedAt: at } }, image: c.image ?? '', imageID: '', restartCount: 0 })),
+            },
+          })
+          .then(() => log.push(`started ${uid}`))
+          .catch((err: unknown) => log.push(`start ${uid} failed: ${String((err as Error).message).slice(0, 200)}`));
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    log,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
 }

@@ -20,6 +20,7 @@ import { eventually, stackInfo, uniqueName } from '../support/env.ts';
 interface FakeCheckpoint {
   phase: 'Pending' | 'InProgress' | 'Completed' | 'Failed';
   checkpointRef?: string;
+  nodeName?: string;
   message?: string;
 }
 
@@ -34,13 +35,15 @@ class FakeWorkload {
   podsCreated = 0;
   readonly checkpoints = new Map<string, FakeCheckpoint>();
   /** What a new checkpoint becomes: completed at once unless a test says otherwise. */
-  checkpointOutcome: (name: string) => FakeCheckpoint = (name) => ({ phase: 'Completed', checkpointRef: `containerd.io/checkpoint/${name}:20250101T120000.000Z` });
+  checkpointOutcome: (name: string) => FakeCheckpoint = (name) => ({ phase: 'Completed', checkpointRef: `containerd.io/checkpoint/${name}:20250101T120000.000Z`, nodeName: 'node-1' });
   /** Activities that fail once, after doing their work (a worker killed between the call and its result). */
   readonly failOnce = new Set<string>();
 
   readonly checkpointCreations: string[] = [];
   readonly checkpointLooks: string[] = [];
   readonly restoreFroms: (string | undefined)[] = [];
+  /** The node each created pod was pinned to (a wake from a checkpoint kept on a node). */
+  readonly pinnedTo: (string | undefined)[] = [];
   readonly deletedPods: string[] = [];
   readonly pruned: string[][] = [];
   readonly statuses: WorkloadStatusInput[] = [];
@@ -66,6 +69,7 @@ class FakeWorkload {
         if (this.pod) return this.podState(false);
         this.podsCreated++;
         this.restoreFroms.push(opts.restoreFrom);
+        this.pinnedTo.push(opts.nodeName);
         this.pod = { uid: `pod-uid-${this.podsCreated}`, ready: this.podStartsReady, ...(opts.restoreFrom ? { restoreFrom: opts.restoreFrom } : {}) };
         return this.podState(true);
       },
@@ -84,7 +88,14 @@ class FakeWorkload {
           this.checkpoints.set(name, cp);
           this.failIfAsked('applySuspendCheckpoint');
         }
-        return { foreign: false, timeoutSeconds: 300, phase: cp.phase, ...(cp.checkpointRef ? { checkpointRef: cp.checkpointRef } : {}), ...(cp.message ? { message: cp.message } : {}) };
+        return {
+          foreign: false,
+          timeoutSeconds: 300,
+          phase: cp.phase,
+          ...(cp.checkpointRef ? { checkpointRef: cp.checkpointRef } : {}),
+          ...(cp.nodeName ? { nodeName: cp.nodeName } : {}),
+          ...(cp.message ? { message: cp.message } : {}),
+        };
       },
       pruneSuspendCheckpoints: async (_ref, keep) => {
         this.pruned.push([...keep]);
@@ -164,6 +175,8 @@ describe('kybernateWorkloadWorkflow with stub activities', () => {
     const restoring = await viewWhere('Restoring', (v) => v.phase === 'Restoring');
     expect(restoring.waitingFor).toBe(`pod ${fake.ref.name} to be ready`);
     expect(fake.restoreFroms).toEqual([undefined, image]);
+    // Pinned to the node whose containerd holds the checkpoint.
+    expect(fake.pinnedTo).toEqual([undefined, 'node-1']);
     expect(fake.pod?.restoreFrom).toBe(image);
     expect(fake.status).toMatchObject({ phase: 'Restoring', message: `Restoring pod ${fake.ref.name} from ${image}`, ready: { status: 'False', reason: 'Restoring' } });
 

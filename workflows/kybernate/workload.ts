@@ -18,8 +18,9 @@ export interface SuspendInProgress {
   /** Workflow time it began (ms): bounds the wait for the checkpoint. */
   since: number;
   checkpointName?: string;
-  /** Decided: the checkpoint image, or why there is none (then a cold scale-to-zero). */
+  /** Decided: the checkpoint image (and the node that holds it), or why there is none (then a cold scale-to-zero). */
   image?: string;
+  nodeName?: string;
   failure?: string;
 }
 
@@ -44,6 +45,8 @@ export interface WorkloadView extends LoopView {
   /** The latest suspend's checkpoint (kept; older ones are deleted), and its image when it completed. */
   checkpointName?: string;
   checkpointImage?: string;
+  /** The node whose containerd holds checkpointImage: the wake's pod is pinned to it. */
+  checkpointNode?: string;
   podName?: string;
   podUID?: string;
   /** Why the latest suspend fell back to a cold scale-to-zero (condition SuspendDegraded). */
@@ -132,7 +135,7 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
     if (view.phase === 'Running' && !view.waking && this.idleLeftMs(w) <= 0) return this.beginSuspend(ref, w);
     this.at('pod', `pod ${podName}`);
     const restoreFrom = view.waking ? view.checkpointImage : undefined;
-    const pod = await cluster.applyWorkloadPod(ref, restoreFrom ? { restoreFrom } : {});
+    const pod = await cluster.applyWorkloadPod(ref, restoreFrom ? { restoreFrom, ...(view.checkpointNode ? { nodeName: view.checkpointNode } : {}) } : {});
     if (pod.reason === 'PodExists') {
       await this.report(ref, 'Failed', pod.message ?? `Pod ${ref.namespace}/${pod.podName} exists`, { status: 'False', reason: pod.reason, message: pod.message ?? '' });
       return this.wait('pod', `pod ${pod.podName} (not this workload's) to be removed`);
@@ -151,6 +154,7 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
       if (restoreFrom) {
         // A pod that could not be restored: its replacement starts fresh rather than fail the same way.
         view.checkpointImage = undefined;
+        view.checkpointNode = undefined;
         view.degraded = `Pod ${pod.podName} could not be restored from ${restoreFrom} (${pod.message ?? pod.reason ?? 'it failed'}); it is started fresh`;
       }
       await this.report(ref, 'Failed', message, { status: 'False', reason: pod.reason ?? 'PodFailed', message });
@@ -216,9 +220,11 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
     if (s.image !== undefined) {
       view.suspendedCheckpoints++;
       view.checkpointImage = s.image;
+      view.checkpointNode = s.nodeName;
       view.degraded = undefined;
     } else {
       view.checkpointImage = undefined;
+      view.checkpointNode = undefined;
       view.degraded = s.failure;
     }
     await this.reportSuspended(ref);
@@ -249,6 +255,7 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
       }
       if (cp.phase === 'Completed' && cp.checkpointRef) {
         s.image = cp.checkpointRef;
+        s.nodeName = cp.nodeName;
         return undefined;
       }
       if (cp.phase === 'Failed') {
