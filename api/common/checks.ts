@@ -198,27 +198,22 @@ export interface ResourceRequirements {
   limits?: Record<string, Quantity>;
 }
 
-export interface QuantityRules {
-  /**
-   * Whether a null quantity counts as absent (the API server drops null fields) rather than as a bad
-   * quantity. FlameCluster refuses it; the other kinds skip it.
-   */
-  nullIsAbsent: boolean;
-}
-
-/** `requests` and `limits` of a container's ResourceRequirements; other keys are dropped, as the API server prunes them. */
-export function checkResources(value: unknown, path: string, report: Report, rules: QuantityRules = { nullIsAbsent: true }): ResourceRequirements {
+/**
+ * `requests` and `limits` of a container's ResourceRequirements; other keys are dropped, as the API server
+ * prunes them. A null quantity counts as absent (the API server drops null fields), not as a bad one.
+ */
+export function checkResources(value: unknown, path: string, report: Report): ResourceRequirements {
   if (!isObject(value)) {
     report(path, `must be an object with requests and/or limits, got ${typeName(value)}`);
     return {};
   }
   return compact({
-    requests: value.requests == null ? undefined : checkQuantities(value.requests, `${path}.requests`, report, rules),
-    limits: value.limits == null ? undefined : checkQuantities(value.limits, `${path}.limits`, report, rules),
+    requests: value.requests == null ? undefined : checkQuantities(value.requests, `${path}.requests`, report),
+    limits: value.limits == null ? undefined : checkQuantities(value.limits, `${path}.limits`, report),
   });
 }
 
-function checkQuantities(value: unknown, path: string, report: Report, rules: QuantityRules): Record<string, Quantity> {
+function checkQuantities(value: unknown, path: string, report: Report): Record<string, Quantity> {
   if (!isObject(value)) {
     report(path, `must be a map of resource names to quantities, got ${typeName(value)}`);
     return {};
@@ -226,7 +221,7 @@ function checkQuantities(value: unknown, path: string, report: Report, rules: Qu
   const out: [string, Quantity][] = [];
   for (const key of Object.keys(value).sort()) {
     const quantity = value[key];
-    if (quantity == null && rules.nullIsAbsent) continue;
+    if (quantity == null) continue;
     // Numbers must be integers, as the CRD's int-or-string type requires: half a CPU is "500m" or "0.5".
     if (typeof quantity === 'string' ? QUANTITY.test(quantity) : isCount(quantity, 0)) out.push([key, quantity as Quantity]);
     else report(`${path}.${key}`, `must be a non-negative quantity such as "500m", "2Gi" or 4, got ${show(quantity)}`);

@@ -108,6 +108,7 @@ const TABLE: [string, Json, boolean][] = [
   ['quantity "0.5"', variant((s) => (em(s).resources = { limits: { cpu: '0.5' } })), true],
   ['quantity "lots"', variant((s) => (sm(s).resources = { requests: { memory: 'lots' } })), false],
   ['quantity true', variant((s) => (sm(s).resources = { requests: { memory: true } })), false],
+  ['quantity null', variant((s) => (sm(s).resources = { requests: { memory: null, cpu: '1' } })), true],
   ['resources a string', variant((s) => (sm(s).resources = '1 cpu')), false],
   ['unknown fields are pruned', variant((s) => ((s.extra = 1), (sm(s).resources = { claims: [] }))), true],
   ['name of 44 with 3 executors', variant(() => {}, 'a'.repeat(44)), true],
@@ -128,7 +129,7 @@ describe('the FlameCluster CRD and validateFlameCluster agree', () => {
 
   it('on specs built from good and bad parts', () => {
     const optional = (...values: unknown[]) => fc.constantFrom<unknown>(undefined, ...values);
-    const quantities = optional({ cpu: '1' }, { cpu: 2, memory: '4Gi' }, { cpu: -1 }, { cpu: 0.5 }, { memory: 'lots' }, 'x');
+    const quantities = optional({ cpu: '1' }, { cpu: 2, memory: '4Gi' }, { cpu: -1 }, { cpu: 0.5 }, { memory: 'lots' }, { cpu: null, memory: '1Gi' }, 'x');
     const resources = fc.oneof(optional('x', null), fc.record({ requests: quantities, limits: quantities }, { requiredKeys: [] }));
     const image = optional('img:1', '', ' img', 3, null);
     const text = optional('x', 1, null);

@@ -59,7 +59,7 @@ describe('validateFlameCluster: valid clusters', () => {
       manifest((s) => {
         s.extra = 1;
         sm(s).slot = null;
-        sm(s).resources = { requests: { cpu: '1' }, claims: [{ name: 'gpu' }] };
+        sm(s).resources = { requests: { cpu: '1', memory: null }, limits: null, claims: [{ name: 'gpu' }] };
         em(s).typo = true;
       }),
     );

@@ -83,7 +83,7 @@ function checkSpec(spec: Obj, report: Report): FlameClusterSpec {
 function checkSessionManager(value: Obj, path: string, report: Report): SessionManagerSpec {
   return compact({
     image: checkImage(value, path, report),
-    resources: value.resources == null ? undefined : checkResources(value.resources, `${path}.resources`, report, FLAME_QUANTITIES),
+    resources: value.resources == null ? undefined : checkResources(value.resources, `${path}.resources`, report),
     slot: optionalString(value, 'slot', path, report),
     policy: optionalString(value, 'policy', path, report),
     storage: optionalString(value, 'storage', path, report),
@@ -95,7 +95,7 @@ function checkExecutorManager(value: Obj, path: string, report: Report): Executo
   const replicas = value.replicas;
   if (replicas == null) report(`${path}.replicas`, 'required');
   else if (!isCount(replicas, 0)) report(`${path}.replicas`, `must be an integer >= 0, got ${show(replicas)}`);
-  const resources = value.resources == null ? undefined : checkResources(value.resources, `${path}.resources`, report, FLAME_QUANTITIES);
+  const resources = value.resources == null ? undefined : checkResources(value.resources, `${path}.resources`, report);
   const shim = optionalString(value, 'shim', path, report);
   const maxExecutors = value.maxExecutors;
   if (maxExecutors != null && !isCount(maxExecutors, 1)) report(`${path}.maxExecutors`, `must be an integer >= 1, got ${show(maxExecutors)}`);
@@ -127,9 +127,6 @@ function checkImage(value: Obj, path: string, report: Report): string {
   else if (!IMAGE.test(image)) report(field, `must not contain whitespace, got ${show(image)}`);
   return typeof image === 'string' ? image : '';
 }
-
-/** Unlike the other kinds, a null quantity is refused (as "must be a non-negative quantity"), not skipped. */
-const FLAME_QUANTITIES = { nullIsAbsent: false };
 
 function checkNameLength(name: string, replicas: number, report: Report): void {
   const longest = longestChildName(name, replicas);
