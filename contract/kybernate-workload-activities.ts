@@ -37,6 +37,8 @@ export interface WorkloadPodState {
   deleting?: boolean;
   /** Created by this call (not found before). */
   created?: boolean;
+  /** Its kybernate.io/restore-from annotation: the checkpoint image it was created to restore from. */
+  restoreFrom?: string;
   /** Why it cannot run: a Failed pod's reason, or PodExists for a pod of that name that is not ours. */
   reason?: string;
   message?: string;

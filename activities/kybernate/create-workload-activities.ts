@@ -8,6 +8,7 @@ import {
   KYBERNATE_GROUP,
   KYBERNATE_VERSION,
   READY_CONDITION,
+  RESTORE_FROM_ANNOTATION,
   SUSPEND_DEGRADED_CONDITION,
   WORKLOAD_KIND,
   WORKLOAD_LABEL,
@@ -36,7 +37,7 @@ export interface WorkloadActivityDeps {
 }
 
 interface Owned {
-  metadata?: { uid?: string; deletionTimestamp?: string; ownerReferences?: { uid?: string; controller?: boolean }[] };
+  metadata?: { uid?: string; deletionTimestamp?: string; annotations?: Record<string, string>; ownerReferences?: { uid?: string; controller?: boolean }[] };
 }
 
 interface PodView extends Owned {
@@ -96,6 +97,7 @@ function podState(pod: PodView, podName: string, owner: ReadRef, created: boolea
     ready: ready && !pod.metadata?.deletionTimestamp,
     ...(phase ? { phase } : {}),
     ...(created ? { created } : {}),
+    ...(pod.metadata?.annotations?.[RESTORE_FROM_ANNOTATION] ? { restoreFrom: pod.metadata.annotations[RESTORE_FROM_ANNOTATION] } : {}),
     ...(pod.metadata?.deletionTimestamp ? { deleting: true } : {}),
     ...(phase === 'Failed' ? { reason: pod.status?.reason ?? 'PodFailed', message: pod.status?.message ?? `Pod ${owner.namespace}/${podName} failed` } : {}),
   };

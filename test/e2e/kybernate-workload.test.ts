@@ -15,9 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KYBERNATE_API_VERSION, nodeTaskQueue, RESTORE_FROM_ANNOTATION, SUSPEND_DEGRADED_CONDITION, WORKLOAD_KIND, WORKLOAD_LABEL } from '../../api/kybernate/constants.ts';
 import type { NodeActivities } from '../../contract/kybernate-activities.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
-import { InformerSet } from '../../kube/informer-set.ts';
-import { startActivator, type Activator } from '../../worker/activator/server.ts';
-import { startTestController, type TestController } from '../support/controller.ts';
+import { createLogger } from '../../observability/logger.ts';
+import { plainLog } from '../../worker/product-log.ts';
+import { startProduct, type Product } from '../../worker/product.ts';
+import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
 import { eventually, kubeConfig, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import {
   createWorkload,
@@ -37,19 +38,31 @@ import {
 
 describe('KybernateWorkload on the real stack, behind the activator', () => {
   let kube: TestKube;
-  let ctl: TestController;
+  let product: Product;
+  let activator: { url: string };
+  const taskQueuePrefix = uniqueName('kwl');
   let client: Client;
   let closeClient: () => Promise<void>;
-  let informers: InformerSet;
-  let activator: Activator;
   let container: FakeContainer;
 
   beforeAll(async () => {
     kube = await testKube('kyb-workload');
-    ctl = await startTestController({ namespaces: [kube.namespace], providers: [] });
-    informers = new InformerSet(kubeConfig());
-    activator = await startActivator({ kc: kubeConfig(), client: ctl.controller.client, informers, namespaces: [kube.namespace], host: '127.0.0.1', port: 0 });
-    await informers.start();
+    // The product as `run --activator-port` composes it (worker/product.ts): the activator shares the
+    // controller's informers and client; the simulated kubelet runs the workloads' pods.
+    product = await startProduct({
+      kc: kubeConfig(),
+      temporal: { address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace },
+      core: true,
+      watcher: true,
+      providers: [],
+      namespaces: [kube.namespace],
+      settings: { ...TEST_SETTINGS, taskQueuePrefix },
+      activator: { port: 0, host: '127.0.0.1' },
+      simulators: { readyAfterMs: 1_000 },
+      workflowBundle: await workflowBundle(),
+      log: plainLog(() => {}, { steps: createLogger({ level: 'silent' }) }),
+    });
+    activator = { url: product.activatorUrl! };
     container = await startFakeContainer();
     const t = await temporalClient();
     client = t.client;
@@ -57,10 +70,8 @@ describe('KybernateWorkload on the real stack, behind the activator', () => {
   });
 
   afterAll(async () => {
-    await activator?.stop();
-    await informers?.stop();
     await container?.close();
-    await ctl?.stop();
+    await product?.stop();
     await closeClient?.();
     await kube?.cleanup();
   });
@@ -188,7 +199,7 @@ describe('KybernateWorkload on the real stack, behind the activator', () => {
       deleteCheckpointImage: async ({ ref }) => (deletedImages.push(ref), { deleted: true }),
     };
     const connection = await NativeConnection.connect({ address: stackInfo().temporalAddress });
-    const worker = await Worker.create({ connection, namespace: stackInfo().temporalNamespace, taskQueue: nodeTaskQueue(ctl.taskQueuePrefix, node), activities });
+    const worker = await Worker.create({ connection, namespace: stackInfo().temporalNamespace, taskQueue: nodeTaskQueue(taskQueuePrefix, node), activities });
     const workerRun = worker.run();
     // Its pods are bound to that node: the test plays its kubelet (the simulator is told to hold them).
     const kubelet = nodeKubelet(ns, name);

@@ -59,7 +59,14 @@ class FakeWorkload {
 
   private podState(created: boolean): WorkloadPodState {
     const pod = this.pod!;
-    return { podName: this.ref.name, podUID: pod.uid, phase: pod.ready ? 'Running' : 'Pending', ready: pod.ready, ...(created ? { created } : {}) };
+    return {
+      podName: this.ref.name,
+      podUID: pod.uid,
+      phase: pod.ready ? 'Running' : 'Pending',
+      ready: pod.ready,
+      ...(created ? { created } : {}),
+      ...(pod.restoreFrom ? { restoreFrom: pod.restoreFrom } : {}),
+    };
   }
 
   activities(): WorkloadActivities {

@@ -178,7 +178,7 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
       view.lastActivityMs = Math.max(view.lastActivityMs ?? 0, Date.now());
     }
     view.waking = false;
-    const message = restoreFrom ? `Pod ${pod.podName} restored from ${restoreFrom} is running` : `Pod ${pod.podName} is running`;
+    const message = pod.restoreFrom ? `Pod ${pod.podName} restored from ${pod.restoreFrom} is running` : `Pod ${pod.podName} is running`;
     await this.report(ref, 'Running', message, { status: 'True', reason: 'Running', message });
 
     const left = this.idleLeftMs(w);
