@@ -2,11 +2,10 @@
 // (workers and watcher) runs in its own process, is killed with SIGKILL while the first pass binds the
 // actor, and is started again. The actor converges, and the target holds each Asya container and volume
 // exactly once; deleting the actor afterwards still restores the target to its owner's spec.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import { TEST_SETTINGS } from '../support/controller.ts';
+import { killHard, stackProcessOptions, startProcess, WHOLE_CONTROLLER } from '../support/crash-harness.ts';
 import { eventually, stackInfo, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import {
   applyAs,
@@ -29,35 +28,7 @@ import {
   waitForActor,
 } from '../support/asya.ts';
 
-const SCRIPT = fileURLToPath(new URL('../support/controller-process.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 const OWNER = 'the-owner';
-
-function startProcess(options: object): Promise<ChildProcess> {
-  // Its own process group: tsx runs the script in a child node process, and both must die together.
-  const child = spawn(TSX, [SCRIPT, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`controller process not ready: ${out}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('READY')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`controller process exited (${code}): ${out}`)));
-  });
-}
-
-function killHard(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    process.kill(-child.pid!, 'SIGKILL');
-  });
-}
 
 /** Each name of `names` once, in order. */
 const once = (names: string[]) => names.filter((n, i) => names.indexOf(n) === i);
@@ -66,19 +37,7 @@ describe('AsyncActor crash recovery', () => {
   let kube: TestKube;
   let controller: ChildProcess | undefined;
   const taskQueuePrefix = uniqueName('asya-crash');
-  const startController = () =>
-    startProcess({
-      kubeconfigPath: stackInfo().kubeconfigPath,
-      temporalAddress: stackInfo().temporalAddress,
-      temporalNamespace: stackInfo().temporalNamespace,
-      amqpUrl: stackInfo().amqpUrl,
-      namespaces: [kube.namespace],
-      settings: { ...TEST_SETTINGS, taskQueuePrefix },
-      core: true,
-      watcher: true,
-      providers: false,
-      simulators: false,
-    });
+  const startController = () => startProcess({ ...stackProcessOptions([kube.namespace], taskQueuePrefix), amqpUrl: stackInfo().amqpUrl, ...WHOLE_CONTROLLER });
 
   beforeAll(async () => {
     kube = await testKube('e2e-asya-crash');

@@ -1,55 +1,19 @@
 // Surviving crashes: the worker process killed with SIGKILL in the middle of a reconcile, and the
 // watcher process killed while a deployment is created, both converge once restarted, with exactly one
 // provider resource per deployment and nothing left behind after deletion.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomObjects } from '../../kube/custom-objects.ts';
 import { createDeployment, deleteDeployment, example, getDeployment, phaseIs, UPSTREAM, waitForDeployment, waitGone } from '../support/deployments.ts';
-import { eventually, kubeConfig, stackInfo, testKube, uniqueName, type TestKube } from '../support/env.ts';
-import { TEST_SETTINGS } from '../support/controller.ts';
-
-const SCRIPT = fileURLToPath(new URL('../support/controller-process.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-
-function startProcess(options: object): Promise<ChildProcess> {
-  // Its own process group: tsx runs the script in a child node process, and both must die together.
-  const child = spawn(TSX, [SCRIPT, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`controller process not ready: ${out}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('READY')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`controller process exited (${code}): ${out}`)));
-  });
-}
-
-function killHard(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    process.kill(-child.pid!, 'SIGKILL');
-  });
-}
+import { eventually, kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { killHard, stackProcessOptions, startProcess } from '../support/crash-harness.ts';
 
 describe('crash recovery', () => {
   let kube: TestKube;
   let workers: ChildProcess | undefined;
   let watcher: ChildProcess | undefined;
   const taskQueuePrefix = uniqueName('crash');
-  const base = () => ({
-    kubeconfigPath: stackInfo().kubeconfigPath,
-    temporalAddress: stackInfo().temporalAddress,
-    temporalNamespace: stackInfo().temporalNamespace,
-    namespaces: [kube.namespace],
-    settings: { ...TEST_SETTINGS, taskQueuePrefix },
-  });
+  const base = () => stackProcessOptions([kube.namespace], taskQueuePrefix);
   const startWorkers = () => startProcess({ ...base(), core: true, watcher: false, providers: true, simulators: true });
   const startWatcherProcess = () => startProcess({ ...base(), core: false, watcher: true, providers: false, simulators: false });
   const dgds = async () => new CustomObjects(kubeConfig()).list({ ...UPSTREAM.dgd, namespace: kube.namespace });

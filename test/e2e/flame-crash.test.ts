@@ -3,62 +3,21 @@
 // new cluster appears, and is started again. The cluster converges to exactly the pods it asks for,
 // each created once, all ours. The stand-in kubelet runs in the test process: a kubelet does not die
 // with the operator.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAME_CLUSTER_LABEL, POD_INDEX_LABEL } from '../../api/flame/constants.ts';
 import { startPodReadinessSimulator } from '../../devstack/simulators/pod-readiness.ts';
 import type { Simulator } from '../../devstack/simulators/simulator.ts';
-import { TEST_SETTINGS } from '../support/controller.ts';
-import { kubeConfig, stackInfo, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { killHard, stackProcessOptions, startProcess, WHOLE_CONTROLLER } from '../support/crash-harness.ts';
+import { kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { allPods, createFlameCluster, flameExample, namesOf, podNames, settled, waitForFlameCluster, watchPods } from '../support/flame.ts';
-
-const SCRIPT = fileURLToPath(new URL('../support/controller-process.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-
-function startProcess(options: object): Promise<ChildProcess> {
-  // Its own process group: tsx runs the script in a child node process, and both must die together.
-  const child = spawn(TSX, [SCRIPT, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`controller process not ready: ${out}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('READY')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`controller process exited (${code}): ${out}`)));
-  });
-}
-
-function killHard(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    process.kill(-child.pid!, 'SIGKILL');
-  });
-}
 
 describe('FlameCluster crash recovery', () => {
   let kube: TestKube;
   let controller: ChildProcess | undefined;
   let kubelet: Simulator | undefined;
   const taskQueuePrefix = uniqueName('flame-crash');
-  const startController = () =>
-    startProcess({
-      kubeconfigPath: stackInfo().kubeconfigPath,
-      temporalAddress: stackInfo().temporalAddress,
-      temporalNamespace: stackInfo().temporalNamespace,
-      namespaces: [kube.namespace],
-      settings: { ...TEST_SETTINGS, taskQueuePrefix },
-      core: true,
-      watcher: true,
-      providers: false,
-      simulators: false,
-    });
+  const startController = () => startProcess({ ...stackProcessOptions([kube.namespace], taskQueuePrefix), ...WHOLE_CONTROLLER });
 
   beforeAll(async () => {
     kube = await testKube('e2e-flame-crash');

@@ -5,8 +5,7 @@
 // then started again each time. The durable idle timer and the suspend carry on where they were: one
 // checkpoint for the one suspend, the pod deleted once, one new pod for the wake, none left over. The
 // stand-in kubelet runs in the test process (a kubelet does not die with the operator).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUSPEND_DEGRADED_CONDITION, WORKLOAD_KIND, WORKLOAD_LABEL } from '../../api/kybernate/constants.ts';
@@ -14,38 +13,9 @@ import { workflowIdFor } from '../../contract/object-ref.ts';
 import { startPodReadinessSimulator } from '../../devstack/simulators/pod-readiness.ts';
 import type { Simulator } from '../../devstack/simulators/simulator.ts';
 import { wakeSignal } from '../../workflows/kybernate/workload-signals.ts';
-import { TEST_SETTINGS } from '../support/controller.ts';
-import { kubeConfig, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { killHard, stackProcessOptions, startProcess, WHOLE_CONTROLLER } from '../support/crash-harness.ts';
+import { kubeConfig, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { createWorkload, waitForWorkload, watchWorkloadChildren, workloadCheckpoints, workloadCondition, workloadPods } from '../support/kybernate-workload.ts';
-
-const SCRIPT = fileURLToPath(new URL('../support/controller-process.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-
-function startProcess(options: object): Promise<ChildProcess> {
-  // Its own process group: tsx runs the script in a child node process, and both must die together.
-  const child = spawn(TSX, [SCRIPT, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`controller process not ready: ${out}`)), 90_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('READY')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`controller process exited (${code}): ${out}`)));
-  });
-}
-
-function killHard(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    process.kill(-child.pid!, 'SIGKILL');
-  });
-}
 
 describe('KybernateWorkload crash recovery', () => {
   let kube: TestKube;
@@ -54,18 +24,7 @@ describe('KybernateWorkload crash recovery', () => {
   let client: Client;
   let closeClient: () => Promise<void>;
   const taskQueuePrefix = uniqueName('kwl-crash');
-  const startController = () =>
-    startProcess({
-      kubeconfigPath: stackInfo().kubeconfigPath,
-      temporalAddress: stackInfo().temporalAddress,
-      temporalNamespace: stackInfo().temporalNamespace,
-      namespaces: [kube.namespace],
-      settings: { ...TEST_SETTINGS, taskQueuePrefix },
-      core: true,
-      watcher: true,
-      providers: false,
-      simulators: false,
-    });
+  const startController = () => startProcess({ ...stackProcessOptions([kube.namespace], taskQueuePrefix), ...WHOLE_CONTROLLER }, 90_000);
 
   beforeAll(async () => {
     kube = await testKube('e2e-kwl-crash');

@@ -1,32 +1,15 @@
 // A controller in its own process, so tests can kill it with SIGKILL and start it again.
-// Usage: tsx test/support/controller-process.ts '<json options>'; prints READY when running.
+// Usage: tsx test/support/controller-process.ts '<json options>'; prints READY when running. Tests start,
+// kill and restart it through test/support/crash-harness.ts.
 import { KubeConfig } from '@kubernetes/client-node';
 import { builtinProviders } from '../../providers/index.ts';
 import { startController } from '../../worker/controller.ts';
 import { startWebhookServer } from '../../webhook/index.ts';
 import { startSimulator } from '../../devstack/simulators/simulator.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
-import type { ReconcileSettings } from '../../workflows/settings.ts';
+import type { ControllerProcessOptions } from './crash-harness.ts';
 
-interface ProcessOptions {
-  kubeconfigPath: string;
-  temporalAddress: string;
-  temporalNamespace: string;
-  namespaces: string[];
-  settings: Partial<ReconcileSettings>;
-  core: boolean;
-  watcher: boolean;
-  providers: boolean;
-  simulators: boolean;
-  /** A prebuilt workflow bundle (written once by the caller), so a restarted process does not bundle again. */
-  workflowBundlePath?: string;
-  /** Run the admission webhook too, registered with the API server, storing its certificate in this namespace. */
-  webhookNamespace?: string;
-  /** The stack's RabbitMQ, for AsyncActors' queues (as startTestController passes it); without it the core declares none. */
-  amqpUrl?: string;
-}
-
-const opts = JSON.parse(process.argv[2] ?? '{}') as ProcessOptions;
+const opts = JSON.parse(process.argv[2] ?? '{}') as ControllerProcessOptions;
 const kc = new KubeConfig();
 kc.loadFromFile(opts.kubeconfigPath);
 // A process of only simulators or only the webhook talks to no Temporal server.
