@@ -25,6 +25,12 @@ export interface WorkloadAssessment {
   idleTimeoutMs?: number;
   /** The pod the workload runs (named after it). */
   podName?: string;
+  /**
+   * Asked for by the first pass of a workflow that starts afresh (not continued): what earlier runs of
+   * it left, so that it goes on from there (status.suspendedCheckpoints, and the highest suspend number
+   * among its checkpoints, whose names are never reused).
+   */
+  earlier?: { suspendedCheckpoints: number; lastSuspend: number };
 }
 
 /** The workload's pod as it is now: `ready` when Running with its Ready condition True. */
@@ -74,7 +80,7 @@ export interface WorkloadStatusInput {
 
 /** The workload's cluster-side steps: local activities of its workflow. */
 export interface WorkloadActivities {
-  assessWorkload(ref: ReadRef): Promise<WorkloadAssessment>;
+  assessWorkload(ref: ReadRef, opts?: { earlier?: boolean }): Promise<WorkloadAssessment>;
   /**
    * Creates the workload's pod (server-side apply, owned by the workload) unless it exists; its state
    * either way. `restoreFrom` annotates a new pod with kybernate.io/restore-from.

@@ -86,6 +86,16 @@ export function suspendCheckpoint(workload: KybernateWorkload, name: string, pod
   } as unknown as AnyObject;
 }
 
+/** The highest n of the checkpoints named `<workload>-suspend-<n>`; 0 when there are none. */
+export function lastSuspendNumber(checkpoints: readonly AnyObject[], workload: string): number {
+  const prefix = `${workload}-suspend-`;
+  return checkpoints.reduce((max, cp) => {
+    const name = cp.metadata?.name ?? '';
+    const n = name.startsWith(prefix) && /^[0-9]+$/.test(name.slice(prefix.length)) ? Number(name.slice(prefix.length)) : 0;
+    return Math.max(max, n);
+  }, 0);
+}
+
 function podState(pod: PodView, podName: string, owner: ReadRef, created: boolean): WorkloadPodState {
   const podUID = pod.metadata?.uid;
   if (!controlledBy(pod, owner)) return { podName, podUID, ready: false, reason: 'PodExists', message: `Pod ${owner.namespace}/${podName} exists and is not this workload's` };
@@ -116,14 +126,28 @@ export function createWorkloadActivities(deps: WorkloadActivityDeps): WorkloadAc
     if (!checked.valid) throw new Error(`KybernateWorkload ${ref.namespace}/${ref.name} is invalid: ${checked.message}`);
     return { ...checked.workload, metadata: { ...checked.workload.metadata, uid: ref.uid } };
   };
+  /** The workload's checkpoints (by its label, controlled by it): from the watched selection when it is filled. */
+  const checkpointsOf = async (ref: ReadRef): Promise<AnyObject[]> => {
+    const collection = { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: CHECKPOINT_PLURAL, namespace: ref.namespace };
+    const all =
+      deps.informers?.selection(collection, WORKLOAD_LABEL) ??
+      (await kubeCall('list KybernateCheckpoints', () => objects.list({ ...collection, labelSelector: `${WORKLOAD_LABEL}=${ref.name}` })));
+    return all.filter((cp) => cp.metadata?.labels?.[WORKLOAD_LABEL] === ref.name && controlledBy(cp as Owned, ref));
+  };
   const readPod = async (namespace: string, name: string) => (await kubeCall('read pod', () => objects.get(podResource(namespace, name)))) as PodView | undefined;
 
   return {
-    async assessWorkload(ref) {
+    async assessWorkload(ref, opts = {}) {
       const workload = await live(ref);
       if (!workload) return { found: false };
       const m = workload.metadata;
-      const seen = { found: true, generation: m.generation, resourceVersion: m.resourceVersion, podName: workloadPodName(workload) };
+      const seen = {
+        found: true,
+        generation: m.generation,
+        resourceVersion: m.resourceVersion,
+        podName: workloadPodName(workload),
+        ...(opts.earlier ? { earlier: { suspendedCheckpoints: workload.status?.suspendedCheckpoints ?? 0, lastSuspend: lastSuspendNumber(await checkpointsOf(ref), ref.name) } } : {}),
+      };
       if (m.deletionTimestamp) return { ...seen, deleting: true };
       if (m.annotations?.[PAUSE_ANNOTATION] === 'true') return { ...seen, paused: true };
       const checked = validateKybernateWorkload(workload);

@@ -39,6 +39,9 @@ class FakeWorkload {
   /** Activities that fail once, after doing their work (a worker killed between the call and its result). */
   readonly failOnce = new Set<string>();
 
+  /** What earlier runs of the workflow left (answered when the first pass asks). */
+  earlier = { suspendedCheckpoints: 0, lastSuspend: 0 };
+  earlierAsked = 0;
   readonly checkpointCreations: string[] = [];
   readonly checkpointLooks: string[] = [];
   readonly restoreFroms: (string | undefined)[] = [];
@@ -71,7 +74,18 @@ class FakeWorkload {
 
   activities(): WorkloadActivities {
     return {
-      assessWorkload: async () => ({ found: true, generation: 1, resourceVersion: '1', idleMode: this.idleMode, idleTimeoutMs: this.idleTimeoutMs, podName: this.ref.name }),
+      assessWorkload: async (_ref, opts) => {
+        if (opts?.earlier) this.earlierAsked++;
+        return {
+          found: true,
+          generation: 1,
+          resourceVersion: '1',
+          idleMode: this.idleMode,
+          idleTimeoutMs: this.idleTimeoutMs,
+          podName: this.ref.name,
+          ...(opts?.earlier ? { earlier: this.earlier } : {}),
+        };
+      },
       applyWorkloadPod: async (_ref, opts) => {
         if (this.pod) return this.podState(false);
         this.podsCreated++;
@@ -292,6 +306,18 @@ describe('kybernateWorkloadWorkflow with stub activities', () => {
     expect(fake.checkpointCreations).toEqual([]);
     expect(fake.deletedPods).toEqual([]);
     expect(fake.status?.degraded).toMatchObject({ status: 'True', message: expect.stringContaining(`Checkpoint ${name} failed: criu failed`) });
+  });
+
+  it('a run that starts afresh goes on from what earlier runs left: the next suspend number, the count', async () => {
+    const fake = new FakeWorkload();
+    fake.earlier = { suspendedCheckpoints: 2, lastSuspend: 4 };
+    const { viewWhere } = await start(fake);
+    const v = await viewWhere('Suspended', (x) => x.phase === 'Suspended');
+    expect(v).toMatchObject({ suspends: 5, suspendedCheckpoints: 3, checkpointName: `${fake.ref.name}-suspend-5` });
+    expect(fake.checkpointCreations).toEqual([`${fake.ref.name}-suspend-5`]);
+    expect(fake.status).toMatchObject({ suspendedCheckpoints: 3 });
+    // Asked once, by the first pass.
+    expect(fake.earlierAsked).toBe(1);
   });
 
   it('goes to zero without a checkpoint when only scaleToZero is enabled', async () => {

@@ -103,7 +103,13 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
   async runPass(): Promise<PassEnd> {
     const { view } = this;
     this.at('read');
-    const w = await cluster.assessWorkload(this.readRef());
+    // A run that starts afresh (not continued as new) goes on from what earlier runs of it left.
+    const w = await cluster.assessWorkload(this.readRef(), this.resumed ? {} : { earlier: true });
+    if (w.earlier && !this.resumed) {
+      view.suspends = Math.max(view.suspends, w.earlier.lastSuspend);
+      view.suspendedCheckpoints = Math.max(view.suspendedCheckpoints, w.earlier.suspendedCheckpoints);
+    }
+    if (w.found) this.resumed = true;
     if (!w.found || w.deleting) return { done: true };
     const ref: ReadRef = { ...this.input.ref, seenVersion: w.resourceVersion };
     view.observedGeneration = w.generation;
@@ -335,4 +341,6 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
   }
 
   private idleTimeoutMs: number | undefined;
+  /** Whether this run already knows what earlier runs left (a run continued as new does). */
+  private resumed = this.input.carried !== undefined;
 }
