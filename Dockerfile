@@ -34,6 +34,10 @@ ENV NODE_ENV=production
 # `npm run bench -- --versus-reference`: 341 -> 279 MiB after a burst of 100). The bench runs ours with the
 # same flag (bench/versus/controller-processes.ts).
 ENV NODE_OPTIONS=--max-semi-space-size=2
+# Two malloc arenas instead of glibc's eight per core: the Temporal SDK's native threads allocate in
+# arenas of their own, which keep freed memory. Measured with the bench: resident memory after deleting
+# everything 26-35 % above its start before, 16 % with it (the bench runs ours with the same setting).
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 # package.json: the compiled code finds the product's root and version by it. bin/kubeairunway.js runs

@@ -4,7 +4,7 @@
 import { cpus } from 'node:os';
 import { percentile } from '../measure.ts';
 import type { RequestCounts } from './apiserver-requests.ts';
-import type { SubjectResult } from './subject-run.ts';
+import { IDLE_SETTLE_MS, type SubjectResult } from './subject-run.ts';
 
 type Metric = { label: string; ours?: string; reference?: string; ratio?: number };
 
@@ -133,7 +133,7 @@ export function buildReport(ours: SubjectResult, reference: SubjectResult | unde
   const lines = [`${'metric'.padEnd(w)}  ${'ours'.padEnd(wo)}  ${refHeader.padEnd(wr)}  ours/ref`];
   for (const x of rows) lines.push(`${x.label.padEnd(w)}  ${(x.ours ?? '-').padEnd(wo)}  ${(x.reference ?? '-').padEnd(wr)}  ${x.ratio === undefined ? '' : x.ratio.toFixed(2)}`);
   lines.push(
-    `(ratio ours ÷ reference; CPU per deployment on our side counts the Temporal server too; requests exclude the bench's own applies, deletes and status patches and the API server's background; ${lb === undefined ? '' : `RSS, idle and delete from the burst of ${lb}; `}the other controller is not running while one is measured)`,
+    `(ratio ours ÷ reference; CPU per deployment on our side counts the Temporal server too; requests exclude the bench's own applies, deletes and status patches and the API server's background; ${lb === undefined ? '' : `RSS, idle and delete from the burst of ${lb}; idle measured once both had been quiet and then ${IDLE_SETTLE_MS / 1000} s more; `}the other controller is not running while one is measured)`,
   );
   if (opts.referenceSkipped) lines.push(`reference skipped: ${opts.referenceSkipped}`);
 

@@ -48,6 +48,9 @@ export interface SubjectRunOptions {
   log: (line: string) => void;
 }
 
+/** How long both controllers sit with everything Running before their idle cost is measured. */
+export const IDLE_SETTLE_MS = 15_000;
+
 export async function runSubject(subject: Subject, o: SubjectRunOptions): Promise<SubjectResult> {
   const result: SubjectResult = { subject, processes: [], bursts: [], deletes: [] };
   o.log(`\n== ${subject.label}: starting the controller ...`);
@@ -82,6 +85,10 @@ export async function runSubject(subject: Subject, o: SubjectRunOptions): Promis
       const burst = await runBurst(size, deps);
       result.bursts.push(burst);
       if (i === o.bursts.length - 1) {
+        // Idle is the steady state: the burst's tail (last status writes, the garbage collector's
+        // clean-up after it) settles first, the same wait for both controllers.
+        await quiesce(meter, 20_000);
+        await sleep(IDLE_SETTLE_MS);
         o.log(`${subject.label}: idle for ${o.idleSeconds} s with ${size} Running (from ${new Date().toISOString()})`);
         const before = await snapshot(meter);
         await sleep(o.idleSeconds * 1_000);
