@@ -67,3 +67,11 @@ export async function eventually<T>(what: string, fn: () => Promise<T | undefine
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** Polls `get` until the object it returns passes `check`, and returns that object (an absent one never passes). */
+export function eventuallyMatches<T>(what: string, get: () => Promise<T | undefined>, check: (object: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  return eventually(what, async () => {
+    const object = await get();
+    return object && check(object) ? object : undefined;
+  }, timeoutMs);
+}

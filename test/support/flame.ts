@@ -9,7 +9,7 @@ import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { classifyKubeError } from '../../kube/errors.ts';
 import { OUTCOME_ANNOTATION } from '../../devstack/simulators/simulator.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
-import { eventually, kubeConfig } from './env.ts';
+import { eventually, eventuallyMatches, kubeConfig } from './env.ts';
 
 const objects = () => new CustomObjects(kubeConfig());
 const FC = { group: FLAME_GROUP, version: FLAME_VERSION, plural: FLAME_CLUSTER_PLURAL };
@@ -49,11 +49,8 @@ export async function deleteFlameCluster(namespace: string, name: string): Promi
   await objects().delete({ ...FC, namespace, name });
 }
 
-export async function waitForFlameCluster(namespace: string, name: string, what: string, check: (fc: FlameCluster) => boolean, timeoutMs = 60_000): Promise<FlameCluster> {
-  return eventually(`FlameCluster ${name}: ${what}`, async () => {
-    const fc = await getFlameCluster(namespace, name);
-    return fc && check(fc) ? fc : undefined;
-  }, timeoutMs);
+export function waitForFlameCluster(namespace: string, name: string, what: string, check: (fc: FlameCluster) => boolean, timeoutMs = 60_000): Promise<FlameCluster> {
+  return eventuallyMatches(`FlameCluster ${name}: ${what}`, () => getFlameCluster(namespace, name), check, timeoutMs);
 }
 
 /** The status describes the current spec (observedGeneration caught up) and says `state`, with these ready counts. */

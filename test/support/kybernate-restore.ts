@@ -5,7 +5,7 @@ import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { KYBERNATE_API_VERSION, KYBERNATE_GROUP, KYBERNATE_VERSION, RESTORE_KIND, RESTORE_PLURAL } from '../../api/kybernate/constants.ts';
 import type { KybernateCheckpoint, KybernateRestore, KybernateRestoreSpec } from '../../api/kybernate/types.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
-import { eventually, kubeConfig } from './env.ts';
+import { eventuallyMatches, kubeConfig } from './env.ts';
 import { checkpointExample, createCheckpoint, patchCheckpointStatus } from './kybernate.ts';
 
 const objects = () => new CustomObjects(kubeConfig());
@@ -26,11 +26,8 @@ export async function deleteRestore(namespace: string, name: string): Promise<vo
   await objects().delete({ ...RESTORES, namespace, name });
 }
 
-export async function waitForRestore(namespace: string, name: string, what: string, check: (r: KybernateRestore) => boolean, timeoutMs = 60_000): Promise<KybernateRestore> {
-  return eventually(`KybernateRestore ${name}: ${what}`, async () => {
-    const r = await getRestore(namespace, name);
-    return r && check(r) ? r : undefined;
-  }, timeoutMs);
+export function waitForRestore(namespace: string, name: string, what: string, check: (r: KybernateRestore) => boolean, timeoutMs = 60_000): Promise<KybernateRestore> {
+  return eventuallyMatches(`KybernateRestore ${name}: ${what}`, () => getRestore(namespace, name), check, timeoutMs);
 }
 
 export async function getPod(namespace: string, name: string): Promise<AnyObject | undefined> {

@@ -10,7 +10,7 @@ import type { KybernateCheckpoint } from '../../api/kybernate/types.ts';
 import type { ContainerdClient } from '../../containerd/client.ts';
 import { buildBusyboxRootfs, COUNTER_ARGS, type Containerd } from '../../devstack/containerd.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
-import { eventually, kubeConfig } from './env.ts';
+import { eventually, eventuallyMatches, kubeConfig } from './env.ts';
 
 const objects = () => new CustomObjects(kubeConfig());
 const CHECKPOINTS = { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: CHECKPOINT_PLURAL };
@@ -46,11 +46,8 @@ export async function deleteCheckpoint(namespace: string, name: string): Promise
   await objects().delete({ ...CHECKPOINTS, namespace, name });
 }
 
-export async function waitForCheckpoint(namespace: string, name: string, what: string, check: (cp: KybernateCheckpoint) => boolean, timeoutMs = 60_000): Promise<KybernateCheckpoint> {
-  return eventually(`KybernateCheckpoint ${name}: ${what}`, async () => {
-    const cp = await getCheckpoint(namespace, name);
-    return cp && check(cp) ? cp : undefined;
-  }, timeoutMs);
+export function waitForCheckpoint(namespace: string, name: string, what: string, check: (cp: KybernateCheckpoint) => boolean, timeoutMs = 60_000): Promise<KybernateCheckpoint> {
+  return eventuallyMatches(`KybernateCheckpoint ${name}: ${what}`, () => getCheckpoint(namespace, name), check, timeoutMs);
 }
 
 /** The checkpoint reached a terminal phase (Completed or Failed). */
