@@ -3,6 +3,13 @@ import { Agent as HttpAgent, request as plainRequest, type RequestOptions } from
 import type { KubeConfig } from '@kubernetes/client-node';
 
 const agents = new WeakMap<KubeConfig, HttpAgent>();
+const credentials = new WeakMap<KubeConfig, { at: number; options: Promise<RequestOptions> }>();
+/**
+ * How long the kubeconfig's credentials (headers, TLS material) are reused: client-node decodes the
+ * certificates and key again at every call, a measurable part of a burst's CPU. Short, so a refreshed
+ * token (exec plugin, OIDC) is picked up within seconds.
+ */
+const CREDENTIALS_TTL_MS = 5_000;
 /** Concurrent connections to the API server per process; client-go's default QPS limits are far below what this allows. */
 const MAX_SOCKETS = 64;
 
@@ -42,6 +49,17 @@ export class KubeRest {
     return agent;
   }
 
+  private credentials(): Promise<RequestOptions> {
+    const cached = credentials.get(this.kc);
+    if (cached && Date.now() - cached.at < CREDENTIALS_TTL_MS) return cached.options;
+    const options: RequestOptions = { headers: {} };
+    const applied = this.kc.applyToHTTPSOptions(options).then(() => options);
+    credentials.set(this.kc, { at: Date.now(), options: applied });
+    // A failure is not kept: the next request asks the kubeconfig again.
+    applied.catch(() => credentials.delete(this.kc));
+    return applied;
+  }
+
   async request<T = unknown>(method: string, path: string, opts: { body?: unknown; contentType?: string; accept?: string; query?: Record<string, string | undefined> } = {}): Promise<T> {
     const cluster = this.kc.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
@@ -56,7 +74,8 @@ export class KubeRest {
       },
       timeout: 30_000,
     };
-    await this.kc.applyToHTTPSOptions(reqOpts);
+    const creds = await this.credentials();
+    Object.assign(reqOpts, { ...creds, ...reqOpts, headers: { ...creds.headers, ...reqOpts.headers } });
     reqOpts.agent = this.agentFor(reqOpts, url.protocol !== 'http:');
     const send = url.protocol === 'http:' ? plainRequest : request;
     const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {

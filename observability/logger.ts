@@ -11,7 +11,9 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 
 export function createLogger(opts: { level?: string; destination?: DestinationStream } = {}): Logger {
   const options = { level: opts.level ?? 'info', base: { component: 'kubeairunway' }, timestamp: pino.stdTimeFunctions.isoTime };
-  return opts.destination ? pino(options, opts.destination) : pino(options);
+  // Standard output written asynchronously: a step's log line must not block the event loop on a write
+  // per line (a measurable part of a burst's CPU). Buffered lines are flushed when the process exits.
+  return pino(options, opts.destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 const EXPECTED_WARNING = 'No workflows registered, not polling for workflow tasks';
