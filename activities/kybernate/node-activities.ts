@@ -1,3 +1,5 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ContainerdClient } from '../../containerd/client.ts';
@@ -15,6 +17,7 @@ const HEARTBEAT_MS = 5_000;
 export function createNodeActivities(containerd: ContainerdClient): NodeActivities {
   return {
     async checkpointContainer(input) {
+      if (input.gpuPluginPath) await requireGpuPlugin(input.gpuPluginPath);
       const ctx = Context.current();
       const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_MS);
       try {
@@ -35,6 +38,29 @@ export function createNodeActivities(containerd: ContainerdClient): NodeActiviti
       }
     },
   };
+}
+
+/** The file CRIU's CUDA plugin is built as (CRIU 4: plugins/cuda). */
+export const CUDA_PLUGIN = 'cuda_plugin.so';
+
+/**
+ * CRIU loads its plugins from one directory, chosen where CRIU runs (containerd's runc), not per dump:
+ * the node worker cannot point a dump at spec.gpu.pluginPath, only refuse one whose plugin is not there
+ * instead of dumping a GPU process without it (which fails deep inside CRIU, or checkpoints no GPU state).
+ */
+async function requireGpuPlugin(dir: string): Promise<void> {
+  const plugin = join(dir, CUDA_PLUGIN);
+  try {
+    await access(plugin);
+  } catch {
+    throw ApplicationFailure.create({
+      type: 'GpuPluginMissing',
+      nonRetryable: true,
+      message:
+        `spec.gpu.pluginPath: CRIU's CUDA plugin is not at ${plugin} on this node. Mount the plugin directory into the node worker at that path, ` +
+        `and have containerd's CRIU load plugins from it (CRIU_LIBS_DIR in containerd's environment, or libdir in /etc/criu/runc.conf)`,
+    });
+  }
 }
 
 /**

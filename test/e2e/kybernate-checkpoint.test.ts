@@ -164,6 +164,28 @@ describe.skipIf(unavailable !== undefined)(`KybernateCheckpoint on a real contai
     },
   );
 
+  it('refuses a GPU checkpoint whose CRIU CUDA plugin is not at spec.gpu.pluginPath on the node, before any dump; the task runs on', async () => {
+    const { counter, pod } = await runningCounterPod();
+    const name = uniqueName('kcp');
+    const spec = checkpointExample(kube.namespace, name, pod, CONTAINER);
+    const pluginDir = join(dir, 'no-cuda-plugin');
+    mkdirSync(pluginDir, { recursive: true });
+    spec.spec.gpu = { enabled: true, pluginPath: pluginDir };
+    await createCheckpoint(spec);
+    const cp = await waitForCheckpoint(kube.namespace, name, 'Failed', finished, 120_000);
+    expect(cp.status?.phase).toBe('Failed');
+    expect(cp.status?.message).toBe(
+      `spec.gpu.pluginPath: CRIU's CUDA plugin is not at ${join(pluginDir, 'cuda_plugin.so')} on this node. Mount the plugin directory into the node worker at that path, ` +
+        `and have containerd's CRIU load plugins from it (CRIU_LIBS_DIR in containerd's environment, or libdir in /etc/criu/runc.conf)`,
+    );
+    expect(readyCondition(cp)).toMatchObject({ status: 'False', reason: 'GpuPluginMissing' });
+    // Refused before the dump: no pause, no image, the counter never stopped.
+    expect(await client.findTask(counter.id)).toMatchObject({ status: 'RUNNING' });
+    expect(await client.listCheckpoints(counter.id)).toEqual([]);
+    await deleteCheckpoint(kube.namespace, name);
+    await waitCheckpointGone(kube.namespace, name);
+  });
+
   it('deleting a Completed checkpoint deletes its image and blobs in the node\'s containerd before the finalizer goes (an image recorded by hand, as a dump leaves it)', async () => {
     // The half of a checkpoint after CRIU's dump (a criu tar and the spec, indexed and named), so that
     // the cleanup runs against a real image wherever CRIU cannot dump.
