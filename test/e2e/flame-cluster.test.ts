@@ -5,10 +5,7 @@ import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIG_FILE_KEY, FLAME_CLUSTER_LABEL, POD_INDEX_LABEL } from '../../api/flame/constants.ts';
-import { viewQuery } from '../../workflows/engine/definitions.ts';
-import type { FlameClusterView } from '../../workflows/flame/flame-cluster.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
-import { eventsFor } from '../support/deployments.ts';
 import { eventually, temporalClient, testKube, type TestKube } from '../support/env.ts';
 import {
   admissionError,
@@ -20,7 +17,6 @@ import {
   flameWorkflowId,
   getFlameCluster,
   namesOf,
-  patchFlameCluster,
   podNames,
   runningFlameCluster,
   settled,
