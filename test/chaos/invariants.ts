@@ -6,6 +6,8 @@ import type { ModelDeployment } from '../../api/types.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import type { Stack } from '../../devstack/stack.ts';
 import type { Workload } from './workload.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
+import { viewQuery } from '../../workflows/engine/definitions.ts';
 
 export interface ChaosFindings {
   deploymentsLost: number;
@@ -34,6 +36,7 @@ export async function checkInvariants(
     ({ findings, settled } = await look(objects, workload, opts));
   }
   findings.workflowsFailed = await failedWorkflows(stack, findings.details);
+  if (findings.deletionsPastDeadline > 0) await describeStuck(stack, objects, workload, findings.details);
   await workload.stop();
   return findings;
 }
@@ -113,6 +116,34 @@ async function failedWorkflows(stack: Stack, details: string[]): Promise<number>
       details.push(`workflow ${wf.workflowId} ${wf.status.name}`);
     }
     return failed;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** For each deletion still not done: its workflow as Temporal sees it, and the object's finalizers and status. */
+async function describeStuck(stack: Stack, objects: CustomObjects, workload: Workload, details: string[]): Promise<void> {
+  const connection = await Connection.connect({ address: stack.temporalAddress });
+  try {
+    const client = new Client({ connection, namespace: stack.temporalNamespace });
+    const mds = (await objects.list(workload.collection())) as unknown as ModelDeployment[];
+    for (const md of mds) {
+      if (!workload.deletions.has(md.metadata.name!)) continue;
+      const ref = { namespace: md.metadata.namespace!, name: md.metadata.name!, uid: md.metadata.uid! };
+      details.push(`  ${ref.name}: finalizers ${JSON.stringify(md.metadata.finalizers)}, deletionTimestamp ${md.metadata.deletionTimestamp}, phase ${md.status?.phase}: ${md.status?.message}`);
+      const handle = client.workflow.getHandle(workflowIdFor('ModelDeployment', ref));
+      const described = await handle.describe().catch((err: Error) => err);
+      if (described instanceof Error) {
+        details.push(`  ${ref.name}: no workflow (${described.message})`);
+        continue;
+      }
+      details.push(`  ${ref.name}: workflow ${described.status.name}, history ${described.historyLength} events`);
+      const view = await handle.query(viewQuery).catch((err: Error) => `query failed: ${err.message}`);
+      details.push(`  ${ref.name}: view ${JSON.stringify(view)}`);
+      const history = await handle.fetchHistory().catch(() => undefined);
+      const tail = (history?.events ?? []).slice(-12).map((e) => `${e.eventId} ${Object.keys(e).find((k) => k.endsWith('Attributes')) ?? '?'}${e.workflowTaskFailedEventAttributes ? `: ${e.workflowTaskFailedEventAttributes.failure?.message}` : ''}`);
+      details.push(`  ${ref.name}: last events ${tail.join(' | ')}`);
+    }
   } finally {
     await connection.close();
   }

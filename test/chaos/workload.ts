@@ -22,6 +22,8 @@ export class Workload {
   private readonly objects: CustomObjects;
   private readonly template: AnyObject;
   private next = 0;
+  /** Creates still on their way (retried while the API server or the webhook is down), by name. */
+  private readonly creating = new Map<string, Promise<void>>();
   private watch: StartedInformer<KubernetesObject> | undefined;
 
   constructor(
@@ -78,20 +80,38 @@ export class Workload {
     const name = `chaos-${this.next++}`;
     this.expected.set(name, 1);
     this.counts.created!++;
-    await retry(() => this.objects.apply({ ...this.collection(), name }, { ...this.template, metadata: { name, namespace: this.namespace } }, 'chaos'));
+    const applying = retry(() => this.objects.apply({ ...this.collection(), name }, { ...this.template, metadata: { name, namespace: this.namespace } }, 'chaos'));
+    this.creating.set(name, applying);
+    try {
+      await applying;
+    } finally {
+      this.creating.delete(name);
+    }
+  }
+
+  /**
+   * A user scales or deletes what they created: an operation on a deployment whose create is still being
+   * retried waits for it, or a delete could reach the API server first (NotFound, done) and the create
+   * land after it, leaving a deployment nobody deletes.
+   */
+  private async created(name: string): Promise<void> {
+    await this.creating.get(name)?.catch(() => undefined);
   }
 
   private async scale(name: string, replicas: number): Promise<void> {
     this.expected.set(name, replicas);
     this.counts.scaled!++;
+    await this.created(name);
     // A deployment deleted meanwhile is not found: nothing left to scale.
     await retry(() => this.objects.mergePatch({ ...this.collection(), name }, { spec: { scaling: { replicas } } }).catch(ignoreNotFound));
   }
 
   private async delete(name: string): Promise<void> {
     this.expected.delete(name);
-    this.deletions.set(name, { requestedAt: Date.now() });
     this.counts.deleted!++;
+    await this.created(name);
+    // The deadline counts from the delete request, as a user's would.
+    this.deletions.set(name, { requestedAt: Date.now() });
     await retry(() => this.objects.delete({ ...this.collection(), name }));
   }
 }
