@@ -21,6 +21,12 @@ async function stopAll(processes: readonly ManagedProcess[]): Promise<void> {
 /** The image's environment for the process (Dockerfile), beside its NODE_OPTIONS. */
 const IMAGE_ENV = { MALLOC_ARENA_MAX: '2' };
 
+/** BENCH_OURS_ENV (`NAME=value NAME=value`) adds to or overrides the image's environment, for a try before the Dockerfile changes. */
+function oursEnv(): Record<string, string> {
+  const extra = (process.env.BENCH_OURS_ENV ?? '').split(' ').filter(Boolean).map((pair) => pair.split('=', 2) as [string, string]);
+  return { ...IMAGE_ENV, ...Object.fromEntries(extra) };
+}
+
 /**
  * Ours as it ships: the production build (compiled JavaScript and the prebuilt workflow bundle, what the
  * image runs; built fresh into dist/ first), `kubeairunway run` with the core, the watcher and all three
@@ -36,7 +42,7 @@ export async function startOurs(repoRoot: string, stack: Stack, namespace: strin
     // look inside (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); the figures then include their cost.
     ['--max-semi-space-size=2', ...(process.env.BENCH_OURS_NODE_ARGS?.split(' ').filter(Boolean) ?? []), join(outDir, 'cli', 'main.js'), 'run', '--kubeconfig', stack.kubeconfigPath, '--temporal-address', stack.temporalAddress, '--temporal-namespace', stack.temporalNamespace, '--namespaces', namespace, '--no-metrics'],
     logFile,
-    IMAGE_ENV,
+    oursEnv(),
   );
   try {
     await waitUntil(proc, 'running', 180_000, async () => logContains(logFile, 'kubeairunway controller running'));
