@@ -1,5 +1,5 @@
 // `npm run bench [-- --deployments N] [-- --pure-only]`: the pure core's throughput and an end-to-end run
-// on a fresh local stack. `npm run bench -- --versus-reference [--quick] [--singles N] [--bursts 100,300]`:
+// on a fresh local stack. `npm run bench -- --versus-reference [--quick] [--singles N] [--bursts 100,300] [--ours-only]`:
 // ours beside the Go reference peer instead (bench/versus/versus.ts). Figures on a shared 2-core machine
 // vary by ±20% from run to run; compare ratios between runs on the same machine rather than absolute numbers.
 import { cpus } from 'node:os';
@@ -20,6 +20,7 @@ if (process.argv.includes('--versus-reference')) {
     quick: process.argv.includes('--quick'),
     singles: Number(arg('--singles') ?? 20),
     bursts: arg('--bursts')?.split(',').map(Number),
+    oursOnly: process.argv.includes('--ours-only'),
     log: (line) => console.log(line),
   });
   // The ratio line is the last line printed.

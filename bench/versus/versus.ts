@@ -27,6 +27,8 @@ export interface VersusOptions {
   singles: number;
   /** Burst sizes instead of 100 (and 1,000 unless quick); the ratio line reads the 100 and 1,000 ones. */
   bursts?: number[];
+  /** Ours alone, the peer not even built: for trying a change to ours (no ratio line then). */
+  oursOnly?: boolean;
   log: (line: string) => void;
 }
 
@@ -48,7 +50,7 @@ export async function benchVersus(opts: VersusOptions): Promise<string[]> {
   const { log } = opts;
   const bursts = opts.bursts ?? (opts.quick ? [100] : [100, 1000]);
   const idleSeconds = opts.quick ? 30 : 60;
-  const peer = await ensurePeerBuilt(opts.repoRoot, log);
+  const peer = opts.oursOnly ? { ok: false as const, reason: '--ours-only' } : await ensurePeerBuilt(opts.repoRoot, log);
   if (!peer.ok) log(`reference skipped: ${peer.reason}; measuring ours alone`);
 
   const stateDir = mkdtempSync(join(tmpdir(), 'kubeairunway-versus-'));
