@@ -38,6 +38,11 @@ ENV NODE_OPTIONS=--max-semi-space-size=2
 # arenas of their own, which keep freed memory. Measured with the bench: resident memory after deleting
 # everything 26-35 % above its start before, 16 % with it (the bench runs ours with the same setting).
 ENV MALLOC_ARENA_MAX=2
+# A fixed mmap threshold (128 KiB): glibc otherwise raises it after each large free, up to 32 MiB, and
+# later large buffers (watch and gRPC payloads in a burst) come from the arenas, which keep them. Trim
+# the heap top past 128 KiB free. Measured with the bench, 1,000 deployments created and deleted:
+# resident memory after deleting everything 69 % → 30 % above start, with 1,000 Running 379 → 294 MiB.
+ENV MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 # package.json: the compiled code finds the product's root and version by it. bin/kubeairunway.js runs

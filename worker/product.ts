@@ -15,6 +15,7 @@ import { startWebhookServer, type WebhookRegistration, type WebhookServer } from
 import type { ReconcileSettings } from '../workflows/settings.ts';
 import { startActivator, type Activator } from './activator/server.ts';
 import { startController, type Controller, type ControllerOptions } from './controller.ts';
+import { boundHeapGrowth } from './heap-growth.ts';
 import { NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
 import type { ProductLog } from './product-log.ts';
 import { registerSearchAttributes } from './search-attributes.ts';
@@ -78,6 +79,7 @@ interface Started {
 }
 
 export async function startProduct(d: ProductDescription): Promise<Product> {
+  boundHeapGrowth();
   const started: Started = {};
   const running = await startParts(productParts(d, started), { log: d.log.records(), stopWithinMs: d.stopWithinMs });
   return {

@@ -19,7 +19,7 @@ async function stopAll(processes: readonly ManagedProcess[]): Promise<void> {
 }
 
 /** The image's environment for the process (Dockerfile), beside its NODE_OPTIONS. */
-const IMAGE_ENV = { MALLOC_ARENA_MAX: '2' };
+const IMAGE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
 
 /** BENCH_OURS_ENV (`NAME=value NAME=value`) adds to or overrides the image's environment, for a try before the Dockerfile changes. */
 function oursEnv(): Record<string, string> {
