@@ -23,7 +23,8 @@ const IMAGE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MAL
 
 /** BENCH_OURS_ENV (`NAME=value NAME=value`) adds to or overrides the image's environment, for a try before the Dockerfile changes. */
 function oursEnv(): Record<string, string> {
-  const extra = (process.env.BENCH_OURS_ENV ?? '').split(' ').filter(Boolean).map((pair) => pair.split('=', 2) as [string, string]);
+  // At the first '=' only: a value may hold more of them.
+  const extra = (process.env.BENCH_OURS_ENV ?? '').split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]);
   return { ...IMAGE_ENV, ...Object.fromEntries(extra) };
 }
 
