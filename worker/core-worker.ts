@@ -32,8 +32,9 @@ export interface CoreWorkerOptions {
   /** AsyncActors' queues; without one they are not declared (TransportReady says so). */
   broker?: ActorBroker;
   /**
-   * Providers whose workers run in this process: their `reconcileResource` is served here too, as
-   * `<provider>:reconcileResource`, for the workflow to run as a local activity (no task queue between).
+   * Providers whose workers run in this process: their `reconcileResource` and `cleanupResources` are
+   * served here too, as `<provider>:<activity>`, for the workflow to run as local activities (no task
+   * queue between).
    */
   inProcessProviders?: Readonly<Record<string, ProviderActivities>>;
 }
@@ -53,7 +54,12 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
       ...createCheckpointActivities({ kc: opts.kc, informers: opts.informers }),
       ...createRestoreActivities({ kc: opts.kc, informers: opts.informers }),
       ...createWorkloadActivities({ kc: opts.kc, informers: opts.informers }),
-      ...Object.fromEntries(Object.entries(opts.inProcessProviders ?? {}).map(([name, acts]) => [inProcessActivityType(name, 'reconcileResource'), acts.reconcileResource])),
+      ...Object.fromEntries(
+        Object.entries(opts.inProcessProviders ?? {}).flatMap(([name, acts]) => [
+          [inProcessActivityType(name, 'reconcileResource'), acts.reconcileResource],
+          [inProcessActivityType(name, 'cleanupResources'), acts.cleanupResources],
+        ]),
+      ),
       default: notServed,
     },
     interceptors: { activity: opts.activityInterceptors ?? [] },

@@ -3,7 +3,7 @@ import type { CoreActivities } from '../contract/core-activities.ts';
 import type { ProviderActivities } from '../contract/provider-activities.ts';
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from './engine/activity-options.ts';
 import type { ReadRef } from '../contract/object-ref.ts';
-import type { ReconcileOutcome } from '../contract/provider-activities.ts';
+import type { CleanupOutcome, ReconcileOutcome } from '../contract/provider-activities.ts';
 import { inProcessActivityType, NOT_SERVED, providerTaskQueue, type ReconcileSettings } from './settings.ts';
 
 // The ModelDeployment workflow's activities: the core's steps and each provider's, with the timeouts
@@ -35,16 +35,18 @@ export function providerActivities(settings: ReconcileSettings, provider: string
   });
 }
 
-const inProcess = proxyLocalActivities<Record<string, (ref: ReadRef) => Promise<ReconcileOutcome>>>({
+type InProcessCall = (ref: ReadRef) => Promise<ReconcileOutcome | CleanupOutcome>;
+
+const inProcess = proxyLocalActivities<Record<string, InProcessCall>>({
   startToCloseTimeout: PROVIDER_ACTIVITY_TIMEOUT,
   // A worker that does not run the provider (the workflow moved to another replica) says so at once.
   retry: { ...ACTIVITY_RETRY, nonRetryableErrorTypes: [...ACTIVITY_RETRY.nonRetryableErrorTypes, NOT_SERVED] },
 });
 
 /**
- * A provider's `reconcileResource` as a local activity, for a provider whose worker runs in the process
- * of the worker running the workflow: the same call, without a round trip through its task queue.
+ * A provider's activity as a local activity, for a provider whose worker runs in the process of the
+ * worker running the workflow: the same call, without a round trip through its task queue.
  */
-export function inProcessReconcile(provider: string): (ref: ReadRef) => Promise<ReconcileOutcome> {
-  return inProcess[inProcessActivityType(provider, 'reconcileResource')]!;
+export function inProcessCall<A extends 'reconcileResource' | 'cleanupResources'>(provider: string, activity: A): ProviderActivities[A] {
+  return inProcess[inProcessActivityType(provider, activity)] as ProviderActivities[A];
 }

@@ -1,4 +1,4 @@
-import { condition, patched } from '@temporalio/workflow';
+import { condition, patched, sleep } from '@temporalio/workflow';
 import type { DeploymentSnapshot } from '../contract/core-activities.ts';
 import { events } from '../api/messages.ts';
 import type { DeploymentState } from './deployment-state.ts';
@@ -9,6 +9,8 @@ import { stepError } from './engine/step-error.ts';
 const CLEANUP_CLEARS_BEFORE_ATTEMPT = 'cleanup-clears-signal-before-attempt';
 /** Patch ID: the cleanup reports itself in status (phase Terminating) and by an event when it has to wait. */
 const CLEANUP_REPORTS_ITS_WAIT = 'cleanup-reports-its-wait';
+/** Patch ID: an in-process provider's cleanup runs as a local activity, and a timer ends the task before the workflow does. */
+const CLEANUP_IN_PROCESS = 'cleanup-in-process-provider';
 
 /**
  * Deletion: the provider deletes its resources and the workflow waits until they are gone, woken by
@@ -24,6 +26,7 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
   const provider = snap.selectedProvider;
   let gone = provider === undefined;
   let remaining: string[] = provider ? [snap.resource ?? `resources of provider '${provider}'`] : [];
+  const inProcess = provider !== undefined && state.inProcessProviders.has(provider) && patched(CLEANUP_IN_PROCESS);
   // At least one attempt, even when the deadline passed while no worker was running.
   let attempts = 0;
   while (!gone && (attempts === 0 || Date.now() < deadline)) {
@@ -34,7 +37,7 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
     const clearBefore = patched(CLEANUP_CLEARS_BEFORE_ATTEMPT);
     if (clearBefore) state.dirty = false;
     try {
-      const result = await state.provider(provider!, left).cleanupResources(state.ref);
+      const result = await state.cleanupResources(provider!, state.ref, left, inProcess);
       gone = result.gone;
       if (result.remaining.length > 0) remaining = result.remaining;
       state.view.lastError = undefined;
@@ -56,6 +59,11 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
   }
   state.at('cleanup', 'finalizer removal');
   await state.core.removeFinalizer(state.ref);
+  // With the provider in process, the whole deletion can run in one workflow task; the watch events it
+  // causes (the resource and the deployment gone) arrive meanwhile, and the server refuses to complete a
+  // workflow whose task saw new events, discarding that task's local-activity markers. A timer first
+  // commits them: the history keeps the cleanup's steps, and the completion is a task of its own.
+  if (inProcess) await sleep(1);
 }
 
 /**

@@ -2,8 +2,8 @@ import { continueAsNew, patched, upsertMemo, upsertSearchAttributes } from '@tem
 import type { CoreActivities, CoreStatus } from '../contract/core-activities.ts';
 import type { ReconcileRequest } from './engine/definitions.ts';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import type { ReconcileOutcome } from '../contract/provider-activities.ts';
-import { coreActivities, inProcessReconcile, localCoreActivities, providerActivities } from './activity-proxies.ts';
+import type { CleanupOutcome, ProviderActivities, ReconcileOutcome } from '../contract/provider-activities.ts';
+import { coreActivities, inProcessCall, localCoreActivities, providerActivities } from './activity-proxies.ts';
 import type { ObjectRef, ReadRef } from '../contract/object-ref.ts';
 import type { PassEnd, Reconciler } from './engine/reconcile-loop.ts';
 import { SeenVersion } from './engine/seen-version.ts';
@@ -161,10 +161,25 @@ export class DeploymentState implements Reconciler<DeploymentView> {
    * task queue. Histories recorded before in-process providers carry no such providers and replay as
    * they were; a worker that does not serve the provider after all (the workflow moved) sends it remote.
    */
-  async reconcileResource(name: string, ref: ReadRef): Promise<ReconcileOutcome> {
-    if (this.inProcessProviders.has(name)) {
+  reconcileResource(name: string, ref: ReadRef): Promise<ReconcileOutcome> {
+    return this.callProvider(name, 'reconcileResource', ref, this.inProcessProviders.has(name));
+  }
+
+  /** The provider's cleanup, in process when `inProcess` says so (a choice the caller guards with a patch). */
+  cleanupResources(name: string, ref: ReadRef, scheduleToStartMs: number, inProcess: boolean): Promise<CleanupOutcome> {
+    return this.callProvider(name, 'cleanupResources', ref, inProcess, scheduleToStartMs);
+  }
+
+  private async callProvider<A extends 'reconcileResource' | 'cleanupResources'>(
+    name: string,
+    activity: A,
+    ref: ReadRef,
+    inProcess: boolean,
+    scheduleToStartMs?: number,
+  ): Promise<Awaited<ReturnType<ProviderActivities[A]>>> {
+    if (inProcess && this.inProcessProviders.has(name)) {
       try {
-        return await inProcessReconcile(name)(ref);
+        return (await inProcessCall(name, activity)(ref)) as Awaited<ReturnType<ProviderActivities[A]>>;
       } catch (err) {
         // A local activity's failure arrives unwrapped, a remote one's inside an ActivityFailure.
         const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -172,7 +187,7 @@ export class DeploymentState implements Reconciler<DeploymentView> {
         this.inProcessProviders = new Set([...this.inProcessProviders].filter((p) => p !== name));
       }
     }
-    return this.provider(name).reconcileResource(ref);
+    return (await this.provider(name, scheduleToStartMs)[activity](ref)) as Awaited<ReturnType<ProviderActivities[A]>>;
   }
 
   /**

@@ -27,6 +27,41 @@ describe('modelDeploymentWorkflow deletion with stub activities', () => {
     expect(fake.writes).toHaveLength(1);
   });
 
+  it("runs an in-process provider's cleanup as a local activity, and a timer commits its markers before the end", async () => {
+    const fake = new FakeDeployment();
+    fake.inProcessProviders = [PROVIDER];
+    // No worker on the provider's task queue: only the local activities can answer.
+    const { handle, result, viewWhere } = await start(fake, { providers: [], inProcess: [PROVIDER] });
+    await viewWhere('idle', (v) => v.step === 'idle');
+    fake.delete();
+    await handle.signal(reconcileSignal, { reason: 'deleted' });
+    await result();
+    expect(fake.localCleanups).toEqual([PROVIDER]);
+    expect(fake.cleanups).toHaveLength(1);
+    expect(fake.finalizersRemoved).toBe(1);
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.some((e) => e.activityTaskScheduledEventAttributes)).toBe(false);
+    // The last task before the completion ends with the timer, after the cleanup's markers.
+    const lastIndex = (has: (e: (typeof events)[number]) => unknown) => events.map((e, i) => (has(e) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+    const timer = lastIndex((e) => e.timerStartedEventAttributes);
+    const lastMarker = lastIndex((e) => e.markerRecordedEventAttributes);
+    expect(timer).toBeGreaterThan(lastMarker);
+    expect(events.at(-1)?.workflowExecutionCompletedEventAttributes).toBeTruthy();
+  });
+
+  it('a worker that does not serve the in-process provider sends its cleanup to the task queue', async () => {
+    const fake = new FakeDeployment();
+    fake.inProcessProviders = [PROVIDER];
+    const { handle, result, viewWhere } = await start(fake, { providers: [PROVIDER], inProcess: [] });
+    await viewWhere('idle', (v) => v.step === 'idle');
+    fake.delete();
+    await handle.signal(reconcileSignal, { reason: 'deleted' });
+    await result();
+    expect(fake.localCleanups).toEqual([]);
+    expect(fake.cleanups).toHaveLength(1);
+    expect(fake.finalizersRemoved).toBe(1);
+  });
+
   it('removes the finalizer without a cleanup when no provider was ever selected', async () => {
     const fake = new FakeDeployment();
     fake.validation = { valid: false, message: 'spec.model.id is required', warnings: [] };

@@ -57,6 +57,8 @@ export class FakeDeployment {
   readonly reconciles: { provider: string; ref: ReadRef }[] = [];
   /** The providers of those calls that ran as local activities on the core worker. */
   readonly localReconciles: string[] = [];
+  /** Providers whose `cleanupResources` ran as a local activity, in order. */
+  readonly localCleanups: string[] = [];
   readonly cleanups: { provider: string; ref: ReadRef }[] = [];
 
   constructor(object: Partial<DeploymentSnapshot> = {}) {
@@ -205,7 +207,7 @@ export function stubEnvironment() {
   }
 
   /** Starts the workflow for `fake`; `providers` are served from the start, others by `serveProvider` or never. */
-  /** `inProcess`: providers whose `reconcileResource` the core worker serves too, as the product's does for providers in its process. */
+  /** `inProcess`: providers whose `reconcileResource` and `cleanupResources` the core worker serves too, as the product's does for providers in its process. */
   async function start(fake: FakeDeployment, opts: { providers?: string[]; inProcess?: string[]; settings?: Partial<ReconcileSettings> } = {}): Promise<StubbedRun> {
     const taskQueuePrefix = uniqueName('md-wf');
     const settings: Partial<ReconcileSettings> = { ...TEST_SETTINGS, ...opts.settings, taskQueuePrefix };
@@ -214,9 +216,9 @@ export function stubEnvironment() {
     // The core's stubs are registered with the workflow's worker: the workflow runs them as local activities.
     const taskQueue = coreTaskQueue({ taskQueuePrefix });
     const local = Object.fromEntries(
-      (opts.inProcess ?? []).map((name) => [
-        inProcessActivityType(name, 'reconcileResource'),
-        (ref: ReadRef) => (fake.localReconciles.push(name), fake.providerActivities(name).reconcileResource(ref)),
+      (opts.inProcess ?? []).flatMap((name) => [
+        [inProcessActivityType(name, 'reconcileResource'), (ref: ReadRef) => (fake.localReconciles.push(name), fake.providerActivities(name).reconcileResource(ref))],
+        [inProcessActivityType(name, 'cleanupResources'), (ref: ReadRef) => (fake.localCleanups.push(name), fake.providerActivities(name).cleanupResources(ref))],
       ]),
     );
     await runWorker({ taskQueue, workflowBundle: await workflowBundle(), activities: { ...fake.coreActivities(), ...local, default: notServed } });
