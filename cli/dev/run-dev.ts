@@ -9,6 +9,7 @@ import { startStack, type Stack } from '../../devstack/stack.ts';
 import { killAllNow } from '../../devstack/process.ts';
 import { CliError } from '../errors.ts';
 import { repoRoot } from '../repo-root.ts';
+import { InterruptCounter, repeatMessage } from './interrupt-counter.ts';
 import { swallowShutdownNoise } from './shutdown-noise.ts';
 
 export interface DevOptions {
@@ -25,7 +26,7 @@ export interface DevOptions {
 export async function runDev(opts: DevOptions): Promise<void> {
   const log = (line: string) => process.stdout.write(`[dev] ${line}\n`);
   // Signals are handled from the first moment: a Ctrl-C while the stack starts stops what started.
-  const interrupted = onInterrupt(() => log('still stopping; press Ctrl-C twice more to kill everything at once'));
+  const interrupted = onInterrupt((remaining) => log(repeatMessage(remaining)));
   let stack: Stack | undefined;
   let product: LocalProduct | undefined;
   const aborting = new AbortController();
@@ -113,17 +114,17 @@ function printWelcome(stack: Stack, product: LocalProduct): void {
 /**
  * Resolves on the first SIGINT or SIGTERM and keeps handling later ones: a terminal's Ctrl-C reaches
  * every process of the group, and wrappers (npm, tsx) relay it once more, so a one-shot handler would
- * let the second signal kill this process before it stopped its children. A third signal kills the
- * children at once and exits.
+ * let the relayed copy kill this process before it stopped its children. Copies are not presses (see
+ * InterruptCounter): a later press says how many more force, and that many kill the children at once.
  */
-function onInterrupt(onRepeat: () => void): Promise<void> {
+function onInterrupt(onRepeat: (remaining: number) => void): Promise<void> {
   return new Promise((resolve) => {
-    let count = 0;
+    const counter = new InterruptCounter();
     const onSignal = () => {
-      count++;
-      if (count === 1) resolve();
-      else if (count < 3) onRepeat();
-      else {
+      const interrupt = counter.signal(performance.now());
+      if (interrupt.kind === 'stop') resolve();
+      else if (interrupt.kind === 'repeat') onRepeat(interrupt.remaining);
+      else if (interrupt.kind === 'force') {
         killAllNow();
         process.exit(130);
       }

@@ -1,7 +1,8 @@
 // `kubeairunway dev` as a person runs it, in a child process: a run killed with SIGKILL leaves its
 // servers behind, and the next run reaps them before choosing ports, so it comes back on the same fixed
-// ports; Ctrl-C while the Temporal server is down stops everything cleanly; a port really taken by
-// someone else fails the start naming that process.
+// ports; Ctrl-C while the Temporal server is down stops everything cleanly; a Ctrl-C's two SIGINTs (the
+// terminal's and a wrapper's relayed copy) count as one press; a port really taken by someone else fails
+// the start naming that process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -72,6 +73,22 @@ describe('kubeairunway dev', () => {
     expect(code, second.output()).toBe(0);
     expect(second.output()).toMatch(/\[dev\] stopped\n/);
     expect(second.output()).not.toMatch(/Uncaught|unhandled|error while stopping/i);
+    expect(existsSync(join(dir, 'stack.pids.json'))).toBe(false);
+    for (const port of [ports.temporal, ports.ui, ports.metrics]) expect(portHolder(port)).toBeUndefined();
+  });
+
+  it('takes a Ctrl-C and its relayed copy (tsx and the terminal both send SIGINT) for one press: stops cleanly, not forced', async () => {
+    const ports = { temporal: await freePort(), ui: await freePort(), metrics: await freePort() };
+    const run = startDev(dir, ports);
+    await ready(run);
+    run.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 50));
+    run.child.kill('SIGINT');
+    const code = await Promise.race([run.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 120_000))]);
+    // Forced would be exit code 130 with the servers SIGKILLed and the pid file left behind.
+    expect(code, run.output()).toBe(0);
+    expect(run.output()).toMatch(/\[dev\] stopped\n/);
+    expect(run.output()).not.toContain('still stopping');
     expect(existsSync(join(dir, 'stack.pids.json'))).toBe(false);
     for (const port of [ports.temporal, ports.ui, ports.metrics]) expect(portHolder(port)).toBeUndefined();
   });
