@@ -11,6 +11,8 @@ const CLEANUP_CLEARS_BEFORE_ATTEMPT = 'cleanup-clears-signal-before-attempt';
 const CLEANUP_REPORTS_ITS_WAIT = 'cleanup-reports-its-wait';
 /** Patch ID: an in-process provider's cleanup runs as a local activity, and a timer ends the task before the workflow does. */
 const CLEANUP_IN_PROCESS = 'cleanup-in-process-provider';
+/** How the history names the timer that ends the cleanup's workflow task (user metadata: not part of determinism). */
+const COMMIT_CLEANUP_SUMMARY = 'recorded the cleanup before completing';
 
 /**
  * Deletion: the provider deletes its resources and the workflow waits until they are gone, woken by
@@ -63,7 +65,7 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
   // causes (the resource and the deployment gone) arrive meanwhile, and the server refuses to complete a
   // workflow whose task saw new events, discarding that task's local-activity markers. A timer first
   // commits them: the history keeps the cleanup's steps, and the completion is a task of its own.
-  if (inProcess) await sleep(1);
+  if (inProcess) await sleep(1, { summary: COMMIT_CLEANUP_SUMMARY });
 }
 
 /**

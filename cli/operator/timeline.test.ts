@@ -106,6 +106,26 @@ describe('buildTimeline', () => {
       },
     ]);
     expect(t[0]).toMatchObject({ outcome: 'completed', error: "ValidationFailed: Provider 'acme' CRD not installed in cluster" });
+    // Said once: the error carries the message, the detail does not repeat it.
+    expect(t[0]?.detail).toBeNull();
+  });
+
+  it('names a timer by its summary, and an unnamed one as the wait for the next check', () => {
+    const t = buildTimeline([
+      {
+        runId: 'r',
+        events: events(
+          [0, { timerStartedEventAttributes: { timerId: '1' }, userMetadata: { summary: defaultPayloadConverter.toPayload('recorded the cleanup before completing') } }],
+          [0.01, { timerFiredEventAttributes: { timerId: '1' } }],
+          [1, { timerStartedEventAttributes: { timerId: '2' } }],
+          [6, { timerFiredEventAttributes: { timerId: '2' } }],
+        ),
+      },
+    ]);
+    expect(t.map((e) => [e.step, e.detail, e.durationMs])).toEqual([
+      ['timer', 'recorded the cleanup before completing', 10],
+      ['timer', 'waited for the next check', 5000],
+    ]);
   });
 });
 

@@ -110,6 +110,16 @@ function retryDetail(result: unknown): { outcome: string; text: string } | undef
   return { outcome: r.outcome ?? 'unknown', text: `${what}; ${how}` };
 }
 
+/** A completed step's result: an error outcome is its error (said once, not again as detail), otherwise its summary. */
+function applyOutcome(target: TimelineEntry, outcome: ReturnType<typeof stepOutcome>): void {
+  if (outcome.errorType) {
+    target.error = `${outcome.errorType}: ${outcome.summary}`;
+    target.detail = null;
+  } else {
+    target.detail = outcome.summary ?? null;
+  }
+}
+
 /** Entries of several runs of one workflow, oldest run first, each in event order; `noun` names the object ("the deployment is gone"). */
 export function buildTimeline(runs: readonly RunHistory[], now: number = Date.now(), noun = 'deployment'): TimelineEntry[] {
   return runs.flatMap((run, index) => runTimeline(run, index + 1, index === 0, now, noun));
@@ -120,7 +130,7 @@ function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: nu
   const byScheduledId = new Map<string, TimelineEntry>();
   const scheduledActivityId = new Map<string, string>();
   const updates = new Map<string, TimelineEntry>();
-  const timers = new Map<string, { at: number; entry?: TimelineEntry }>();
+  const timers = new Map<string, { at: number; summary?: string }>();
   const at = (e: HistoryEvent) => timestampMs(e.eventTime);
   // A local activity runs inside a workflow task and is recorded when that task completes: it began
   // when the task (or the local activity before it) did.
@@ -161,9 +171,7 @@ function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: nu
       if (a.failure) made.error = describeFailure(a.failure, coreQueue);
       else {
         // An in-process provider's step (`dynamo:reconcileResource`) reads as the provider's own would.
-        const outcome = stepOutcome(splitActivityType(made.step).activity, decode(a.details?.result));
-        made.detail = outcome.summary ?? null;
-        if (outcome.errorType) made.error = `${outcome.errorType}: ${outcome.summary}`;
+        applyOutcome(made, stepOutcome(splitActivityType(made.step).activity, decode(a.details?.result)));
       }
     } else if (e.workflowExecutionStartedEventAttributes) {
       const a = e.workflowExecutionStartedEventAttributes;
@@ -192,10 +200,9 @@ function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: nu
       const a = e.activityTaskCompletedEventAttributes;
       const target = close(byScheduledId.get(key(a.scheduledEventId)), e, 'completed');
       if (target) {
-        const outcome = stepOutcome(target.step, decode(a.result));
-        target.detail = outcome.summary ?? null;
-        if (!outcome.errorType) target.error = target.attempts && target.attempts > 1 ? target.error : null;
-        else target.error = `${outcome.errorType}: ${outcome.summary}`;
+        // A retried step keeps its last failed attempt's error: the reason it took long.
+        if (!(target.attempts && target.attempts > 1)) target.error = null;
+        applyOutcome(target, stepOutcome(target.step, decode(a.result)));
       }
     } else if (e.activityTaskFailedEventAttributes) {
       const a = e.activityTaskFailedEventAttributes;
@@ -230,12 +237,15 @@ function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: nu
         }
       }
     } else if (e.timerStartedEventAttributes) {
-      timers.set(key(e.timerStartedEventAttributes.timerId), { at: at(e) });
+      // A timer the workflow named (its user metadata's summary) says why it ran; others wait for the next check.
+      const summary = decode(e.userMetadata?.summary ? { payloads: [e.userMetadata.summary] } : undefined);
+      timers.set(key(e.timerStartedEventAttributes.timerId), { at: at(e), ...(typeof summary === 'string' ? { summary } : {}) });
     } else if (e.timerFiredEventAttributes) {
       // Only a timer that fired began a pass; one cancelled by a signal says nothing new.
       const started = timers.get(key(e.timerFiredEventAttributes.timerId));
       const waited = started ? at(e) - started.at : null;
-      entry(e, { kind: 'timer', step: 'timer', outcome: 'fired', durationMs: waited, detail: waited !== null ? 'waited for the next check' : null });
+      const detail = started?.summary ?? (waited !== null ? 'waited for the next check' : null);
+      entry(e, { kind: 'timer', step: 'timer', outcome: 'fired', durationMs: waited, detail });
     } else if (e.workflowTaskFailedEventAttributes) {
       const a = e.workflowTaskFailedEventAttributes;
       entry(e, { kind: 'workflow', step: 'workflow task', outcome: 'failed', error: describeFailure(a.failure) });

@@ -154,8 +154,10 @@ describe('kubeairunway status, history, pause and resume', () => {
     });
     expect(report.deployment).toEqual({ namespace: kube.namespace, name, uid: running.metadata.uid, exists: false });
     const steps = report.timeline.map((e) => e.step);
-    expect(steps.lastIndexOf('cleanupResources')).toBeGreaterThan(steps.lastIndexOf('dynamo:reconcileResource'));
-    expect(steps.lastIndexOf('removeFinalizer')).toBeGreaterThan(steps.lastIndexOf('cleanupResources'));
+    // The provider runs in process: its cleanup is a local activity named after it, as its reconcile is.
+    expect(steps.lastIndexOf('dynamo:cleanupResources')).toBeGreaterThan(steps.lastIndexOf('dynamo:reconcileResource'));
+    expect(steps.lastIndexOf('removeFinalizer')).toBeGreaterThan(steps.lastIndexOf('dynamo:cleanupResources'));
+    expect(report.timeline.at(-2)).toMatchObject({ kind: 'timer', detail: 'recorded the cleanup before completing' });
     expect(report.timeline.at(-1)).toMatchObject({ kind: 'workflow', step: 'workflow completed', detail: 'the deployment is gone' });
     const text = await kubeairunway(['history', `${kube.namespace}/${name}`]);
     expect(text.stdout.split('\n')[0]).toBe(`ModelDeployment ${kube.namespace}/${name} (uid ${running.metadata.uid}) — deleted`);
