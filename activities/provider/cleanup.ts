@@ -6,6 +6,7 @@ import type { InformerSet } from '../../kube/informer-set.ts';
 import { classifyKubeError, kubeCall } from '../../kube/errors.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
 import { detectInstalledVersion } from '../../providers/crd-version.ts';
+import { MANAGED_SELECTOR } from '../../api/constants.ts';
 
 /**
  * Deletes every object of one deployment that the provider owns (found by label, confirmed by owner
@@ -21,9 +22,9 @@ export async function deleteOwnedObjects(
   name: string,
 ): Promise<string[]> {
   const installed = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(kc, informers, provider.resource));
-  const selector = Object.entries(ownedObjectSelector(name))
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',');
+  const labels = Object.entries(ownedObjectSelector(name));
+  const selector = labels.map(([k, v]) => `${k}=${v}`).join(',');
+  const ours = (i: AnyObject) => labels.every(([k, v]) => i.metadata?.labels?.[k] === v) && Boolean(i.metadata?.ownerReferences?.some((o) => o.uid === ref.uid));
   const remaining: string[] = [];
   for (const kind of provider.ownedKinds) {
     const isPrimary = splitApiVersion(kind.apiVersion).group === provider.resource.group && kind.kind === provider.resource.kind;
@@ -33,14 +34,19 @@ export async function deleteOwnedObjects(
       apiVersion = installed.apiVersion;
     }
     const collection = { ...splitApiVersion(apiVersion), plural: kind.plural, namespace: ref.namespace };
-    let items: AnyObject[];
-    try {
-      items = await objects.list({ ...collection, labelSelector: selector });
-    } catch (err) {
-      if (classifyKubeError(err).type === 'NoKindMatch') continue;
-      throw err;
+    // The watcher's informer of managed objects (same process) usually holds them: a LIST by label makes
+    // the API server filter every object of the namespace, per deletion. Found nothing there (not synced,
+    // not in this process, or not seen yet): ask the API server, so a lagging cache cannot skip one.
+    let items = informers?.selection(collection, MANAGED_SELECTOR)?.filter(ours) ?? [];
+    if (items.length === 0) {
+      try {
+        items = (await objects.list({ ...collection, labelSelector: selector })).filter(ours);
+      } catch (err) {
+        if (classifyKubeError(err).type === 'NoKindMatch') continue;
+        throw err;
+      }
     }
-    for (const item of items.filter((i) => i.metadata?.ownerReferences?.some((o) => o.uid === ref.uid))) {
+    for (const item of items) {
       const itemName = item.metadata!.name!;
       // An object no finalizer holds is gone as soon as the delete returns: no second look is needed.
       const after = item.metadata?.deletionTimestamp ? 'deleting' : await kubeCall(`delete ${kind.kind}`, () => objects.remove({ ...collection, name: itemName }));
