@@ -37,6 +37,8 @@ export interface ControllerOptions {
   node?: { name: string; containerdSocket: string };
   /** RabbitMQ for AsyncActors' queues (`amqp://…`); without it their queues are not managed. */
   amqpUrl?: string;
+  /** The core worker's sticky cache size; MAX_CACHED_WORKFLOWS when omitted. */
+  maxCachedWorkflows?: number;
   /** The kinds this process's core and watcher reconcile; every registered kind when omitted. */
   kinds?: readonly WatchedKind[];
   settings?: Partial<ReconcileSettings>;
@@ -49,6 +51,11 @@ export interface ControllerOptions {
   heartbeatMs?: number;
   /** How often a provider looks for its CRD while it is not installed (its resource watch starts then). */
   providerCrdPollMs?: number;
+  /**
+   * How often a provider re-reads its CRD for its registration's `upstreamCRDVersion`, besides
+   * reporting every change its watch of the CRD sees at once (worker/registration.ts); 5 s by default.
+   */
+  providerCrdCheckMs?: number;
   log?: (line: string) => void;
   /** Activity interceptors per worker (metrics, step logs); `provider` is undefined for the core worker. */
   activityInterceptors?: (provider: string | undefined) => ActivityInterceptorsFactory[];
@@ -110,6 +117,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
         activityInterceptors: opts.activityInterceptors?.(undefined),
         broker: broker ? actorBroker(broker) : undefined,
         inProcessProviders: providerActivities,
+        ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
       }),
     );
   }
@@ -142,7 +150,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
     );
     const watch = watchProviderResources({ kc: opts.kc, informers, resource: provider.resource, onChange: (obj, reason) => ownerSignals.changed(provider.resource.kind, obj, reason), crdPollMs: opts.providerCrdPollMs, log });
     stops.push(() => watch.stop());
-    registrations.push(await registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, informers, log }));
+    registrations.push(await registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, crdCheckMs: opts.providerCrdCheckMs, informers, log }));
   }
 
   let watcher: Watcher | undefined;

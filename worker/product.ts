@@ -35,6 +35,8 @@ export interface ProductDescription {
   node?: { name: string; containerdSocket: string };
   /** RabbitMQ for AsyncActors' queues (`amqp://…`); without it their queues are not managed. */
   amqpUrl?: string;
+  /** The core worker's sticky cache (workflows kept in memory); its default when omitted. */
+  maxCachedWorkflows?: number;
   /** Serve Prometheus `/metrics` and `/healthz` here; no metrics at all when omitted. */
   metrics?: { port: number; host: string };
   /** What `/healthz` reports down: each source's descriptions, and the Temporal link when asked. Always healthy when omitted. */
@@ -145,6 +147,7 @@ export function productParts(d: ProductDescription, started: Started = {}): Part
           settings: d.settings,
           namespaces: d.namespaces,
           ...(d.amqpUrl ? { amqpUrl: d.amqpUrl } : {}),
+          ...(d.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: d.maxCachedWorkflows } : {}),
           ...(d.node ? { node: d.node } : {}),
           workflowBundle: d.workflowBundle,
           heartbeatMs: d.heartbeatMs,

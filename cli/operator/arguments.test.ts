@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../errors.ts';
-import { checkDuration, parseBoolean, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
+import { checkDuration, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
 import { operatorKinds, resolveKind } from './kinds.ts';
 import { describeTarget, parseTarget } from './target.ts';
 import { temporalConnectionSettings } from './temporal-connection.ts';
@@ -119,6 +119,8 @@ describe('flag values', () => {
     expect(() => checkDuration('five', '--cleanup-timeout')).toThrow("--cleanup-timeout takes a duration such as 30s, 5m or 1h, got 'five'.");
     expect(parseService('kubeairunway-system/kubeairunway-webhook')).toEqual({ namespace: 'kubeairunway-system', name: 'kubeairunway-webhook' });
     expect(() => parseService('webhook')).toThrow('--webhook-service takes NAMESPACE/NAME');
+    expect(parseCount('1000', '--workflow-cache')).toBe(1000);
+    for (const bad of ['0', '-1', '1.5', 'many', '']) expect(() => parseCount(bad, '--workflow-cache')).toThrow(`--workflow-cache takes a whole number of at least 1, got '${bad}'.`);
     expect(splitList(' a, ,b ')).toEqual(['a', 'b']);
     expect(splitList(undefined)).toEqual([]);
   });

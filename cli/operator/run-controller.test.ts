@@ -40,6 +40,8 @@ describe('describeRun', () => {
     expect(d.webhook).toBeUndefined();
     expect(d.simulators).toBeUndefined();
     expect(d.health).toBeUndefined();
+    expect(d).not.toHaveProperty('maxCachedWorkflows');
+    expect(described({ workflowCache: '1200' }).maxCachedWorkflows).toBe(1200);
   });
 
   it('the webhook behind a Service, registered, or left to the manifests', () => {

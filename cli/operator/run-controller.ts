@@ -16,7 +16,7 @@ import { CliError } from '../errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
-import { checkDuration, parseBoolean, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
+import { checkDuration, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
 import { firstLine, openKube } from './session.ts';
 import { temporalConnectionSettings, type TemporalConnectionSettings } from './temporal-connection.ts';
 
@@ -34,6 +34,7 @@ export interface RunOptions extends KubeOptions, TemporalOptions {
   containerdSocket?: string;
   resyncPeriod?: string;
   cleanupTimeout?: string;
+  workflowCache?: string;
   metrics: boolean;
   metricsPort: string;
   metricsAddress: string;
@@ -73,6 +74,7 @@ export interface RunPlan {
   settings: Partial<ReconcileSettings>;
   metricsPort: number;
   activatorPort: number | undefined;
+  workflowCache: number | undefined;
   webhookPort: number;
   service: { namespace: string; name: string } | undefined;
 }
@@ -92,6 +94,7 @@ export function planRun(opts: RunOptions): RunPlan {
     },
     metricsPort: parsePort(opts.metricsPort, '--metrics-port'),
     activatorPort: opts.activatorPort !== undefined ? parsePort(opts.activatorPort, '--activator-port') : undefined,
+    workflowCache: opts.workflowCache !== undefined ? parseCount(opts.workflowCache, '--workflow-cache') : undefined,
     webhookPort: parsePort(opts.webhookPort, '--webhook-port'),
     service: opts.webhookService ? parseService(opts.webhookService) : undefined,
   };
@@ -146,6 +149,7 @@ export function describeRun(
     namespaces: plan.namespaces,
     settings: plan.settings,
     ...(opts.amqpUrl ? { amqpUrl: opts.amqpUrl } : {}),
+    ...(plan.workflowCache !== undefined ? { maxCachedWorkflows: plan.workflowCache } : {}),
     ...(parts.node ? { node: { name: nodeNameOf(opts), containerdSocket: opts.containerdSocket ?? DEFAULT_CONTAINERD_SOCKET } } : {}),
     ...(opts.metrics ? { metrics: { port: plan.metricsPort, host: opts.metricsAddress } } : {}),
     ...(plan.activatorPort !== undefined ? { activator: { port: plan.activatorPort, host: opts.activatorAddress ?? '0.0.0.0' } } : {}),

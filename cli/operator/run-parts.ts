@@ -68,6 +68,13 @@ export function checkDuration(value: string | undefined, flag: string): string |
   return value.trim();
 }
 
+/** A whole number of at least 1, e.g. `--workflow-cache 1000`. */
+export function parseCount(value: string, flag: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new CliError(`${flag} takes a whole number of at least 1, got '${value}'.`);
+  return n;
+}
+
 /** `--webhook-service NAMESPACE/NAME`: the Service the API server calls the webhook through. */
 export function parseService(value: string): { namespace: string; name: string } {
   const [namespace, name, ...rest] = value.split('/');
