@@ -9,6 +9,8 @@
 // And the checkpointed cycle, with a stand-in node worker (the dump itself is the containerd tests'
 // business) and the test as the kubelet of a node: Completed checkpoint, suspendedCheckpoints 1, the
 // wake's pod annotated kybernate.io/restore-from, and the image deleted on the node with the workload.
+// A pod the API server refuses (an unknown RuntimeClass) shows in status (Failed, the refusal), and the
+// workload runs once its spec is fixed.
 import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,6 +188,28 @@ describe('KybernateWorkload on the real stack, behind the activator', () => {
     expect(JSON.parse(missing.body)).toEqual({ error: `KybernateWorkload ${ns}/no-such-workload does not exist`, workload: `${ns}/no-such-workload` });
     expect((await httpCall(`${activator.url}/healthz`)).status).toBe(200);
   });
+  it('shows a pod the API server refuses (unknown RuntimeClass) in status, and runs once the spec is fixed', async () => {
+    const ns = kube.namespace;
+    const name = uniqueName('kwl-rc');
+    const runtimeClass = uniqueName('no-such-class');
+    const opts = { port: container.port, idleTimeout: '1h', queueTimeout: '10s' };
+    await createWorkload(ns, name, { ...opts, runtimeClassName: runtimeClass });
+    const failed = await waitForWorkload(ns, name, 'Failed', (w) => w.status?.phase === 'Failed');
+    const message = failed.status?.message ?? '';
+    // The API server's own explanation, once (not wrapped in the activity's prefix too).
+    expect(message).toBe(`The API server refused pod ${name}: pods "${name}" is forbidden: pod rejected: RuntimeClass "${runtimeClass}" not found`);
+    expect(failed.status).toMatchObject({ activeReplicas: 0 });
+    expect(workloadCondition(failed, 'Ready')).toMatchObject({ status: 'False', reason: 'KubeForbidden', message });
+    expect(await workloadPods(ns, name)).toEqual([]);
+
+    // The spec fixed (the RuntimeClass dropped): the workload's watch runs a pass, and its pod runs.
+    await createWorkload(ns, name, opts);
+    const running = await waitForWorkload(ns, name, 'Running', (w) => w.status?.phase === 'Running', 30_000);
+    expect(running.status).toMatchObject({ activeReplicas: 1, podName: name, message: `Pod ${name} is running` });
+    expect(workloadCondition(running, 'Ready')).toMatchObject({ status: 'True', reason: 'Running' });
+    await deleteWorkload(ns, name);
+  });
+
   it('suspends through a completed checkpoint (a stand-in node worker dumps) and wakes into a pod restored from it, on its node', async () => {
     const ns = kube.namespace;
     const name = uniqueName('kwl-cp');

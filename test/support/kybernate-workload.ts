@@ -19,14 +19,18 @@ const PODS = { group: '', version: 'v1', plural: 'pods' };
 const MANAGER = 'kybernate-e2e';
 
 /** A workload whose pod the simulated kubelet reports at 127.0.0.1 (or holds starting forever), serving `port`. */
-export async function createWorkload(namespace: string, name: string, opts: { port: number; idleTimeout: string; queueTimeout: string; hold?: boolean; nodeName?: string }): Promise<KybernateWorkload> {
+export async function createWorkload(
+  namespace: string,
+  name: string,
+  opts: { port: number; idleTimeout: string; queueTimeout: string; hold?: boolean; nodeName?: string; runtimeClassName?: string },
+): Promise<KybernateWorkload> {
   const annotations = { [POD_IP_ANNOTATION]: '127.0.0.1', ...(opts.hold ? { [OUTCOME_ANNOTATION]: 'hold' } : {}) };
   const body = {
     apiVersion: KYBERNATE_API_VERSION,
     kind: WORKLOAD_KIND,
     metadata: { name, namespace },
     spec: {
-      template: { metadata: { labels: { app: name }, annotations }, spec: { ...(opts.nodeName ? { nodeName: opts.nodeName } : {}), containers: [{ name: 'model', image: 'busybox:local', ports: [{ containerPort: opts.port }] }] } },
+      template: { metadata: { labels: { app: name }, annotations }, spec: { ...(opts.nodeName ? { nodeName: opts.nodeName } : {}), ...(opts.runtimeClassName ? { runtimeClassName: opts.runtimeClassName } : {}), containers: [{ name: 'model', image: 'busybox:local', ports: [{ containerPort: opts.port }] }] } },
       suspend: { enabled: true, idleTimeout: opts.idleTimeout },
       activator: { enabled: true, port: opts.port, healthPath: '/health', queueTimeout: opts.queueTimeout },
     },

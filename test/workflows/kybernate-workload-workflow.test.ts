@@ -4,13 +4,15 @@
 // and delete. The suspend with a completed checkpoint (suspendedCheckpoints + 1, the wake's pod restores
 // from it), the cold fallback when the checkpoint fails (SuspendDegraded), a wake during the suspend,
 // requests that keep resetting the idle timer, a plain scale-to-zero, and a suspend step run again
-// after a failure that never creates a second checkpoint.
+// after a failure that never creates a second checkpoint. A pod the API server refuses (an unknown
+// RuntimeClass) is reported Failed with the refusal, and the workload recovers once its spec is fixed.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdleMode, SuspendCheckpointState, WorkloadActivities, WorkloadPodState, WorkloadStatusInput } from '../../contract/kybernate-workload-activities.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
+import { toActivityFailure } from '../../kube/errors.ts';
 import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
 import type { WorkloadView } from '../../workflows/kybernate/workload.ts';
 import { activitySignal, wakeSignal } from '../../workflows/kybernate/workload-signals.ts';
@@ -36,6 +38,9 @@ class FakeWorkload {
   readonly checkpoints = new Map<string, FakeCheckpoint>();
   /** What a new checkpoint becomes: completed at once unless a test says otherwise. */
   checkpointOutcome: (name: string) => FakeCheckpoint = (name) => ({ phase: 'Completed', checkpointRef: `containerd.io/checkpoint/${name}:20250101T120000.000Z`, nodeName: 'node-1' });
+  /** What the API server answers a pod create with, while set (the activity's classified failure). */
+  refusePod: ApplicationFailure | undefined;
+  podRefusals = 0;
   /** Activities that fail once, after doing their work (a worker killed between the call and its result). */
   readonly failOnce = new Set<string>();
 
@@ -88,6 +93,10 @@ class FakeWorkload {
       },
       applyWorkloadPod: async (_ref, opts) => {
         if (this.pod) return this.podState(false);
+        if (this.refusePod) {
+          this.podRefusals++;
+          throw this.refusePod;
+        }
         this.podsCreated++;
         this.restoreFroms.push(opts.restoreFrom);
         this.pinnedTo.push(opts.nodeName);
@@ -318,6 +327,39 @@ describe('kybernateWorkloadWorkflow with stub activities', () => {
     expect(fake.status).toMatchObject({ suspendedCheckpoints: 3 });
     // Asked once, by the first pass.
     expect(fake.earlierAsked).toBe(1);
+  });
+
+  it('reports a pod the API server refuses (Failed, its reason and message) without crashing, and runs once the spec is fixed', async () => {
+    const fake = new FakeWorkload();
+    const name = fake.ref.name;
+    // What the real activity throws when the RuntimeClass admission refuses the pod (non-retryable).
+    const detail = `pods "${name}" is forbidden: pod rejected: RuntimeClass "nvidia" not found`;
+    fake.refusePod = toActivityFailure({ code: 403, body: { kind: 'Status', status: 'Failure', reason: 'Forbidden', message: detail, code: 403 } }, `apply pods ${name}`);
+    expect(fake.refusePod).toMatchObject({ type: 'KubeForbidden', nonRetryable: true });
+    const { handle, viewWhere, poke } = await start(fake);
+
+    const failed = await viewWhere('Failed', (v) => v.phase === 'Failed' && v.failures >= 2);
+    const message = `The API server refused pod ${name}: ${detail}`;
+    expect(fake.status).toMatchObject({ phase: 'Failed', message, activeReplicas: 0, suspendedCheckpoints: 0, ready: { status: 'False', reason: 'KubeForbidden', message } });
+    // The refusal once in the message; every pass reports the same status.
+    expect(message.split(detail)).toHaveLength(2);
+    expect(new Set(fake.statuses.map((st) => JSON.stringify({ ...st, lastActivityTime: undefined })))).toEqual(new Set([JSON.stringify({ ...fake.status, lastActivityTime: undefined })]));
+    // The pass still fails (what `kar status` shows) and is tried again after a backoff; never retried within a pass.
+    expect(failed).toMatchObject({ step: 'pod', message, lastError: { step: 'pod', type: 'KubeForbidden', message: `apply pods ${name}: ${detail}` } });
+    expect(fake.podRefusals).toBeGreaterThanOrEqual(2);
+    expect(fake.podRefusals).toBeLessThanOrEqual(failed.failures + 1);
+    expect(fake.podsCreated).toBe(0);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+
+    // The spec fixed: the watch's signal runs a pass at once, and the workload runs.
+    fake.refusePod = undefined;
+    await poke();
+    const running = await viewWhere('Running', (v) => v.phase === 'Running' && v.step === 'idle', 10_000);
+    expect(running.failures).toBe(0);
+    expect(running.lastError).toBeUndefined();
+    expect(fake.podsCreated).toBe(1);
+    expect(fake.status).toMatchObject({ phase: 'Running', message: `Pod ${name} is running`, activeReplicas: 1, ready: { status: 'True', reason: 'Running' } });
+    expect(fake.statuses.map((st) => st.phase).filter((p, i, all) => p !== all[i - 1])).toEqual(['Failed', 'Running']);
   });
 
   it('goes to zero without a checkpoint when only scaleToZero is enabled', async () => {

@@ -1,11 +1,12 @@
-import { proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import { suspendCheckpointName } from '../../api/kybernate/constants.ts';
-import type { IdleMode, WorkloadActivities, WorkloadAssessment, WorkloadPhase, WorkloadStatusInput } from '../../contract/kybernate-workload-activities.ts';
+import type { IdleMode, WorkloadActivities, WorkloadAssessment, WorkloadPhase, WorkloadPodState, WorkloadStatusInput } from '../../contract/kybernate-workload-activities.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-options.ts';
 import { toMs } from '../engine/durations.ts';
 import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
 import { reconcileLoop, type PassEnd } from '../engine/reconcile-loop.ts';
+import { stepError } from '../engine/step-error.ts';
 import type { LoopView } from '../engine/view.ts';
 import { activitySignal, wakeSignal } from './workload-signals.ts';
 
@@ -61,6 +62,12 @@ const cluster = proxyLocalActivities<WorkloadActivities>({ startToCloseTimeout: 
 const CHECKPOINT_MARGIN_MS = 60_000;
 /** Checkpoints of an old incarnation (or a user's) under a suspend's name are skipped, at most this many. */
 const MAX_FOREIGN_CHECKPOINTS = 5;
+/**
+ * Patch ID (see `patched()`): a pod the workload could not create (the API server refused it, e.g. an
+ * unknown RuntimeClass) is reported in status (Failed) before the pass fails; histories recorded
+ * before it failed the pass without a status write.
+ */
+const WORKLOAD_REPORTS_POD_REFUSAL = 'workload-reports-pod-refusal';
 
 /**
  * One KybernateWorkload (seed 003 §3.3), a long-lived workflow: it runs the workload's pod; a durable
@@ -141,7 +148,14 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
     if (view.phase === 'Running' && !view.waking && this.idleLeftMs(w) <= 0) return this.beginSuspend(ref, w);
     this.at('pod', `pod ${podName}`);
     const restoreFrom = view.waking ? view.checkpointImage : undefined;
-    const pod = await cluster.applyWorkloadPod(ref, restoreFrom ? { restoreFrom, ...(view.checkpointNode ? { nodeName: view.checkpointNode } : {}) } : {});
+    let pod: WorkloadPodState;
+    try {
+      pod = await cluster.applyWorkloadPod(ref, restoreFrom ? { restoreFrom, ...(view.checkpointNode ? { nodeName: view.checkpointNode } : {}) } : {});
+    } catch (err) {
+      if (!isCancellation(err) && patched(WORKLOAD_REPORTS_POD_REFUSAL)) await this.reportPodFailure(ref, podName, err);
+      // The pass fails all the same: the loop backs off and tries again; a spec change tries at once.
+      throw err;
+    }
     if (pod.reason === 'PodExists') {
       await this.report(ref, 'Failed', pod.message ?? `Pod ${ref.namespace}/${pod.podName} exists`, { status: 'False', reason: pod.reason, message: pod.message ?? '' });
       return this.wait('pod', `pod ${pod.podName} (not this workload's) to be removed`);
@@ -191,6 +205,26 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
     if (left === Infinity) return this.wait('idle', undefined);
     if (left > 0) return this.wait('idle', `no requests until ${new Date(Date.now() + left).toISOString()}`, Math.min(left, this.resyncMs()));
     return this.beginSuspend(ref, w);
+  }
+
+  /**
+   * The pod could not be created: Failed, the Ready condition's reason the failure's type (KubeForbidden,
+   * KubeInvalid, ...) and the message the API server's own explanation. A failed status write does not
+   * hide the pod's failure (the pass fails with it).
+   */
+  private async reportPodFailure(ref: ReadRef, podName: string, err: unknown): Promise<void> {
+    const failure = stepError('pod', err);
+    const cause = err instanceof ActivityFailure ? err.cause : err;
+    const kube = cause instanceof ApplicationFailure && failure.type.startsWith('Kube') ? (cause.details?.[0] as { detail?: unknown } | undefined) : undefined;
+    const message =
+      kube && typeof kube.detail === 'string' && (cause as ApplicationFailure).nonRetryable
+        ? `The API server refused pod ${podName}: ${kube.detail}`
+        : `Could not create pod ${podName}: ${failure.message}`;
+    try {
+      await this.report(ref, 'Failed', message, { status: 'False', reason: failure.type, message });
+    } catch {
+      // Reported again by the next pass.
+    }
   }
 
   /** How long until the workload is idle (Infinity when it never idles out). */
