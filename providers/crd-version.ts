@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProviderResourceType } from './contract.ts';
 import { chooseApiVersion, type VersionChoice } from './shared/api-version.ts';
 import { CustomObjects, type CollectionRef, type ResourceRef } from '../kube/custom-objects.ts';
-import type { InformerSet } from '../kube/informer-set.ts';
+import type { CollectionSpec, InformerSet } from '../kube/informer-set.ts';
 
 interface CrdBody {
   spec?: { versions?: { name: string; served?: boolean }[] };
@@ -23,9 +23,22 @@ export function crdRef(resource: ProviderResourceType): ResourceRef {
 export async function detectInstalledVersion(kc: KubeConfig, informers: InformerSet | undefined, resource: ProviderResourceType): Promise<VersionChoice | undefined> {
   const ref = crdRef(resource);
   const cached = informers?.cached(ref) ?? { known: false };
-  const crd = (cached.known ? cached.object : await new CustomObjects(kc).get(ref)) as CrdBody | undefined;
+  return versionOfCrd(resource, cached.known ? cached.object : await new CustomObjects(kc).get(ref));
+}
+
+/** The API version to render for, given the provider's CRD as read (undefined: missing or not yet Established). */
+export function versionOfCrd(resource: ProviderResourceType, object: unknown): VersionChoice | undefined {
+  const crd = object as CrdBody | undefined;
   if (!crd) return undefined;
   if (!crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return undefined;
   const served = (crd.spec?.versions ?? []).filter((v) => v.served !== false).map((v) => v.name);
   return chooseApiVersion(resource, served);
+}
+
+/**
+ * A watch of the provider's own CRD alone (a `metadata.name` field selector, which RBAC authorizes
+ * against the role's `resourceNames`: a provider may list and watch its CRD and no other).
+ */
+export function crdCollection(resource: ProviderResourceType): CollectionSpec {
+  return { ...CRDS, fieldSelector: `metadata.name=${crdRef(resource).name}` };
 }

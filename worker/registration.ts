@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, PROVIDER_CONFIG_KIND, providerFieldManager } from '../api/constants.ts';
 import type { ProviderDefinition } from '../providers/contract.ts';
-import { detectInstalledVersion } from '../providers/crd-version.ts';
+import { crdCollection, crdRef, versionOfCrd } from '../providers/crd-version.ts';
 import { CustomObjects, type AnyObject } from '../kube/custom-objects.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
 import { PROVIDER_CONFIGS } from '../api/constants.ts';
@@ -29,13 +29,30 @@ export async function registerProvider(
   const { status: _ignored, ...config } = provider.config as unknown as AnyObject;
   await objects.apply(ref, { ...config, apiVersion: API_VERSION, kind: PROVIDER_CONFIG_KIND } as AnyObject, fieldManager);
 
-  const installedVersion = async () => {
-    const version = await detectInstalledVersion(kc, opts.informers, provider.resource).catch(() => undefined);
+  // The provider's own CRD, watched (one object: a `metadata.name` field selector). Read from this
+  // watch's cache once it is filled, else from the API server.
+  const crdName = crdRef(provider.resource).name;
+  const crds = opts.informers?.collection(`${provider.resource.kind} CRD`, crdCollection(provider.resource));
+  const versionOf = (crd: unknown) => {
+    const version = versionOfCrd(provider.resource, crd);
     return version && !('error' in version) ? version.apiVersion : '';
   };
+  const installedVersion = async () => {
+    if (crds?.synced) return versionOf(crds.informer.get(crdName));
+    return versionOf(await objects.get(crdRef(provider.resource)).catch(() => undefined));
+  };
   let reported = '';
-  const writeStatus = async (ready: boolean, upstreamCRDVersion?: string) => {
-    reported = upstreamCRDVersion ?? (await installedVersion());
+  let stopped = false;
+  // Status writes run one at a time, in order, each on what is installed when its turn comes: a CRD
+  // removed and re-created in quick succession cannot leave the older answer written last.
+  let queue: Promise<void> = Promise.resolve();
+  const serially = (job: () => Promise<void>): Promise<void> => {
+    const done = queue.then(job);
+    queue = done.catch(() => undefined);
+    return done;
+  };
+  const write = async (ready: boolean, installed?: string) => {
+    reported = installed ?? (await installedVersion());
     await objects.applyStatus(
       ref,
       {
@@ -47,25 +64,43 @@ export async function registerProvider(
       fieldManager,
     );
   };
-  await writeStatus(true);
+  /** Writes the status when the CRD version differs from the one last reported. */
+  const refresh = (why: string) => {
+    if (stopped) return;
+    serially(async () => {
+      const installed = await installedVersion();
+      if (!stopped && installed !== reported) await write(true, installed);
+    }).catch((err: Error) => opts.log?.(`${provider.name}: ${why} failed: ${err.message}`));
+  };
+  await serially(() => write(true));
   const timer = setInterval(() => {
-    writeStatus(true).catch((err: Error) => opts.log?.(`${provider.name}: heartbeat failed: ${err.message}`));
+    serially(() => write(true)).catch((err: Error) => opts.log?.(`${provider.name}: heartbeat failed: ${err.message}`));
   }, opts.heartbeatMs ?? 30_000);
   timer.unref();
-  // The CRD is checked more often than the heartbeat and reported as soon as it changes: deployments
-  // waiting for "CRD not installed" then proceed within seconds of `kubectl apply` of the CRD.
-  const crdTimer = setInterval(() => {
-    installedVersion()
-      .then((current) => (current !== reported ? writeStatus(true, current) : undefined))
-      .catch((err: Error) => opts.log?.(`${provider.name}: CRD check failed: ${err.message}`));
-  }, opts.crdCheckMs ?? 5_000);
+  // The status is written as soon as the CRD's watch reports it installed, upgraded or removed, not on
+  // the next timer tick: the core learns "CRD not installed" (and that it no longer is) from this
+  // status only, so whatever re-checks it right after the CRD changed (the wake-up that this status
+  // change itself sends the deployments waiting on this provider, a `kubeairunway retry`) must find the
+  // CRD as the API server has it now. The watch's cache is updated before its handlers run, so the
+  // read in `refresh` sees the event's CRD.
+  const onCrd = () => refresh('CRD change report');
+  crds?.informer.on('add', onCrd);
+  crds?.informer.on('update', onCrd);
+  crds?.informer.on('delete', onCrd);
+  // Still checked on a timer too: the watch may be down (an outage, or a role without list and watch
+  // of the CRD), and then this is what notices.
+  const crdTimer = setInterval(() => refresh('CRD check'), opts.crdCheckMs ?? 5_000);
   crdTimer.unref();
 
   return {
     async stop() {
+      stopped = true;
       clearInterval(timer);
       clearInterval(crdTimer);
-      await writeStatus(false).catch((err: Error) => opts.log?.(`${provider.name}: could not mark not ready: ${err.message}`));
+      crds?.informer.off('add', onCrd);
+      crds?.informer.off('update', onCrd);
+      crds?.informer.off('delete', onCrd);
+      await serially(() => write(false)).catch((err: Error) => opts.log?.(`${provider.name}: could not mark not ready: ${err.message}`));
     },
   };
 }

@@ -1,6 +1,8 @@
 // `kubeairunway retry` on a deployment stuck on a missing provider CRD. The provider is a third-party
 // one defined here, whose CRD is installed only during the test. No watcher runs and the resync period
-// is long, so nothing but the retry can move the deployment once the CRD exists.
+// is long, so nothing but the retry can move the deployment once the CRD exists. The provider's
+// heartbeat and periodic CRD check are an hour apart: the retry finds the CRD only because the
+// registration reports it as soon as its watch of the CRD sees it.
 import { modelDeploymentKind } from '../../watcher/kinds/model-deployment.ts';
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +37,7 @@ describe('kubeairunway retry', () => {
   beforeAll(async () => {
     kube = await testKube('cli-retry');
     temporal = await temporalClient();
-    ctl = await startTestController({ namespaces: [kube.namespace], providers: [widget.provider], watcher: false, simulators: false });
+    ctl = await startTestController({ namespaces: [kube.namespace], providers: [widget.provider], watcher: false, simulators: false, heartbeatMs: 3_600_000, providerCrdCheckMs: 3_600_000 });
     const settings = { ...TEST_SETTINGS, resyncPeriod: '10m', taskQueuePrefix: ctl.taskQueuePrefix };
     md = (await createDeployment({
       apiVersion: API_VERSION,
@@ -70,7 +72,7 @@ describe('kubeairunway retry', () => {
     expect(json<RetryReport>(early)).toMatchObject({ retried: 'validate', wasWaitingFor: awaited, outcome: 'waiting', now: { step: 'validate', waitingFor: awaited } });
 
     await installCrds(kube.kc, [widget.crd]);
-    // The provider's heartbeat reports the CRD (every 2 s here); the deployment itself stays where it is.
+    // The provider reports the CRD at once (from its watch of it); the deployment itself stays where it is.
     await eventually('the provider to report its CRD', async () => Boolean((await providerConfig())?.status?.upstreamCRDVersion));
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await widgetObject()).toBeUndefined();

@@ -233,7 +233,8 @@ describe('install roles match the code', () => {
         // Applied with server-side apply, found by label and deleted at cleanup.
         for (const verb of ['create', 'patch', 'list', 'delete']) expect(allows(rules, verb, splitApiVersion(kind.apiVersion).group, kind.plural), `${verb} ${kind.plural}`).toBe(true);
       }
-      expect(allows(rules, 'get', 'apiextensions.k8s.io', 'customresourcedefinitions', `${plural}.${group}`)).toBe(true);
+      // get: version detection; list and watch: the registration's watch of its CRD (worker/registration.ts).
+      for (const verb of ['get', 'list', 'watch']) expect(allows(rules, verb, 'apiextensions.k8s.io', 'customresourcedefinitions', `${plural}.${group}`), `${verb} its CRD`).toBe(true);
       expect(allows(rules, 'get', 'apiextensions.k8s.io', 'customresourcedefinitions', 'modeldeployments.kubeairunway.ai')).toBe(false);
       expect(allows(rules, 'create', 'kubeairunway.ai', 'inferenceproviderconfigs', provider.name)).toBe(true);
       expect(allows(rules, 'patch', 'kubeairunway.ai', 'inferenceproviderconfigs/status', provider.name)).toBe(true);

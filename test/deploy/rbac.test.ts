@@ -269,6 +269,9 @@ function provider(name: string, group: string, plural: string, other: { group: s
       q('patch', 'inferenceproviderconfigs.kubeairunway.ai', { name }),
       q('patch', 'inferenceproviderconfigs.kubeairunway.ai/status', { name }),
       q('get', 'customresourcedefinitions.apiextensions.k8s.io', { name: resource }),
+      // The registration's watch of its CRD (worker/registration.ts), by name.
+      q('list', 'customresourcedefinitions.apiextensions.k8s.io', { name: resource }),
+      q('watch', 'customresourcedefinitions.apiextensions.k8s.io', { name: resource }),
       ...['get', 'create', 'patch', 'delete'].map((verb) => q(verb, resource, inUserNs)),
       q('list', resource),
       q('watch', resource),
@@ -282,6 +285,7 @@ function provider(name: string, group: string, plural: string, other: { group: s
       q('create', 'inferenceproviderconfigs.kubeairunway.ai', { name: 'a-new-provider' }),
       q('patch', 'inferenceproviderconfigs.kubeairunway.ai/status', { name: other.ipc }),
       q('get', 'customresourcedefinitions.apiextensions.k8s.io', { name: `${other.plural}.${other.group}` }),
+      q('watch', 'customresourcedefinitions.apiextensions.k8s.io', { name: `${other.plural}.${other.group}` }),
       q('list', 'customresourcedefinitions.apiextensions.k8s.io'),
       // The core's part: watching deployments, finalizers, provider selection, the Secret check.
       q('list', 'modeldeployments.kubeairunway.ai'),

@@ -43,6 +43,9 @@ export async function startTestController(opts: {
   taskQueuePrefix?: string;
   /** Also run this node's worker (Kybernate's node activities, beside a containerd). */
   node?: { name: string; containerdSocket: string };
+  /** The providers' heartbeat (2 s unless told) and periodic CRD check (5 s unless told). */
+  heartbeatMs?: number;
+  providerCrdCheckMs?: number;
 }): Promise<TestController> {
   const kc = kubeConfig();
   const taskQueuePrefix = opts.taskQueuePrefix ?? uniqueName('kar');
@@ -56,8 +59,9 @@ export async function startTestController(opts: {
     settings: { ...TEST_SETTINGS, ...opts.settings, taskQueuePrefix },
     namespaces: opts.namespaces,
     workflowBundle: await workflowBundle(),
-    heartbeatMs: 2_000,
+    heartbeatMs: opts.heartbeatMs ?? 2_000,
     providerCrdPollMs: 1_000,
+    ...(opts.providerCrdCheckMs !== undefined ? { providerCrdCheckMs: opts.providerCrdCheckMs } : {}),
     amqpUrl: stackInfo().amqpUrl,
     ...(opts.node ? { node: opts.node } : {}),
   });

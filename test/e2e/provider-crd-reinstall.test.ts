@@ -1,0 +1,81 @@
+// A deployment waiting for its provider's CRD proceeds as soon as the CRD is installed again. The core
+// learns whether a provider's CRD is installed from the provider's registration only
+// (InferenceProviderConfig `status.upstreamCRDVersion`). Here the registration's heartbeat and periodic
+// CRD check are an hour apart and the resync period is long, so the only thing that can tell the core
+// is the registration's watch of the CRD: were the status refreshed on the timer alone, the watcher's
+// "CRD changed" wake-up would re-run validation on the stale status and the deployment would stay waiting.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION, MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIGS } from '../../api/constants.ts';
+import type { InferenceProviderConfig, ModelDeployment } from '../../api/types.ts';
+import { installCrds } from '../../devstack/crds.ts';
+import { CustomObjects } from '../../kube/custom-objects.ts';
+import { CRDS } from '../../providers/crd-version.ts';
+import { startTestController, type TestController } from '../support/controller.ts';
+import { condition, createDeployment, deleteDeployment, getObject, patchDeployment, waitForDeployment, waitGone } from '../support/deployments.ts';
+import { eventually, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { thirdPartyProvider } from '../support/third-party-provider.ts';
+
+const HOUR_MS = 3_600_000;
+
+describe('a provider CRD removed and installed again', () => {
+  const widget = thirdPartyProvider(`reinstall-${uniqueName('c').slice(2)}`);
+  const installedVersion = `${widget.resource.group}/v1`;
+  const name = 'waits-for-crd';
+  let kube: TestKube;
+  let ctl: TestController | undefined;
+  const objects = () => new CustomObjects(kube.kc);
+  const reported = async () => ((await objects().get({ ...PROVIDER_CONFIGS, name: widget.provider.name })) as unknown as InferenceProviderConfig | undefined)?.status?.upstreamCRDVersion;
+
+  beforeAll(async () => {
+    kube = await testKube('e2e-crd-reinstall');
+    await installCrds(kube.kc, [widget.crd]);
+    ctl = await startTestController({
+      namespaces: [kube.namespace],
+      providers: [widget.provider],
+      simulators: false,
+      settings: { resyncPeriod: '10m' },
+      heartbeatMs: HOUR_MS,
+      providerCrdCheckMs: HOUR_MS,
+    });
+    // Registration reads the CRD once at start.
+    await eventually('the provider to report its CRD at start', async () => (await reported()) === installedVersion);
+  });
+
+  afterAll(async () => {
+    await ctl?.stop();
+    // The finalizer would hold the namespace with no controller left to remove it.
+    await patchDeployment(kube.namespace, name, { metadata: { finalizers: null } }).catch(() => undefined);
+    await objects().delete({ ...CRDS, name: widget.crdName }).catch(() => undefined);
+    await objects().delete({ ...PROVIDER_CONFIGS, name: widget.provider.name }).catch(() => undefined);
+    await kube?.cleanup();
+  });
+
+  it('reports the CRD gone and back at once, and the waiting deployment proceeds by itself', async () => {
+    await objects().delete({ ...CRDS, name: widget.crdName });
+    await eventually('the CRD to be gone', async () => (await objects().get({ ...CRDS, name: widget.crdName })) === undefined);
+    // No timer fires within the test: only the registration's watch of the CRD can report it.
+    await eventually('the provider to report its CRD missing', async () => (await reported()) === '');
+
+    await createDeployment({
+      apiVersion: API_VERSION,
+      kind: MODEL_DEPLOYMENT_KIND,
+      metadata: { name, namespace: kube.namespace },
+      spec: { model: { id: 'acme/widget-7b', source: 'huggingface' }, engine: { type: 'vllm' }, provider: { name: widget.provider.name }, resources: { gpu: { count: 1 } } },
+    } as ModelDeployment);
+    const message = `Provider '${widget.provider.name}' CRD not installed in cluster`;
+    // Blocked in validation, on the provider config's status.
+    const waiting = await waitForDeployment(kube.namespace, name, 'waiting for the CRD', (m) => m.status?.phase === 'Pending' && m.status.message === message && condition(m, 'Validated')?.status === 'False');
+    expect(condition(waiting, 'Validated')?.message).toBe(message);
+
+    await installCrds(kube.kc, [widget.crd]);
+    await eventually('the provider to report its CRD again', async () => (await reported()) === installedVersion);
+    const proceeding = await waitForDeployment(kube.namespace, name, 'past validation with its resource created', (m) => condition(m, 'Validated')?.status === 'True' && condition(m, 'ResourceCreated')?.status === 'True');
+    expect(proceeding.status?.phase).toBe('Deploying');
+    expect(proceeding.status?.provider?.name).toBe(widget.provider.name);
+    const resource = await getObject({ ...widget.resource, namespace: kube.namespace, name });
+    expect(resource?.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'ModelDeployment', name });
+
+    await deleteDeployment(kube.namespace, name);
+    await waitGone(kube.namespace, name);
+  });
+});
