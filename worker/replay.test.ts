@@ -13,6 +13,9 @@
 //     invalid     unknown provider (Validated False), then fixed
 //     paused      pause annotation set, then removed
 //     timeout     deletion whose upstream resource holds its own finalizer: the finalizer timeout
+//   test/e2e/record-in-process-histories.test.ts — modelDeploymentWorkflow, provider in the core's process (r5):
+//     inprocess-lifecycle   create → Running → delete: dynamo:reconcileResource and dynamo:cleanupResources as
+//                           local activities, the timer that commits the cleanup before completion
 //   test/e2e/record-kind-histories.test.ts — the other kinds (r4):
 //     flame-lifecycle              flameClusterWorkflow: create → Running (2 executors) → scale to 3 → delete
 //     asya-standalone              asyncActorWorkflow: standalone create (queues, Deployment, ScaledObject) → delete, finalizer released
