@@ -182,8 +182,9 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
       if (!snapshot || snapshot.deletionTimestamp || snapshot.paused) return { snapshot, finalizerAdded: false };
       const local = deps.inProcessProviders?.length ? { inProcessProviders: [...deps.inProcessProviders] } : {};
       const seen: ReadRef = { ...ref, seenVersion: snapshot.resourceVersion || ref.seenVersion };
-      if (!snapshot.hasFinalizer) await activities.addFinalizer(seen);
-      const validation = await activities.validateDeployment(seen);
+      // The finalizer's write and validation's reads (the Secret's existence is a GET) do not depend on
+      // each other: one round trip on the way to the provider resource instead of two.
+      const [, validation] = await Promise.all([snapshot.hasFinalizer ? undefined : activities.addFinalizer(seen), activities.validateDeployment(seen)]);
       const switching = snapshot.selectedProvider && snapshot.explicitProvider && snapshot.explicitProvider !== snapshot.selectedProvider;
       const selection = validation.valid && !snapshot.selectedProvider && !switching ? await activities.selectProvider(seen, input) : undefined;
       return { snapshot, finalizerAdded: !snapshot.hasFinalizer, validation, ...(selection ? { selection } : {}), ...local };
