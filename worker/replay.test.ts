@@ -25,6 +25,9 @@
 //     restore-lifecycle            kybernateRestoreWorkflow: Pending on an InProgress checkpoint → it completes → pod → Running → delete
 //     workload-lifecycle           kybernateWorkloadWorkflow: Running → idle suspend, checkpoint fails, cold scale-to-zero → wake signal → Running → delete
 //     workload-suspend-checkpoint  kybernateCheckpointWorkflow of that suspend: Failed (pod on no node) → deleted with the workload
+//   and (r5):
+//     workload-pod-refused         kybernateWorkloadWorkflow: pod refused by the API server (unknown RuntimeClass) → Failed with the
+//                                  refusal (patch workload-reports-pod-refusal) → spec fixed → Running → delete
 import { readFileSync } from 'node:fs';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';

@@ -10,6 +10,8 @@
 //   KybernateRestore: waits Pending for its checkpoint → completed → pod created → Running → delete.
 //   KybernateWorkload: Running → idle suspend whose checkpoint fails (cold fallback) → woken by a request
 //     through the activator → Running → delete; and that suspend's own checkpoint workflow (Failed, no node).
+//     And a pod the API server refuses (an unknown RuntimeClass): Failed with the refusal (patch
+//     workload-reports-pod-refusal) → the spec fixed → Running → delete.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -222,6 +224,24 @@ describe('recorded histories of the other kinds', () => {
     await workflowEnds(recorded.at(-1)!.workflowId);
   });
 
+  it('KybernateWorkload: a pod the API server refuses (unknown RuntimeClass) → Failed → spec fixed → Running → delete', async () => {
+    const ns = kube.namespace;
+    const name = uniqueName('kwl-rc');
+    const runtimeClass = uniqueName('no-such-class');
+    const opts = { port: container.port, idleTimeout: '1h', queueTimeout: '10s' };
+    const created = await createWorkload(ns, name, { ...opts, runtimeClassName: runtimeClass });
+    record(WORKLOAD_KIND, 'workload-pod-refused', ns, name, created.metadata.uid!);
+    const failed = await waitForWorkload(ns, name, 'Failed', (w) => w.status?.phase === 'Failed');
+    expect(failed.status?.message).toContain(`RuntimeClass "${runtimeClass}" not found`);
+    expect(await workloadPods(ns, name)).toEqual([]);
+    // The spec fixed (the RuntimeClass dropped): the workload's watch runs a pass, and its pod runs.
+    await createWorkload(ns, name, opts);
+    await waitForWorkload(ns, name, 'Running', (w) => w.status?.phase === 'Running', 30_000);
+    await deleteWorkload(ns, name);
+    await eventually('the workload to be gone', async () => (await getWorkload(ns, name)) === undefined);
+    await workflowEnds(recorded.at(-1)!.workflowId);
+  });
+
   it('replays them on the current code (and records them when asked)', async () => {
     expect(recorded.map((r) => r.scenario)).toEqual([
       'flame-lifecycle',
@@ -232,6 +252,7 @@ describe('recorded histories of the other kinds', () => {
       'restore-lifecycle',
       'workload-lifecycle',
       'workload-suspend-checkpoint',
+      'workload-pod-refused',
     ]);
     const histories = [];
     for (const r of recorded) {
