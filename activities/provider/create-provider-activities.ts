@@ -71,7 +71,11 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
    * only ever proves "unchanged"; any other verdict (create, update, drift, identity change) is made on
    * a fresh read, so a cache that lags our own last write can neither hide a change nor invent drift.
    */
-  const applyRendered = async (ref: ObjectRef, md: ModelDeployment, rendered: KubernetesObject[]): Promise<{ outcome: ApplyOutcome; stored: AnyObject | undefined }> => {
+  const applyRendered = async (
+    ref: ObjectRef,
+    md: ModelDeployment,
+    rendered: KubernetesObject[],
+  ): Promise<{ outcome: ApplyOutcome; stored: AnyObject | undefined; recording?: Promise<unknown> }> => {
     const [primary, ...others] = rendered;
     if (!primary) throw ApplicationFailure.nonRetryable(`provider ${provider.name} rendered nothing`, 'ProviderBug');
     const primaryRef = refOf(primary);
@@ -104,21 +108,26 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     else result = 'unchanged';
 
     let stored = current;
+    let recording: Promise<unknown> | undefined;
     if (result !== 'unchanged') {
       if (result === 'created') deps.wrote?.({ ...stamped, metadata: { ...stamped.metadata, generation: 1 } } as AnyObject);
       const applied = await kubeCall(`apply ${primary.kind}`, () => objects.apply(primaryRef, stamped as AnyObject, fieldManager));
       deps.wrote?.(applied);
-      // Metadata-only write: it does not bump the generation, and annotations are outside the hash.
-      stored = await kubeCall(`record ${primary.kind} state`, () =>
+      stored = applied;
+      // Metadata-only write: it does not bump the generation, and annotations are outside the hash. Its
+      // caller awaits it beside the status write (neither needs the other); handled here at once so a
+      // failure meanwhile is not an unhandled rejection.
+      recording = kubeCall(`record ${primary.kind} state`, () =>
         objects.mergePatch(primaryRef, { metadata: { annotations: { [APPLIED_STATE_ANNOTATION]: stateHash(applied) } } }),
       );
+      recording.catch(() => undefined);
     }
     for (const obj of others) {
       await kubeCall(`apply ${obj.kind}`, () => objects.apply(refOf(obj), obj as AnyObject, fieldManager));
     }
     if (result === 'created') recorder.post(involved(ref), events.resourceCreated(primary.kind, primary.metadata.name));
     if (result === 'drift-restored') await record(ref, events.driftDetected());
-    return { outcome: { result, resource, identityChanges: [], warnings: [] }, stored };
+    return { outcome: { result, resource, identityChanges: [], warnings: [] }, stored, ...(recording ? { recording } : {}) };
   };
 
   /**
@@ -195,7 +204,9 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       if (!md) return unchangedNothing;
       const rendered = await renderFor(md);
       if (!rendered) return { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] };
-      return (await applyRendered(ref, md, rendered)).outcome;
+      const { outcome, recording } = await applyRendered(ref, md, rendered);
+      await recording;
+      return outcome;
     },
 
     async observeResource(ref): Promise<ObservedStatus> {
@@ -214,9 +225,10 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       if (!rendered) {
         return { compatibility, apply: { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] }, observed: await observeWith(ref, md, compatibility, undefined) };
       }
-      const { outcome, stored } = await applyRendered(ref, md, rendered);
+      const { outcome, stored, recording } = await applyRendered(ref, md, rendered);
       const upstream = outcome.result === 'recreating' ? undefined : stored;
-      return { compatibility, apply: outcome, observed: await observeWith(ref, md, compatibility, rendered, upstream) };
+      const [observed] = await Promise.all([observeWith(ref, md, compatibility, rendered, upstream), recording]);
+      return { compatibility, apply: outcome, observed };
     },
 
     async cleanupResources(ref): Promise<CleanupOutcome> {
