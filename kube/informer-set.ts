@@ -15,6 +15,7 @@ export interface SharedCollection {
   readonly spec: CollectionSpec;
   readonly informer: StartedInformer<KubernetesObject>['informer'];
   readonly synced: boolean;
+  retryNow(): void;
 }
 
 /** What a cache says about one object: `unknown` when no filled cache covers it (ask the API server). */

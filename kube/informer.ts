@@ -25,6 +25,8 @@ export interface StartedInformer<T extends KubernetesObject> {
   readonly synced: boolean;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Restarts now a watch that failed and waits on its backoff: the cause is known to be gone (e.g. its CRD is installed again). */
+  retryNow(): void;
 }
 
 /** A KubeConfig whose fetch options carry another Accept header; everything else is delegated. */
@@ -71,6 +73,7 @@ export function resilientInformer<T extends KubernetesObject>(
   };
 
   const restart = () => {
+    timer = undefined;
     if (stopped) return;
     begin().catch(scheduleRestart);
   };
@@ -101,6 +104,12 @@ export function resilientInformer<T extends KubernetesObject>(
       stopped = true;
       clearTimeout(timer);
       await informer.stop();
+    },
+    retryNow() {
+      if (stopped || !failed || timer === undefined) return;
+      clearTimeout(timer);
+      timer = undefined;
+      restart();
     },
   };
 }

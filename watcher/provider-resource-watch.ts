@@ -1,8 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProviderResourceType } from '../providers/contract.ts';
 import { splitApiVersion, type AnyObject } from '../kube/custom-objects.ts';
-import type { InformerSet } from '../kube/informer-set.ts';
-import { detectInstalledVersion } from '../providers/crd-version.ts';
+import type { InformerSet, SharedCollection } from '../kube/informer-set.ts';
+import { crdCollection, detectInstalledVersion } from '../providers/crd-version.ts';
 import { MANAGED_SELECTOR } from '../api/constants.ts';
 
 export interface ProviderResourceWatchOptions {
@@ -21,13 +21,33 @@ export interface ProviderResourceWatchOptions {
  * Watches one provider's resources (those carrying the managed-by label) so that upstream status
  * changes, direct edits (drift) and deletions reach the owning deployment's workflow at once, with no
  * per-deployment polling. Waits for the CRD when it is not installed yet.
+ *
+ * The provider's CRD watch (the one its registration keeps, shared here) says when the CRD appears or
+ * comes back: the resource watch then starts, or restarts, at once. Without it, a CRD installed after
+ * the controller started would wait for the next look (`crdPollMs`), and one re-installed would wait
+ * for the failed resource watch's backoff (up to 30 s) before its deployments saw their status again.
  */
 export function watchProviderResources(opts: ProviderResourceWatchOptions): { stop(): Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let resources: SharedCollection | undefined;
+  let beginning: Promise<void> | undefined;
+
+  const crds = opts.informers.collection(`${opts.resource.kind} CRD`, crdCollection(opts.resource));
+  const onCrd = () => {
+    if (stopped) return;
+    if (resources) return resources.retryNow();
+    clearTimeout(timer);
+    void look();
+  };
+  crds.informer.on('add', onCrd);
+  crds.informer.on('update', onCrd);
+
+  /** One look for the CRD at a time: a CRD event during a look waits for that look. */
+  const look = (): Promise<void> => (beginning ??= begin().finally(() => (beginning = undefined)));
 
   const begin = async () => {
-    if (stopped) return;
+    if (stopped || resources) return;
     let choice: Awaited<ReturnType<typeof detectInstalledVersion>>;
     try {
       choice = await detectInstalledVersion(opts.kc, opts.informers, opts.resource);
@@ -35,22 +55,27 @@ export function watchProviderResources(opts: ProviderResourceWatchOptions): { st
       opts.log?.(`${opts.resource.kind} CRD lookup failed: ${(err as Error).message}`);
       choice = undefined;
     }
+    if (stopped) return;
     if (!choice || 'error' in choice) {
-      timer = setTimeout(() => void begin(), opts.crdPollMs ?? 15_000);
+      clearTimeout(timer);
+      timer = setTimeout(() => void look(), opts.crdPollMs ?? 15_000);
       return;
     }
     const kind = opts.resource.kind;
-    const { informer } = opts.informers.collection(kind, { ...splitApiVersion(choice.apiVersion), plural: opts.resource.plural, labelSelector: MANAGED_SELECTOR });
+    resources = opts.informers.collection(kind, { ...splitApiVersion(choice.apiVersion), plural: opts.resource.plural, labelSelector: MANAGED_SELECTOR });
+    const { informer } = resources;
     informer.on('add', (o) => opts.onChange(o as unknown as AnyObject, `${kind} added`));
     informer.on('update', (o) => opts.onChange(o as unknown as AnyObject, `${kind} changed`));
     informer.on('delete', (o) => opts.onChange(o as unknown as AnyObject, `${kind} deleted`));
   };
-  void begin();
+  void look();
 
   return {
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      crds.informer.off('add', onCrd);
+      crds.informer.off('update', onCrd);
     },
   };
 }

@@ -7,6 +7,28 @@ import { eventually, testKube, uniqueName, type TestKube } from '../support/env.
 
 const group = 'smoke.kubeairunway.test';
 
+/** A namespaced CRD of this group, served at v1, whose objects have an integer `spec.size`. */
+function crd(plural: string, kind: string) {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular: plural.slice(0, -1), kind, listKind: `${kind}List` },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
+        },
+      ],
+    },
+  };
+}
+
 describe('CRD and informer', () => {
   let kube: TestKube;
   beforeAll(async () => {
@@ -17,26 +39,7 @@ describe('CRD and informer', () => {
   it('installs a CRD, creates a custom resource and sees it through an informer', async () => {
     const plural = uniqueName('widgets').replace(/-/g, '');
     const kind = `W${plural}`;
-    await installCrds(kube.kc, [
-      {
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `${plural}.${group}` },
-        spec: {
-          group,
-          scope: 'Namespaced',
-          names: { plural, singular: plural.slice(0, -1), kind, listKind: `${kind}List` },
-          versions: [
-            {
-              name: 'v1',
-              served: true,
-              storage: true,
-              schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
-            },
-          ],
-        },
-      },
-    ]);
+    await installCrds(kube.kc, [crd(plural, kind)]);
     const custom = kube.kc.makeApiClient(CustomObjectsApi);
     const path = `/apis/${group}/v1/namespaces/${kube.namespace}/${plural}`;
     // A just-established CRD answers 429 while its storage initializes: the informer must restart by itself.
@@ -63,6 +66,36 @@ describe('CRD and informer', () => {
       expect(cached?.spec?.size).toBe(3);
     } finally {
       await stop();
+    }
+  });
+
+  it('retryNow restarts a watch that failed for a missing CRD at once, not after its backoff', async () => {
+    const plural = uniqueName('gadgets').replace(/-/g, '');
+    const kind = `G${plural}`;
+    const custom = kube.kc.makeApiClient(CustomObjectsApi);
+    const path = `/apis/${group}/v1/namespaces/${kube.namespace}/${plural}`;
+    const errors: unknown[] = [];
+    // A backoff far beyond the test's waits: only retryNow can bring the watch back in time.
+    const started = resilientInformer<KubernetesObject>(
+      kube.kc,
+      path,
+      () => custom.listNamespacedCustomObject({ group, version: 'v1', namespace: kube.namespace, plural }),
+      { initialBackoffMs: 600_000, maxBackoffMs: 600_000, onError: (err) => errors.push(err) },
+    );
+    await started.start();
+    try {
+      expect(started.synced).toBe(false);
+      expect(errors.length).toBeGreaterThan(0);
+      await installCrds(kube.kc, [crd(plural, kind)]);
+      await custom.createNamespacedCustomObject({ group, version: 'v1', namespace: kube.namespace, plural, body: { apiVersion: `${group}/v1`, kind, metadata: { name: 'late' } } });
+      // A CRD just established may still refuse a list for a moment: each retry that fails schedules the
+      // (long) backoff again, and the next retryNow takes its place.
+      await eventually('the watch back with the object', async () => {
+        started.retryNow();
+        return started.synced && started.informer.get('late', kube.namespace) !== undefined;
+      }, 30_000, 500);
+    } finally {
+      await started.stop();
     }
   });
 });
