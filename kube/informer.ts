@@ -19,6 +19,14 @@ export interface InformerOptions {
   accept?: string;
 }
 
+/** Calls `handler` on each of these events of the informer; the function returned unsubscribes it. */
+export function subscribe<T extends KubernetesObject>(informer: Informer<T>, events: readonly ('add' | 'update' | 'delete')[], handler: (obj: T) => void): () => void {
+  for (const event of events) informer.on(event, handler);
+  return () => {
+    for (const event of events) informer.off(event, handler);
+  };
+}
+
 /** The informer and whether its cache has been filled by a first list (before that, absence means nothing). */
 export interface StartedInformer<T extends KubernetesObject> {
   informer: ResilientInformer<T>;

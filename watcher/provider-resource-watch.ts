@@ -4,6 +4,7 @@ import { splitApiVersion, type AnyObject } from '../kube/custom-objects.ts';
 import type { InformerSet, SharedCollection } from '../kube/informer-set.ts';
 import { crdCollection, detectInstalledVersion } from '../providers/crd-version.ts';
 import { MANAGED_SELECTOR } from '../api/constants.ts';
+import { subscribe } from '../kube/informer.ts';
 
 export interface ProviderResourceWatchOptions {
   kc: KubeConfig;
@@ -34,14 +35,12 @@ export function watchProviderResources(opts: ProviderResourceWatchOptions): { st
   let beginning: Promise<void> | undefined;
 
   const crds = opts.informers.collection(`${opts.resource.kind} CRD`, crdCollection(opts.resource));
-  const onCrd = () => {
+  const unsubscribe = subscribe(crds.informer, ['add', 'update'], () => {
     if (stopped) return;
     if (resources) return resources.retryNow();
     clearTimeout(timer);
     void look();
-  };
-  crds.informer.on('add', onCrd);
-  crds.informer.on('update', onCrd);
+  });
 
   /** One look for the CRD at a time: a CRD event during a look waits for that look. */
   const look = (): Promise<void> => (beginning ??= begin().finally(() => (beginning = undefined)));
@@ -74,8 +73,7 @@ export function watchProviderResources(opts: ProviderResourceWatchOptions): { st
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      crds.informer.off('add', onCrd);
-      crds.informer.off('update', onCrd);
+      unsubscribe();
     },
   };
 }

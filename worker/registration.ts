@@ -4,6 +4,7 @@ import type { ProviderDefinition } from '../providers/contract.ts';
 import { crdCollection, crdRef, versionOfCrd } from '../providers/crd-version.ts';
 import { CustomObjects, type AnyObject } from '../kube/custom-objects.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
+import { subscribe } from '../kube/informer.ts';
 import { PROVIDER_CONFIGS } from '../api/constants.ts';
 import { kubeNow } from '../kube/time.ts';
 import { PRODUCT_VERSION } from './version.ts';
@@ -83,10 +84,7 @@ export async function registerProvider(
   // change itself sends the deployments waiting on this provider, a `kubeairunway retry`) must find the
   // CRD as the API server has it now. The watch's cache is updated before its handlers run, so the
   // read in `refresh` sees the event's CRD.
-  const onCrd = () => refresh('CRD change report');
-  crds?.informer.on('add', onCrd);
-  crds?.informer.on('update', onCrd);
-  crds?.informer.on('delete', onCrd);
+  const unsubscribe = crds ? subscribe(crds.informer, ['add', 'update', 'delete'], () => refresh('CRD change report')) : undefined;
   // Still checked on a timer too: the watch may be down (an outage, or a role without list and watch
   // of the CRD), and then this is what notices.
   const crdTimer = setInterval(() => refresh('CRD check'), opts.crdCheckMs ?? 5_000);
@@ -97,9 +95,7 @@ export async function registerProvider(
       stopped = true;
       clearInterval(timer);
       clearInterval(crdTimer);
-      crds?.informer.off('add', onCrd);
-      crds?.informer.off('update', onCrd);
-      crds?.informer.off('delete', onCrd);
+      unsubscribe?.();
       await serially(() => write(false)).catch((err: Error) => opts.log?.(`${provider.name}: could not mark not ready: ${err.message}`));
     },
   };
