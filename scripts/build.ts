@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { productRoot } from '../worker/product-root.ts';
-import { WORKFLOW_BUNDLE_FILE, WORKFLOWS_PATH } from '../worker/workflow-code.ts';
+import { BUNDLE_OPTIONS, WORKFLOW_BUNDLE_FILE } from '../worker/workflow-code.ts';
 
 export interface BuildResult {
   outDir: string;
@@ -31,7 +31,7 @@ export async function buildProduct(outDir = join(productRoot(), 'dist')): Promis
     },
   );
   // From the sources, as the worker bundles them at start; only webpack's warnings and errors are shown.
-  const bundle = bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+  const bundle = bundleWorkflowCode({ ...BUNDLE_OPTIONS, logger: new DefaultLogger('WARN') });
   const [, { code }] = await Promise.all([compile, bundle]);
   const bundlePath = join(outDir, WORKFLOW_BUNDLE_FILE);
   writeFileSync(bundlePath, code);

@@ -14,7 +14,6 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { workflowCode } from './workflow-code.ts';
 
-export { WORKFLOWS_PATH } from './workflow-code.ts';
 
 export interface CoreWorkerOptions {
   connection: NativeConnection;

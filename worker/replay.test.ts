@@ -31,7 +31,7 @@
 import { readFileSync } from 'node:fs';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from './core-worker.ts';
+import { BUNDLE_OPTIONS } from './workflow-code.ts';
 import { recordedHistories, replayFailures } from './replay.ts';
 
 /** The workflow types the bundle registers, read from its entry (workflows/index.ts) without loading workflow code. */
@@ -51,7 +51,7 @@ describe('replay of recorded histories', () => {
   it('replays every recorded history with the current workflow code', async () => {
     const histories = recordedHistories();
     expect(histories.length).toBeGreaterThanOrEqual(4);
-    const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+    const bundle = await bundleWorkflowCode({ ...BUNDLE_OPTIONS, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
     expect(await replayFailures(bundle, histories)).toEqual([]);
   }, 120_000);
 });

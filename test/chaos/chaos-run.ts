@@ -10,7 +10,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { stackCrdFiles } from '../../devstack/crd-files.ts';
 import { startStack } from '../../devstack/stack.ts';
-import { WORKFLOWS_PATH } from '../../worker/core-worker.ts';
+import { BUNDLE_OPTIONS } from '../../worker/workflow-code.ts';
 import { toMs } from '../../workflows/engine/durations.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { checkInvariants, type ChaosFindings } from './invariants.ts';
@@ -71,7 +71,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     await workload.prepare(['kubeairunway-system']);
 
     const bundlePath = join(stateDir, 'workflow-bundle.js');
-    writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silentLogger })).code);
+    writeFileSync(bundlePath, (await bundleWorkflowCode({ ...BUNDLE_OPTIONS, logger: silentLogger })).code);
     const base = {
       kubeconfigPath: stack.kubeconfigPath,
       temporalAddress: stack.temporalAddress,

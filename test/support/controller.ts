@@ -2,7 +2,7 @@ import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { builtinProviders } from '../../providers/index.ts';
 import type { ProviderDefinition } from '../../providers/contract.ts';
 import { startController, type Controller } from '../../worker/controller.ts';
-import { WORKFLOWS_PATH } from '../../worker/core-worker.ts';
+import { BUNDLE_OPTIONS } from '../../worker/workflow-code.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
@@ -13,7 +13,7 @@ import { kubeConfig, stackInfo, uniqueName } from './env.ts';
 let bundle: Promise<WorkflowBundle> | undefined;
 /** Bundling the workflow code takes seconds; a test file does it once. */
 export function workflowBundle(): Promise<WorkflowBundle> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+  bundle ??= bundleWorkflowCode({ ...BUNDLE_OPTIONS, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
   return bundle;
 }
 
