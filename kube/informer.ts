@@ -19,6 +19,25 @@ export interface InformerOptions {
   accept?: string;
 }
 
+/**
+ * Drops `metadata.managedFields` from an object fresh off the wire (it is ours alone, so in place). The
+ * caches keep none, as controller-runtime's do by default: no reader of a cache needs them (server-side
+ * apply does not; Asya's injection reads its target live), and they are often the bulk of an object,
+ * one entry per field manager listing every field it set.
+ */
+export function stripManagedFields<T>(obj: T): T {
+  const metadata = (obj as { metadata?: { managedFields?: unknown } } | null | undefined)?.metadata;
+  if (metadata && 'managedFields' in metadata) delete metadata.managedFields;
+  return obj;
+}
+
+/** A Watch whose events carry objects without managed fields; everything else is delegated. */
+function strippingWatch(watch: Watch): Watch {
+  const wrapped = Object.create(watch) as Watch;
+  wrapped.watch = (path, query, callback, done) => watch.watch(path, query, (phase, obj, raw) => callback(phase, stripManagedFields(obj), raw), done);
+  return wrapped;
+}
+
 /** Calls `handler` on each of these events of the informer; the function returned unsubscribes it. */
 export function subscribe<T extends KubernetesObject>(informer: Informer<T>, events: readonly ('add' | 'update' | 'delete')[], handler: (obj: T) => void): () => void {
   for (const event of events) informer.on(event, handler);
@@ -60,8 +79,13 @@ export function resilientInformer<T extends KubernetesObject>(
   list: ListPromise<T>,
   opts: InformerOptions = {},
 ): StartedInformer<T> {
-  const watch = new Watch(opts.accept ? withAccept(kc, opts.accept) : kc);
-  const informer = new ListWatch<T>(path, watch, list, false, opts.labelSelector, opts.fieldSelector);
+  const watch = strippingWatch(new Watch(opts.accept ? withAccept(kc, opts.accept) : kc));
+  const listStripped: ListPromise<T> = async () => {
+    const listed = await list();
+    for (const item of listed.items) stripManagedFields(item);
+    return listed;
+  };
+  const informer = new ListWatch<T>(path, watch, listStripped, false, opts.labelSelector, opts.fieldSelector);
   const backoff = new Backoff({ initialMs: opts.initialBackoffMs ?? 1_000, maxMs: opts.maxBackoffMs ?? 30_000 });
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
