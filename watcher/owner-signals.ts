@@ -1,4 +1,5 @@
 import type { AnyObject } from '../kube/custom-objects.ts';
+import { BoundedMap } from '../kube/bounded-map.ts';
 import { Coalescer } from './coalescer.ts';
 import { childFingerprint } from './fingerprint.ts';
 import type { Deliver, Delivery } from './signaler.ts';
@@ -13,6 +14,8 @@ export class OwnerSignals {
   private readonly coalescer: Coalescer<Delivery>;
   /** What each child last looked like, by kind, namespace and name (known before a create gives it a uid). */
   private readonly seen = new Map<string, string>();
+  /** Children our own workflows are deleting and see gone, by kind, namespace, name and uid, until their deletion's echo. */
+  private readonly removedByUs = new BoundedMap<string, true>(10_000);
 
   constructor(
     deliver: Deliver,
@@ -30,8 +33,10 @@ export class OwnerSignals {
   changed(type: string, obj: AnyObject, reason: string, owner = this.controllerOf(obj)): void {
     if (!owner || !obj.metadata?.namespace) return;
     const key = seenKey(type, obj);
-    if (reason.endsWith('deleted')) this.seen.delete(key);
-    else {
+    if (reason.endsWith('deleted')) {
+      this.seen.delete(key);
+      if (this.removedByUs.delete(`${key}/${obj.metadata.uid}`)) return;
+    } else {
       const fingerprint = childFingerprint(obj);
       if (this.seen.get(key) === fingerprint) return;
       this.seen.set(key, fingerprint);
@@ -48,6 +53,16 @@ export class OwnerSignals {
   /** Our own write, as stored: its watch echo is not news (the workflow that made it knows). */
   wrote(type: string, stored: AnyObject): void {
     this.seen.set(seenKey(type, stored), childFingerprint(stored));
+  }
+
+  /**
+   * A child our own workflow is deleting and will see gone: the echo of that deletion is not news
+   * either. Told before the delete, so the echo cannot outrun it; the function returned takes it back.
+   */
+  expectRemoval(type: string, obj: AnyObject): () => void {
+    const key = `${seenKey(type, obj)}/${obj.metadata?.uid}`;
+    this.removedByUs.set(key, true);
+    return () => void this.removedByUs.delete(key);
   }
 
   stop(): void {

@@ -91,8 +91,13 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   const providerActivities = Object.fromEntries(
     opts.providers.map((provider) => [
       provider.name,
-      // Our own write's echo from the resource watch is not news: the workflow that made it knows.
-      createProviderActivities(provider, { kc: opts.kc, informers, wrote: (stored) => ownerSignals.wrote(provider.resource.kind, stored) }),
+      // Our own write's or deletion's echo from the resource watch is not news: the workflow that made it knows.
+      createProviderActivities(provider, {
+        kc: opts.kc,
+        informers,
+        wrote: (stored) => ownerSignals.wrote(provider.resource.kind, stored),
+        expectRemoval: (obj) => ownerSignals.expectRemoval(provider.resource.kind, obj),
+      }),
     ]),
   );
   // One broker connection per process, opened on first use (AsyncActor queues).

@@ -20,6 +20,11 @@ export async function deleteOwnedObjects(
   provider: ProviderDefinition,
   ref: ObjectRef,
   name: string,
+  /**
+   * Told before each provider resource (the primary kind) is deleted: its deletion's watch echo will not
+   * be news. The function it returns takes that back when the API server does not remove it at once.
+   */
+  expectRemoval?: (obj: AnyObject) => () => void,
 ): Promise<string[]> {
   const installed = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(kc, informers, provider.resource));
   const labels = Object.entries(ownedObjectSelector(name));
@@ -49,7 +54,15 @@ export async function deleteOwnedObjects(
     for (const item of items) {
       const itemName = item.metadata!.name!;
       // An object no finalizer holds is gone as soon as the delete returns: no second look is needed.
-      const after = item.metadata?.deletionTimestamp ? 'deleting' : await kubeCall(`delete ${kind.kind}`, () => objects.remove({ ...collection, name: itemName }));
+      let after: 'absent' | 'gone' | 'deleting' = 'deleting';
+      if (!item.metadata?.deletionTimestamp) {
+        const takeBack = isPrimary ? expectRemoval?.(item) : undefined;
+        try {
+          after = await kubeCall(`delete ${kind.kind}`, () => objects.remove({ ...collection, name: itemName }));
+        } finally {
+          if (after !== 'gone') takeBack?.();
+        }
+      }
       if (after === 'deleting') remaining.push(`${kind.kind} ${ref.namespace}/${itemName}`);
     }
   }

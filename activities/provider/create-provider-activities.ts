@@ -31,6 +31,12 @@ export interface ProviderActivityDeps {
    * then knows the echo of that write is not news and wakes no workflow for it.
    */
   wrote?: (stored: AnyObject) => void;
+  /**
+   * Told before the cleanup deletes a provider resource: when the API server removes it at once, the
+   * cleanup's caller knows it is gone, so the watch's echo of that deletion wakes no workflow. The
+   * function returned takes that back (finalizers hold the resource: its deletion will be news).
+   */
+  expectRemoval?: (obj: AnyObject) => () => void;
 }
 
 /** What the core writes in status (seed 000 "Status Ownership"): its conditions, and `provider.name` and `selectedReason` beside ours. */
@@ -233,7 +239,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
 
     async cleanupResources(ref): Promise<CleanupOutcome> {
       const md = await live(ref);
-      const remaining = await deleteOwnedObjects(deps.kc, deps.informers, objects, provider, ref, md?.metadata.name ?? ref.name);
+      const remaining = await deleteOwnedObjects(deps.kc, deps.informers, objects, provider, ref, md?.metadata.name ?? ref.name, deps.expectRemoval);
       return { gone: remaining.length === 0, remaining };
     },
   };
