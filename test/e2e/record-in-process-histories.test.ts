@@ -53,6 +53,13 @@ describe('recorded histories, provider in process', () => {
     expect(steps).toEqual(expect.arrayContaining(['dynamo:reconcileResource', 'dynamo:cleanupResources', 'timer: recorded the cleanup before completing']));
     expect(steps.indexOf('timer: recorded the cleanup before completing')).toBeGreaterThan(steps.lastIndexOf('removeFinalizer'));
     expect(steps.at(-1)).toBe('workflow completed');
+    // The cleanup saw the resource gone: the watch's echo of that deletion woke nobody.
+    const signalReasons = (history.events ?? []).flatMap((e) => {
+      const data = e.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0]?.data;
+      return data ? [(JSON.parse(Buffer.from(data).toString()) as { reason?: string }).reason] : [];
+    });
+    expect(signalReasons).toContain('deleting');
+    expect(signalReasons.filter((r) => r?.endsWith('deleted'))).toEqual([]);
 
     const label = process.env.KUBEAIRUNWAY_RECORD_HISTORIES;
     if (label) {
