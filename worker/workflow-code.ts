@@ -21,8 +21,7 @@ const PREBUILT_BUNDLE_PATH = fileURLToPath(new URL(`../${WORKFLOW_BUNDLE_FILE}`,
  * Modules evaluated once per V8 context and shared by every workflow the worker runs, instead of once
  * per workflow (the SDK's `preloadModules`): all of the workflow code. It keeps no state at module level
  * (workflows/workflow-imports.test.ts checks), so sharing it is safe, and it roughly halves the heap a
- * cached workflow keeps (measured with 1,000 cached: about 130 KiB each without, 73 KiB with), which is
- * what lets the sticky cache hold a whole burst.
+ * cached workflow keeps (measured with 1,000 cached: about 130 KiB each without, 73 KiB with).
  */
 export const PRELOADED_MODULES = [WORKFLOWS_PATH];
 

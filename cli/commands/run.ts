@@ -22,7 +22,7 @@ export const runCommand: CommandRegistration = (program: Command, { io }) => {
     .option('--task-queue-prefix <prefix>', 'prefix of every task queue, to run several installations on one Temporal namespace', 'kubeairunway')
     .addOption(new Option('--amqp-url <url>', "RabbitMQ for AsyncActors' queues, amqp://user:password@host:port/vhost (without it, actors' queues are not managed)").env('ASYA_AMQP_URL'))
     .option('--resync-period <duration>', 'safety-net re-check of an idle deployment (default 10m)')
-    .addOption(new Option('--workflow-cache <count>', 'workflows the core worker keeps in memory between their steps (sticky cache; default 300): more is faster at scale, ~0.26 MiB each').env('KUBEAIRUNWAY_WORKFLOW_CACHE'))
+    .addOption(new Option('--workflow-cache <count>', 'workflows the core worker keeps in memory between their steps (sticky cache; default 300): more is faster at scale, ~0.2 MiB each').env('KUBEAIRUNWAY_WORKFLOW_CACHE'))
     .option('--cleanup-timeout <duration>', 'how long deletion waits for a provider to clean up before removing the finalizer (default 5m)')
     .option('--metrics-port <port>', 'port of the Prometheus /metrics endpoint (0: any free port)', '9090')
     .option('--metrics-address <host>', 'address the metrics endpoint listens on', '0.0.0.0')
