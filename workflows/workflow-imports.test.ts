@@ -20,9 +20,10 @@ const ALLOWED_FILES = new Set([
 ]);
 const ALLOWED_PACKAGES = new Set(['@temporalio/workflow', '@temporalio/common']);
 
-describe('the workflow bundle imports only deterministic code', () => {
-  const graph = importGraph(ROOT, ['workflows/index.ts']);
+/** Every file and package the workflow bundle reaches from its entry. */
+const graph = importGraph(ROOT, ['workflows/index.ts']);
 
+describe('the workflow bundle imports only deterministic code', () => {
   it('reaches no file outside workflows/ but the allowed pure ones', () => {
     const outside = [...graph.files].filter((f) => !f.startsWith('workflows/') && !ALLOWED_FILES.has(f));
     expect(outside).toEqual([]);
@@ -64,8 +65,6 @@ function moduleLevelState(file: string, source: string): string[] {
 }
 
 describe('the workflow bundle keeps no state at module level (it is shared by every workflow)', () => {
-  const graph = importGraph(ROOT, ['workflows/index.ts']);
-
   it('declares no module-level let, var or collection in any file it reaches', () => {
     const found = [...graph.files].flatMap((f) => moduleLevelState(f, readFileSync(join(ROOT, f), 'utf8')));
     expect(found).toEqual([]);
