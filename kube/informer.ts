@@ -25,7 +25,7 @@ export interface InformerOptions {
  * apply does not; Asya's injection reads its target live), and they are often the bulk of an object,
  * one entry per field manager listing every field it set.
  */
-export function stripManagedFields<T>(obj: T): T {
+function stripManagedFields<T>(obj: T): T {
   const metadata = (obj as { metadata?: { managedFields?: unknown } } | null | undefined)?.metadata;
   if (metadata && 'managedFields' in metadata) delete metadata.managedFields;
   return obj;

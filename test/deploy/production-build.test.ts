@@ -38,6 +38,12 @@ describe('the production build, laid out as the image', () => {
     expect(existsSync(join(app, 'node_modules', '@temporalio', 'worker'))).toBe(true);
   });
 
+  it('preloads the workflow code in its bundle (evaluated once per V8 context, not once per workflow)', () => {
+    const code = readFileSync(join(app, 'dist', WORKFLOW_BUNDLE_FILE), 'utf8');
+    // The SDK's entry runs this function before any workflow exists; without preloading it is empty.
+    expect(code).toMatch(/exports\.preloadModules = function preloadModules\(\) \{\s*__webpack_require__\([^)]*"\.\/workflows\/index\.ts"\);\s*\}/);
+  });
+
   it('validates and renders offline with the same output as the sources', async () => {
     const validate = await cli(['validate', '-f', EXAMPLE]);
     expect(validate.stdout).toBe((await run(['validate', '-f', EXAMPLE])).stdout);
