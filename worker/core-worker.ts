@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { InformerSet } from '../kube/informer-set.ts';
-import { Worker, type ActivityInterceptorsFactory, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import type { ActivityInterceptorsFactory, NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
 import { createCoreActivities } from '../activities/core/create-core-activities.ts';
 import { createFlameActivities } from '../activities/flame/create-flame-activities.ts';
 import { createAsyaActivities } from '../activities/asya/create-asya-activities.ts';
@@ -13,6 +13,7 @@ import { coreTaskQueue, inProcessActivityType, NOT_SERVED } from '../workflows/s
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { workflowCode } from './workflow-code.ts';
+import { WorkflowWorker } from './workflow-thread.ts';
 
 
 export interface CoreWorkerOptions {
@@ -40,7 +41,7 @@ export interface CoreWorkerOptions {
 
 /** The core worker: runs every kind's workflows (ModelDeployment, FlameCluster, AsyncActor, KybernateCheckpoint, KybernateRestore, KybernateWorkload) and their activities. */
 export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker> {
-  return Worker.create({
+  return WorkflowWorker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: coreTaskQueue({ taskQueuePrefix: opts.taskQueuePrefix }),
