@@ -50,6 +50,15 @@ describe('modelDeploymentWorkflow passes with stub activities', () => {
     ]);
   });
 
+  it('captures no stack traces (workflows/stack-traces.ts): the stack trace query finds none to show', async () => {
+    const { handle, viewWhere } = await start(new FakeDeployment());
+    await viewWhere('idle', (v) => v.step === 'idle');
+    // The workflow waits in its loop's timed condition: without the limit its frames name reconcileLoop.
+    const trace = await handle.query<string>('__stack_trace');
+    expect(trace).not.toMatch(/^\s*at /m);
+    expect(trace).not.toContain('reconcileLoop');
+  });
+
   it('says ExplicitSelection for a provider named in the spec', async () => {
     const fake = new FakeDeployment({ explicitProvider: PROVIDER });
     fake.selection = { provider: PROVIDER, reason: EXPLICIT_SELECTION, message: undefined, rejected: [] };
