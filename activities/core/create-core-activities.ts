@@ -179,8 +179,10 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
     },
     async assessDeployment(ref, input): Promise<Assessment> {
       const snapshot = await activities.readDeployment(ref);
-      if (!snapshot || snapshot.deletionTimestamp || snapshot.paused) return { snapshot, finalizerAdded: false };
       const local = deps.inProcessProviders?.length ? { inProcessProviders: [...deps.inProcessProviders] } : {};
+      // A deletion's cleanup needs them too: a run whose first pass finds the object deleting (continued
+      // as new, or started by a watcher that restarted) would otherwise send it to the provider's queue.
+      if (!snapshot || snapshot.deletionTimestamp || snapshot.paused) return { snapshot, finalizerAdded: false, ...local };
       const seen: ReadRef = { ...ref, seenVersion: snapshot.resourceVersion || ref.seenVersion };
       // The finalizer's write and validation's reads (the Secret's existence is a GET) do not depend on
       // each other: one round trip on the way to the provider resource instead of two.

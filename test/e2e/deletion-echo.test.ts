@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomObjects } from '../../kube/custom-objects.ts';
 import { deleteDeployment, getObject, runningDeployment, UPSTREAM, waitForDeployment, waitGone, phaseIs } from '../support/deployments.ts';
-import { kubeConfig, testKube, type TestKube } from '../support/env.ts';
+import { kubeConfig, temporalClient, testKube, type TestKube } from '../support/env.ts';
+import { workflowIdFor } from '../../contract/object-ref.ts';
+import { readLocalActivityMarker } from '../../bench/versus/local-activity-marker.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 
 describe('deletion of a provider resource held by its own finalizer', () => {
@@ -32,6 +34,28 @@ describe('deletion of a provider resource held by its own finalizer', () => {
     // Without the watch's wake-up the cleanup would look again only after the hour's poll.
     await waitGone(kube.namespace, name, 30_000);
     expect(await getObject(ref)).toBeUndefined();
+  });
+
+  it('a workflow whose first pass finds the deployment deleting still cleans up in process', async () => {
+    const md = await runningDeployment(kube.namespace, 'restarted');
+    const name = md.metadata.name!;
+    const workflowId = workflowIdFor('ModelDeployment', { namespace: kube.namespace, name, uid: md.metadata.uid! });
+    // The deletion happens while no controller runs and the workflow is gone: the next controller's
+    // watcher starts a new one, whose first pass sees the deletion.
+    await controller.stop();
+    const { client, connection } = await temporalClient();
+    try {
+      await client.workflow.getHandle(workflowId).terminate('the test replaces this run');
+      await deleteDeployment(kube.namespace, name);
+      controller = await startTestController({ namespaces: [kube.namespace], settings: { pollInterval: '1h', cleanupTimeout: '1h' } });
+      await waitGone(kube.namespace, name, 30_000);
+      const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      const steps = events.map((e) => readLocalActivityMarker(e.markerRecordedEventAttributes?.markerName, e.markerRecordedEventAttributes?.details)?.activityType);
+      expect(steps).toContain('dynamo:cleanupResources');
+      expect(events.some((e) => e.activityTaskScheduledEventAttributes)).toBe(false);
+    } finally {
+      await connection.close();
+    }
   });
 
   it('deletes a resource nothing holds and ends at once', async () => {
