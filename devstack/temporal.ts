@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../workflows/engine/search-attributes.ts';
@@ -42,8 +43,14 @@ export async function startTemporal(bin: string, stateDir: string, opts: Tempora
     args.push('--headless');
   }
   args.push('--http-port', String(opts.httpPort ?? (await freePort())), '--metrics-port', String(opts.metricsPort ?? (await freePort())));
+  const freshDatabase = !opts.dbFile || !existsSync(opts.dbFile);
   if (opts.dbFile) args.push('--db-filename', opts.dbFile);
   for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${FLAG_TYPE[key.type]}`);
+  // The dev server re-reads the search attribute definitions from its database on every use (so that
+  // attributes added at run time are seen at once): a quarter of its CPU in a burst of deployments went
+  // to that and the visibility writes it validates. A fresh database gets every attribute above before
+  // it serves, so its cache can keep them; a reused one may get some added by `ensureSearchAttributes`.
+  if (freshDatabase) args.push('--dynamic-config-value', 'system.forceSearchAttributesCacheRefreshOnRead=false');
   // Entity workflows continue-as-new when the server suggests it; a low threshold keeps histories short.
   args.push('--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=2000');
   // One matching host serves every task queue here: a single partition per queue, so a task never waits

@@ -2,6 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import { reconcileSignal, type ReconcileRequest } from '../workflows/engine/definitions.ts';
 import { workflowIdFor, type ObjectRef } from '../contract/object-ref.ts';
 import { Kind } from '../workflows/engine/search-attributes.ts';
+import { CODE_LEVEL } from '../workflows/engine/code-level.ts';
 import { coreTaskQueue, type ReconcileSettings } from '../workflows/settings.ts';
 import type { WorkflowKind } from './watched-kind.ts';
 
@@ -15,10 +16,11 @@ export interface Delivery {
   fresh?: boolean;
 }
 
-/** Every kind's workflow takes its object's reference and the installation's settings. */
+/** Every kind's workflow takes its object's reference, the installation's settings and the code level it begins at. */
 export interface WorkflowInput {
   ref: ObjectRef;
   settings?: Partial<ReconcileSettings>;
+  codeLevel: number;
 }
 
 /**
@@ -36,7 +38,7 @@ export function createSignaler(
       const options = {
         workflowId,
         taskQueue: coreTaskQueue(settings),
-        args: [{ ref, settings } satisfies WorkflowInput] as [WorkflowInput],
+        args: [{ ref, settings, codeLevel: CODE_LEVEL } satisfies WorkflowInput] as [WorkflowInput],
         typedSearchAttributes: [{ key: Kind, value: kind.kind }, ...kind.startAttributes(ref)],
       };
       // A new object's workflow starts eagerly: the server hands its first workflow task straight back

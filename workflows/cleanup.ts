@@ -1,11 +1,11 @@
-import { condition, patched, sleep } from '@temporalio/workflow';
+import { condition, sleep } from '@temporalio/workflow';
 import type { DeploymentSnapshot } from '../contract/core-activities.ts';
 import { events } from '../api/messages.ts';
 import type { DeploymentState } from './deployment-state.ts';
 import { toMs } from './engine/durations.ts';
 import { stepError } from './engine/step-error.ts';
 
-/** Patch ID (see `patched()`): guards a change in the commands the cleanup issues. */
+/** Patch ID (see `DeploymentState.takes`): guards a change in the commands the cleanup issues. */
 const CLEANUP_CLEARS_BEFORE_ATTEMPT = 'cleanup-clears-signal-before-attempt';
 /** Patch ID: the cleanup reports itself in status (phase Terminating) and by an event when it has to wait. */
 const CLEANUP_REPORTS_ITS_WAIT = 'cleanup-reports-its-wait';
@@ -28,7 +28,7 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
   const provider = snap.selectedProvider;
   let gone = provider === undefined;
   let remaining: string[] = provider ? [snap.resource ?? `resources of provider '${provider}'`] : [];
-  const inProcess = provider !== undefined && state.inProcessProviders.has(provider) && patched(CLEANUP_IN_PROCESS);
+  const inProcess = provider !== undefined && state.inProcessProviders.has(provider) && state.takes(CLEANUP_IN_PROCESS);
   // At least one attempt, even when the deadline passed while no worker was running.
   let attempts = 0;
   while (!gone && (attempts === 0 || Date.now() < deadline)) {
@@ -36,7 +36,7 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
     const left = Math.max(deadline - Date.now(), 1_000);
     // Cleared before the attempt, so a deletion reported while it runs still wakes the wait below.
     // Histories recorded before this change cleared it after the attempt (and started a timer).
-    const clearBefore = patched(CLEANUP_CLEARS_BEFORE_ATTEMPT);
+    const clearBefore = state.takes(CLEANUP_CLEARS_BEFORE_ATTEMPT);
     if (clearBefore) state.dirty = false;
     try {
       const result = await state.cleanupResources(provider!, state.ref, left, inProcess);
@@ -48,7 +48,7 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
     }
     state.publish();
     if (gone) break;
-    if (attempts === 1 && patched(CLEANUP_REPORTS_ITS_WAIT)) await reportWaiting(state, snap, remaining, deadline);
+    if (attempts === 1 && state.takes(CLEANUP_REPORTS_ITS_WAIT)) await reportWaiting(state, snap, remaining, deadline);
     if (!clearBefore) state.dirty = false;
     await condition(() => state.dirty, Math.min(toMs(state.settings.pollInterval), Math.max(deadline - Date.now(), 1)));
   }

@@ -1,4 +1,4 @@
-import { continueAsNew, patched, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
+import { continueAsNew, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { CoreActivities, CoreStatus } from '../contract/core-activities.ts';
 import type { ReconcileRequest } from './engine/definitions.ts';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
@@ -7,6 +7,7 @@ import { coreActivities, inProcessCall, localCoreActivities, providerActivities 
 import type { ObjectRef, ReadRef } from '../contract/object-ref.ts';
 import type { PassEnd, Reconciler } from './engine/reconcile-loop.ts';
 import { SeenVersion } from './engine/seen-version.ts';
+import { CODE_LEVEL, takesChange } from './engine/code-level.ts';
 import { MdPhase, MdProvider } from './engine/search-attributes.ts';
 import { stepError } from './engine/step-error.ts';
 import type { StepError } from './engine/view.ts';
@@ -16,7 +17,7 @@ import { NOT_SERVED, type ReconcileSettings } from './settings.ts';
 import type { DeploymentView, Step } from './view.ts';
 
 /**
- * Patch ID (see `patched()`): core steps run as local activities and the provider's compatibility,
+ * Patch ID (see `DeploymentState.takes`): core steps run as local activities and the provider's compatibility,
  * apply and observe as one `reconcileResource` call. Histories recorded before it replay the old commands.
  */
 export const FEWER_ROUND_TRIPS = 'core-local-activities-provider-one-call';
@@ -75,6 +76,7 @@ export class DeploymentState implements Reconciler<DeploymentView> {
   /** Providers the last assessment said run in the workflow's worker process (Assessment.inProcessProviders). */
   inProcessProviders: ReadonlySet<string> = new Set();
   private memoKey = '';
+  private attributesKey = '';
 
   readonly ref: ObjectRef;
 
@@ -89,12 +91,17 @@ export class DeploymentState implements Reconciler<DeploymentView> {
     this.lastCoreWrite = carried?.lastCoreWrite;
     this.switchSince = carried?.switchSince;
     this.seen = new SeenVersion(carried?.seenVersion);
-    this.fewerRoundTrips = patched(FEWER_ROUND_TRIPS);
+    this.fewerRoundTrips = this.takes(FEWER_ROUND_TRIPS);
     this.core = this.fewerRoundTrips ? localCoreActivities : coreActivities;
   }
 
   runPass(): Promise<PassEnd> {
     return runPass(this);
+  }
+
+  /** Whether this run takes the change a patch guards: known from its code level, else asked of `patched()`. */
+  takes(patchId: string): boolean {
+    return takesChange(this.input.codeLevel, patchId);
   }
 
   /** A watch signal: remember the newest version it reported; any change but the provider's resource ends the shortcut. */
@@ -129,7 +136,13 @@ export class DeploymentState implements Reconciler<DeploymentView> {
   }
 
   continueAsNew(): Promise<never> {
-    return continueAsNew<(input: ModelDeploymentInput) => Promise<DeploymentView>>({ ref: this.ref, settings: this.input.settings, carried: this.carried() });
+    return continueAsNew<(input: ModelDeploymentInput) => Promise<DeploymentView>>({
+      ref: this.ref,
+      settings: this.input.settings,
+      carried: this.carried(),
+      // The next run has no history yet: it begins at this code's level, whatever level this one had.
+      codeLevel: CODE_LEVEL,
+    });
   }
 
   /** How the pass's first read addresses the object: no older than the newest version a signal reported. */
@@ -192,10 +205,33 @@ export class DeploymentState implements Reconciler<DeploymentView> {
 
   /**
    * Search attributes and memo follow the view, written only when they change: each write is a command,
-   * a history event and a visibility update on the server. Runs since FEWER_ROUND_TRIPS leave the current
-   * step out of that comparison (the `view` query answers it live; the memo is the fallback without a worker).
+   * a history event and a visibility write on the server. Search attributes carry the phase and
+   * provider (for the UI's queries); the memo carries what they cannot, the step that failed and its
+   * error, for `status` when no worker answers the `view` query — so a pass that goes well writes no memo.
    */
   publish(): void {
+    const { view } = this;
+    if (!this.input.codeLevel) return this.publishAsRecorded();
+    const attributes = `${view.phase}|${view.provider}`;
+    if (attributes !== this.attributesKey) {
+      this.attributesKey = attributes;
+      upsertSearchAttributes([
+        { key: MdPhase, value: view.phase ?? null },
+        { key: MdProvider, value: view.provider ?? null },
+      ]);
+    }
+    const failure = view.lastError ? `${view.step}|${view.lastError.message}` : '';
+    if (failure !== this.memoKey) {
+      this.memoKey = failure;
+      upsertMemo({ summary: { step: view.step, lastError: view.lastError?.message ?? null } });
+    }
+  }
+
+  /**
+   * Runs begun before code levels wrote both together, with the phase and provider in the memo too (and,
+   * before FEWER_ROUND_TRIPS, whenever the step changed): their histories replay these commands.
+   */
+  private publishAsRecorded(): void {
     const { view } = this;
     const key = `${view.phase}|${view.provider}|${this.fewerRoundTrips ? '' : view.step}|${view.lastError?.message}`;
     if (key === this.memoKey) return;

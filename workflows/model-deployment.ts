@@ -11,6 +11,8 @@ export interface ModelDeploymentInput {
   settings?: Partial<ReconcileSettings>;
   /** State carried across continue-as-new. */
   carried?: CarriedState;
+  /** The code level the run began at (see `engine/code-level.ts`); absent in runs begun before levels. */
+  codeLevel?: number;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { patched } from '@temporalio/workflow';
 import type { CoreStatus } from '../contract/core-activities.ts';
 import type { ApplyOutcome, ObservedStatus } from '../contract/provider-activities.ts';
 import { runCleanup } from './cleanup.ts';
@@ -8,7 +7,7 @@ import type { PassEnd } from './engine/reconcile-loop.ts';
 import { toMs } from './engine/durations.ts';
 
 const EXPLICIT_SELECTION = 'explicit provider selection';
-/** Patch ID (see `patched()`): a pass woken only by the provider's resource runs only the provider's call. */
+/** Patch ID (see `DeploymentState.takes`): a pass woken only by the provider's resource runs only the provider's call. */
 const RESOURCE_CHANGE_SKIPS_ASSESSMENT = 'resource-change-skips-assessment';
 
 /**
@@ -18,7 +17,7 @@ const RESOURCE_CHANGE_SKIPS_ASSESSMENT = 'resource-change-skips-assessment';
  */
 export async function runPass(state: DeploymentState): Promise<PassEnd> {
   const settledOn = state.view.provider;
-  if (state.fewerRoundTrips && state.onlyResourceChanged && settledOn && patched(RESOURCE_CHANGE_SKIPS_ASSESSMENT)) {
+  if (state.fewerRoundTrips && state.onlyResourceChanged && settledOn && state.takes(RESOURCE_CHANGE_SKIPS_ASSESSMENT)) {
     // Only the provider's resource changed since a settled pass (its operator's status, an edit, a
     // deletion): the provider's one call observes it, restores it if edited, recreates it if gone. Any
     // change of the object itself, a retry or the resync timer brings the whole pass back.

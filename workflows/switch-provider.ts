@@ -1,10 +1,9 @@
-import { patched } from '@temporalio/workflow';
 import type { ReadRef } from '../contract/object-ref.ts';
 import type { DeploymentState } from './deployment-state.ts';
 import { toMs } from './engine/durations.ts';
 import { stepError } from './engine/step-error.ts';
 
-/** Patch ID (see `patched()`): a provider switch waits at most the cleanup deadline for the old provider. */
+/** Patch ID (see `DeploymentState.takes`): a provider switch waits at most the cleanup deadline for the old provider. */
 const PROVIDER_SWITCH_DEADLINE = 'provider-switch-deadline';
 
 /**
@@ -16,7 +15,7 @@ const PROVIDER_SWITCH_DEADLINE = 'provider-switch-deadline';
  */
 export async function leaveOldProvider(state: DeploymentState, ref: ReadRef, old: string, next: string): Promise<boolean> {
   state.at('switch-provider', `provider '${old}' to remove its resources`);
-  if (!patched(PROVIDER_SWITCH_DEADLINE)) {
+  if (!state.takes(PROVIDER_SWITCH_DEADLINE)) {
     // Histories recorded before the deadline: wait as long as it takes, failures fail the pass.
     return (await state.provider(old).cleanupResources(ref)).gone;
   }

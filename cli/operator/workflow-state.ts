@@ -1,9 +1,10 @@
 // What the workflow of one object says about it: its live view (the `view` query, which every kind's
-// workflow answers, on a core worker), or, when no worker answers, the summary memo it keeps for the
-// Temporal UI.
+// workflow answers, on a core worker), or, when no worker answers, what it keeps for the Temporal UI:
+// its search attributes and summary memo.
 
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { viewQuery } from '../../workflows/engine/definitions.ts';
+import { K8sPhase, MdPhase, MdProvider } from '../../workflows/engine/search-attributes.ts';
 import type { LoopView, StepError } from '../../workflows/engine/view.ts';
 import { firstLine } from './session.ts';
 
@@ -62,14 +63,16 @@ export async function workflowState(client: Client, workflowId: string, opts: { 
     };
   } catch (err) {
     const memo = (description.memo?.summary ?? {}) as MemoSummary;
+    // Runs begun at a code level keep the phase and provider in search attributes only (the memo holds a failure).
+    const attributes = description.typedSearchAttributes;
     return {
       workflowId,
       status,
       source: 'memo',
       step: memo.step ?? undefined,
       waitingFor: undefined,
-      provider: memo.provider ?? undefined,
-      phase: memo.phase ?? undefined,
+      provider: memo.provider ?? attributes.get(MdProvider) ?? undefined,
+      phase: memo.phase ?? attributes.get(MdPhase) ?? attributes.get(K8sPhase) ?? undefined,
       lastError: memo.lastError ? { message: memo.lastError } : undefined,
       note: `no worker answered the view query (${firstLine((err as Error).message)}); showing the workflow's last summary: is the core worker running?`,
     };

@@ -19,7 +19,7 @@ describe('kubeairunway status, history, pause and resume', () => {
   beforeAll(async () => {
     kube = await testKube('cli-ops');
     // A short history limit makes the workflow continue as new within the test, so history must follow the runs.
-    ctl = await startTestController({ namespaces: [kube.namespace], settings: { maxHistoryEvents: 40 } });
+    ctl = await startTestController({ namespaces: [kube.namespace], settings: { maxHistoryEvents: 30 } });
     await createDeployment(example('gpu-vllm-dynamo.yaml', kube.namespace, (m) => (m.metadata.name = name)));
     running = await waitForDeployment(kube.namespace, name, 'Running', phaseIs('Running'));
   });

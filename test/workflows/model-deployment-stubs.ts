@@ -12,6 +12,7 @@ import type { Phase } from '../../api/types.ts';
 import { viewQuery } from '../../workflows/engine/definitions.ts';
 import { workflowIdFor, type ObjectRef, type ReadRef } from '../../contract/object-ref.ts';
 import type { ModelDeploymentInput } from '../../workflows/model-deployment.ts';
+import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 import { coreTaskQueue, inProcessActivityType, providerTaskQueue, type ReconcileSettings } from '../../workflows/settings.ts';
 import type { DeploymentView } from '../../workflows/view.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
@@ -208,7 +209,11 @@ export function stubEnvironment() {
 
   /** Starts the workflow for `fake`; `providers` are served from the start, others by `serveProvider` or never. */
   /** `inProcess`: providers whose `reconcileResource` and `cleanupResources` the core worker serves too, as the product's does for providers in its process. */
-  async function start(fake: FakeDeployment, opts: { providers?: string[]; inProcess?: string[]; settings?: Partial<ReconcileSettings> } = {}): Promise<StubbedRun> {
+  /** `codeLevel`: the level the run begins at, the current one (as the watcher starts workflows) unless given; null for a run begun before levels. */
+  async function start(
+    fake: FakeDeployment,
+    opts: { providers?: string[]; inProcess?: string[]; settings?: Partial<ReconcileSettings>; codeLevel?: number | null } = {},
+  ): Promise<StubbedRun> {
     const taskQueuePrefix = uniqueName('md-wf');
     const settings: Partial<ReconcileSettings> = { ...TEST_SETTINGS, ...opts.settings, taskQueuePrefix };
     const serveProvider = (name: string) => runWorker({ taskQueue: providerTaskQueue({ taskQueuePrefix }, name), activities: fake.providerActivities(name) });
@@ -222,7 +227,8 @@ export function stubEnvironment() {
       ]),
     );
     await runWorker({ taskQueue, workflowBundle: await workflowBundle(), activities: { ...fake.coreActivities(), ...local, default: notServed } });
-    const input: ModelDeploymentInput = { ref: fake.ref, settings };
+    const codeLevel = opts.codeLevel === undefined ? CODE_LEVEL : opts.codeLevel;
+    const input: ModelDeploymentInput = { ref: fake.ref, settings, ...(codeLevel === null ? {} : { codeLevel }) };
     const handle = await env.client.workflow.start('modelDeploymentWorkflow', { taskQueue, workflowId: workflowIdFor('ModelDeployment', fake.ref), args: [input] });
     handles.push(handle);
     const view = async () => wholeView((await handle.query(viewQuery)) as DeploymentView);
