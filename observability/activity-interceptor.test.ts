@@ -1,6 +1,6 @@
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { failureType, stepObserver } from './activity-interceptor.ts';
 import { createLogger } from './logger.ts';
 import { createMetrics, METRIC_NAMES } from './metrics.ts';
@@ -132,5 +132,28 @@ describe('temporalLogger', () => {
       [20, 'No workflows registered, not polling for workflow tasks', 'temporal-sdk'],
     ]);
     expect(lines[0]).toMatchObject({ taskQueue: 'q' });
+  });
+
+  it('drops lines below the level without looking at their metadata (the SDK logs every task at DEBUG)', async () => {
+    const { temporalLogger } = await import('./logger.ts');
+    const { watchTemporalLink } = await import('./temporal-link.ts');
+    // With a link registered, every line that gets through is checked for a lost connection.
+    const link = watchTemporalLink({ address: '127.0.0.1:1', log: () => {} });
+    onTestFinished(() => link.stop());
+    const lines: unknown[] = [];
+    const sdk = temporalLogger(createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(s) } }));
+    let reads = 0;
+    const meta = {
+      get activityType() {
+        reads++;
+        return 'readDeployment';
+      },
+    };
+    sdk.debug('Activity completed', meta);
+    sdk.trace('Activity started', meta);
+    expect(lines).toEqual([]);
+    expect(reads).toBe(0);
+    sdk.info('Worker started', meta);
+    expect(lines).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ import type { ObjectRef, ReadRef } from '../contract/object-ref.ts';
 import type { PassEnd, Reconciler } from './engine/reconcile-loop.ts';
 import { SeenVersion } from './engine/seen-version.ts';
 import { CODE_LEVEL, takesChange } from './engine/code-level.ts';
+import { VisibilityWrites } from './engine/visibility.ts';
 import { MdPhase, MdProvider } from './engine/search-attributes.ts';
 import { stepError } from './engine/step-error.ts';
 import type { StepError } from './engine/view.ts';
@@ -76,7 +77,7 @@ export class DeploymentState implements Reconciler<DeploymentView> {
   /** Providers the last assessment said run in the workflow's worker process (Assessment.inProcessProviders). */
   inProcessProviders: ReadonlySet<string> = new Set();
   private memoKey = '';
-  private attributesKey = '';
+  private readonly visibility = new VisibilityWrites();
 
   readonly ref: ObjectRef;
 
@@ -100,8 +101,8 @@ export class DeploymentState implements Reconciler<DeploymentView> {
   }
 
   /** Whether this run takes the change a patch guards: known from its code level, else asked of `patched()`. */
-  takes(patchId: string): boolean {
-    return takesChange(this.input.codeLevel, patchId);
+  takes(patchId: string, since?: number): boolean {
+    return takesChange(this.input.codeLevel, patchId, since);
   }
 
   /** A watch signal: remember the newest version it reported; any change but the provider's resource ends the shortcut. */
@@ -203,33 +204,20 @@ export class DeploymentState implements Reconciler<DeploymentView> {
     return (await this.provider(name, scheduleToStartMs)[activity](ref)) as Awaited<ReturnType<ProviderActivities[A]>>;
   }
 
-  /**
-   * Search attributes and memo follow the view, written only when they change: each write is a command,
-   * a history event and a visibility write on the server. Search attributes carry the phase and
-   * provider (for the UI's queries); the memo carries what they cannot, the step that failed and its
-   * error, for `status` when no worker answers the `view` query — so a pass that goes well writes no memo.
-   */
+  /** Search attributes and the failure memo (see VisibilityWrites); runs begun before code levels as recorded. */
   publish(): void {
     const { view } = this;
     if (!this.input.codeLevel) return this.publishAsRecorded();
-    const attributes = `${view.phase}|${view.provider}`;
-    if (attributes !== this.attributesKey) {
-      this.attributesKey = attributes;
-      upsertSearchAttributes([
-        { key: MdPhase, value: view.phase ?? null },
-        { key: MdProvider, value: view.provider ?? null },
-      ]);
-    }
-    const failure = view.lastError ? `${view.step}|${view.lastError.message}` : '';
-    if (failure !== this.memoKey) {
-      this.memoKey = failure;
-      upsertMemo({ summary: { step: view.step, lastError: view.lastError?.message ?? null } });
-    }
+    this.visibility.attributes(`${view.phase}|${view.provider}`, [
+      { key: MdPhase, value: view.phase ?? null },
+      { key: MdProvider, value: view.provider ?? null },
+    ]);
+    this.visibility.failure(view);
   }
 
   /**
-   * Runs begun before code levels wrote both together, with the phase and provider in the memo too (and,
-   * before FEWER_ROUND_TRIPS, whenever the step changed): their histories replay these commands.
+   * Runs begun before code levels wrote both whenever either changed, with the phase and provider in the
+   * memo too (and, before FEWER_ROUND_TRIPS, whenever the step changed): their histories replay these commands.
    */
   private publishAsRecorded(): void {
     const { view } = this;

@@ -10,6 +10,7 @@ import { reconcileSignal, retryUpdate, viewQuery } from '../../workflows/engine/
 import type { FlameClusterView } from '../../workflows/flame/flame-cluster.ts';
 import { eventually, stackInfo, uniqueName } from '../support/env.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
+import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 
 /** What the stub activities answer next, and what they were asked. */
 class Script {
@@ -65,7 +66,7 @@ describe('flameClusterWorkflow with stub activities', () => {
     const handle = await env.client.workflow.start('flameClusterWorkflow', {
       taskQueue,
       workflowId: `flamecluster/${ref.namespace}/${ref.name}/${ref.uid}`,
-      args: [{ ref, settings: { ...TEST_SETTINGS, ...settings } }],
+      args: [{ ref, settings: { ...TEST_SETTINGS, ...settings }, codeLevel: CODE_LEVEL }],
     });
     const view = () => handle.query(viewQuery) as Promise<FlameClusterView>;
     const viewWhere = (what: string, ok: (v: FlameClusterView) => boolean) => eventually(what, async () => {

@@ -17,6 +17,7 @@ import type { CheckpointView } from '../../workflows/kybernate/checkpoint.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
 import { eventually, stackInfo, uniqueName } from '../support/env.ts';
+import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 
 const CONTAINER_ID = 'b7c1e2d3f4a5968778695a4b3c2d1e0f1a2b3c4d5e6f708192a3b4c5d6e7f809';
 const IMAGE = `containerd.io/checkpoint/${CONTAINER_ID}:20250101T120000.000Z`;
@@ -159,7 +160,7 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
     const handle = await env.client.workflow.start('kybernateCheckpointWorkflow', {
       taskQueue,
       workflowId: `kybernatecheckpoint/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
-      args: [{ ref: fake.ref, settings: { ...TEST_SETTINGS, ...opts.settings, taskQueuePrefix } }],
+      args: [{ ref: fake.ref, settings: { ...TEST_SETTINGS, ...opts.settings, taskQueuePrefix }, codeLevel: CODE_LEVEL }],
     });
     const view = () => handle.query(viewQuery) as Promise<CheckpointView>;
     const viewWhere = (what: string, ok: (v: CheckpointView) => boolean, timeoutMs = 30_000) =>

@@ -14,6 +14,7 @@ import type { RestoreView } from '../../workflows/kybernate/restore.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
 import { eventually, stackInfo, uniqueName } from '../support/env.ts';
+import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 
 const IMAGE = 'containerd.io/checkpoint/b7c1e2d3f4a5:20250101T120000.000Z';
 const CHECKPOINT = 'my-checkpoint';
@@ -95,7 +96,7 @@ describe('kybernateRestoreWorkflow with stub activities', () => {
     const handle = await env.client.workflow.start('kybernateRestoreWorkflow', {
       taskQueue,
       workflowId: `kybernaterestore/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
-      args: [{ ref: fake.ref, settings: { ...TEST_SETTINGS, ...settings } }],
+      args: [{ ref: fake.ref, settings: { ...TEST_SETTINGS, ...settings }, codeLevel: CODE_LEVEL }],
     });
     const viewWhere = (what: string, ok: (v: RestoreView) => boolean, timeoutMs = 30_000) =>
       eventually(what, async () => {

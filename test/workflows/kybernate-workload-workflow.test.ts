@@ -18,6 +18,7 @@ import type { WorkloadView } from '../../workflows/kybernate/workload.ts';
 import { activitySignal, wakeSignal } from '../../workflows/kybernate/workload-signals.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
 import { eventually, stackInfo, uniqueName } from '../support/env.ts';
+import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 
 interface FakeCheckpoint {
   phase: 'Pending' | 'InProgress' | 'Completed' | 'Failed';
@@ -161,7 +162,7 @@ describe('kybernateWorkloadWorkflow with stub activities', () => {
     const handle = await env.client.workflow.start('kybernateWorkloadWorkflow', {
       taskQueue,
       workflowId: `kybernateworkload/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
-      args: [{ ref: fake.ref, settings: TEST_SETTINGS }],
+      args: [{ ref: fake.ref, settings: TEST_SETTINGS, codeLevel: CODE_LEVEL }],
     });
     const viewWhere = (what: string, ok: (v: WorkloadView) => boolean, timeoutMs = 30_000) =>
       eventually(what, async () => {

@@ -6,6 +6,8 @@ import { toMs } from './durations.ts';
 import type { PassEnd, Reconciler } from './reconcile-loop.ts';
 import { K8sPhase } from './search-attributes.ts';
 import { SeenVersion } from './seen-version.ts';
+import { CODE_LEVEL, takesChange } from './code-level.ts';
+import { VisibilityWrites } from './visibility.ts';
 import { stepError } from './step-error.ts';
 import type { LoopView, StepError } from './view.ts';
 
@@ -17,6 +19,8 @@ export interface ObjectInput<V extends LoopView> {
   carried?: V;
   /** The newest resourceVersion a signal reported (see SeenVersion). */
   seenVersion?: string;
+  /** The code level the run began at (see code-level.ts); absent in runs begun before levels. */
+  codeLevel?: number;
 }
 
 /** The loop's part of a new view; a kind adds its own fields. */
@@ -26,8 +30,9 @@ export function freshView(ref: ObjectRef, step: string): LoopView {
 
 /**
  * The parts of a Reconciler every kind shares: settings, the version signals reported, the phase as
- * the `K8sPhase` search attribute and a summary memo (written only when they change), continue-as-new
- * with the view, and the step bookkeeping. A kind writes `runPass` (and, if it needs, the hooks).
+ * the `K8sPhase` search attribute and a memo of the last failure (each written only when it changes),
+ * continue-as-new with the view, the step bookkeeping and the code level's patches. A kind writes
+ * `runPass` (and, if it needs, the hooks).
  */
 export abstract class ObjectReconciler<V extends LoopView> implements Reconciler<V> {
   readonly view: V;
@@ -35,6 +40,7 @@ export abstract class ObjectReconciler<V extends LoopView> implements Reconciler
   dirty = false;
   private readonly seen: SeenVersion;
   private published = '';
+  private readonly visibility = new VisibilityWrites();
 
   constructor(
     protected readonly input: ObjectInput<V>,
@@ -55,7 +61,16 @@ export abstract class ObjectReconciler<V extends LoopView> implements Reconciler
     return stepError(this.view.step, err);
   }
 
+  /** The phase as a search attribute and the failure memo (see VisibilityWrites); runs begun before code levels as recorded. */
   publish(): void {
+    const { view } = this;
+    if (!this.input.codeLevel) return this.publishAsRecorded();
+    this.visibility.attributes(`${view.phase}`, [{ key: K8sPhase, value: view.phase ?? null }]);
+    this.visibility.failure(view);
+  }
+
+  /** Runs begun before code levels wrote both whenever either changed, with the phase in the memo too. */
+  private publishAsRecorded(): void {
     const { view } = this;
     const key = `${view.phase}|${view.lastError?.message}`;
     if (key === this.published) return;
@@ -64,8 +79,20 @@ export abstract class ObjectReconciler<V extends LoopView> implements Reconciler
     upsertMemo({ summary: { phase: view.phase ?? null, step: view.step, lastError: view.lastError?.message ?? null } });
   }
 
+  /** Whether this run takes the change a patch guards: known from its code level, else asked of `patched()`. */
+  protected takes(patchId: string, since?: number): boolean {
+    return takesChange(this.input.codeLevel, patchId, since);
+  }
+
   continueAsNew(): Promise<never> {
-    return continueAsNew<(input: ObjectInput<V>) => Promise<V>>({ ref: this.input.ref, settings: this.input.settings, carried: this.view, seenVersion: this.seen.version });
+    // The next run has no history yet: it begins at this code's level, whatever level this one had.
+    return continueAsNew<(input: ObjectInput<V>) => Promise<V>>({
+      ref: this.input.ref,
+      settings: this.input.settings,
+      carried: this.view,
+      seenVersion: this.seen.version,
+      codeLevel: CODE_LEVEL,
+    });
   }
 
   /** How a pass's first read addresses the object: no older than the newest version a signal reported. */

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import { suspendCheckpointName } from '../../api/kybernate/constants.ts';
 import type { IdleMode, WorkloadActivities, WorkloadAssessment, WorkloadPhase, WorkloadPodState, WorkloadStatusInput } from '../../contract/kybernate-workload-activities.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
@@ -63,7 +63,7 @@ const CHECKPOINT_MARGIN_MS = 60_000;
 /** Checkpoints of an old incarnation (or a user's) under a suspend's name are skipped, at most this many. */
 const MAX_FOREIGN_CHECKPOINTS = 5;
 /**
- * Patch ID (see `patched()`): a pod the workload could not create (the API server refused it, e.g. an
+ * Patch ID (see `ObjectReconciler.takes`): a pod the workload could not create (the API server refused it, e.g. an
  * unknown RuntimeClass) is reported in status (Failed) before the pass fails; histories recorded
  * before it failed the pass without a status write.
  */
@@ -152,7 +152,7 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
     try {
       pod = await cluster.applyWorkloadPod(ref, restoreFrom ? { restoreFrom, ...(view.checkpointNode ? { nodeName: view.checkpointNode } : {}) } : {});
     } catch (err) {
-      if (!isCancellation(err) && patched(WORKLOAD_REPORTS_POD_REFUSAL)) await this.reportPodFailure(ref, podName, err);
+      if (!isCancellation(err) && this.takes(WORKLOAD_REPORTS_POD_REFUSAL)) await this.reportPodFailure(ref, podName, err);
       // The pass fails all the same: the loop backs off and tries again; a spec change tries at once.
       throw err;
     }
