@@ -33,7 +33,7 @@ ENV NODE_ENV=production
 # controller allocates in short bursts, so a larger one only raises resident memory (measured with
 # `npm run bench -- --versus-reference`: 341 -> 279 MiB after a burst of 100). The bench runs ours with the
 # same flag (bench/versus/controller-processes.ts).
-ENV NODE_OPTIONS=--max-semi-space-size=2
+ENV NODE_OPTIONS=--max-semi-space-size=4
 # Two malloc arenas instead of glibc's eight per core: the Temporal SDK's native threads allocate in
 # arenas of their own, which keep freed memory. Measured with the bench: resident memory after deleting
 # everything 26-35 % above its start before, 16 % with it (the bench runs ours with the same setting).

@@ -41,7 +41,7 @@ export async function startOurs(repoRoot: string, stack: Stack, namespace: strin
     process.execPath,
     // The image's NODE_OPTIONS (Dockerfile): the flag it ships with. BENCH_OURS_NODE_ARGS adds more for a
     // look inside (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); the figures then include their cost.
-    ['--max-semi-space-size=2', ...(process.env.BENCH_OURS_NODE_ARGS?.split(' ').filter(Boolean) ?? []), join(outDir, 'cli', 'main.js'), 'run', '--kubeconfig', stack.kubeconfigPath, '--temporal-address', stack.temporalAddress, '--temporal-namespace', stack.temporalNamespace, '--namespaces', namespace, '--no-metrics'],
+    ['--max-semi-space-size=4', ...(process.env.BENCH_OURS_NODE_ARGS?.split(' ').filter(Boolean) ?? []), join(outDir, 'cli', 'main.js'), 'run', '--kubeconfig', stack.kubeconfigPath, '--temporal-address', stack.temporalAddress, '--temporal-namespace', stack.temporalNamespace, '--namespaces', namespace, '--no-metrics'],
     logFile,
     oursEnv(),
   );
