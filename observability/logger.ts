@@ -18,31 +18,21 @@ export function createLogger(opts: { level?: string; destination?: DestinationSt
 
 const EXPECTED_WARNING = 'No workflows registered, not polling for workflow tasks';
 
-const PINO_LEVEL: Partial<Record<LogLevel, string>> = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
+const PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const satisfies Record<LogLevel, string>;
 
 /** The Temporal SDK's logger interface over pino (SDK log metadata becomes pino fields). */
 export function temporalLogger(logger: Logger): TemporalLogger {
   const child = logger.child({ source: 'temporal-sdk' });
   const write = (level: LogLevel, message: string, meta?: LogMetadata) => {
     // The SDK logs every activity and workflow task at DEBUG: below the level, nothing else is looked at.
-    if (!child.isLevelEnabled(PINO_LEVEL[level] ?? 'error')) return;
+    const pinoLevel = PINO_LEVEL[level] ?? 'error';
+    if (!child.isLevelEnabled(pinoLevel)) return;
     const fields = meta ?? {};
     // A provider worker serves activities only, by design; the SDK warns about it at every start.
     if (message === EXPECTED_WARNING) return child.debug(fields, message);
     // A lost server is said once by the process's Temporal link, not once per poll retry.
     if (takeSdkLogLine(message, meta)) return child.debug(fields, message);
-    switch (level) {
-      case 'TRACE':
-        return child.trace(fields, message);
-      case 'DEBUG':
-        return child.debug(fields, message);
-      case 'INFO':
-        return child.info(fields, message);
-      case 'WARN':
-        return child.warn(fields, message);
-      default:
-        return child.error(fields, message);
-    }
+    child[pinoLevel](fields, message);
   };
   return {
     log: write,

@@ -208,7 +208,7 @@ export class DeploymentState implements Reconciler<DeploymentView> {
   publish(): void {
     const { view } = this;
     if (!this.input.codeLevel) return this.publishAsRecorded();
-    this.visibility.attributes(`${view.phase}|${view.provider}`, [
+    this.visibility.attributes([
       { key: MdPhase, value: view.phase ?? null },
       { key: MdProvider, value: view.provider ?? null },
     ]);

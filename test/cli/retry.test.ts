@@ -11,6 +11,7 @@ import type { InferenceProviderConfig, ModelDeployment } from '../../api/types.t
 import type { DeploymentStatus } from '../../cli/operator/deployment-status.ts';
 import type { HistoryReport } from '../../cli/operator/history-format.ts';
 import type { RetryReport } from '../../cli/operator/retry.ts';
+import { workflowState } from '../../cli/operator/workflow-state.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
 import { createSignaler } from '../../watcher/signaler.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
@@ -114,6 +115,8 @@ describe('kubeairunway retry', () => {
     const status = json<DeploymentStatus>(result);
     expect(status).toMatchObject({ phase: 'Deploying', provider: widget.provider.name, workflow: { id: workflowId, status: 'RUNNING', source: 'memo' } });
     expect(status.workflow.note).toContain("no worker answered the view query");
+    // The workflow's own phase and provider come from its search attributes (the memo holds only failures).
+    expect(await workflowState(temporal.client, workflowId, { queryTimeoutMs: 500 })).toMatchObject({ source: 'memo', phase: 'Deploying', provider: widget.provider.name });
     const text = await kubeairunway(['status', target()]);
     expect(text.stdout).toMatch(/\nnote: no worker answered the view query .*is the core worker running\?\n$/);
 

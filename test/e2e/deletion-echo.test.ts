@@ -6,7 +6,7 @@ import { CustomObjects } from '../../kube/custom-objects.ts';
 import { deleteDeployment, getObject, runningDeployment, UPSTREAM, waitForDeployment, waitGone, phaseIs } from '../support/deployments.ts';
 import { kubeConfig, temporalClient, testKube, type TestKube } from '../support/env.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
-import { readLocalActivityMarker } from '../../bench/versus/local-activity-marker.ts';
+import { buildTimeline } from '../../cli/operator/timeline.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 
 describe('deletion of a provider resource held by its own finalizer', () => {
@@ -50,7 +50,7 @@ describe('deletion of a provider resource held by its own finalizer', () => {
       controller = await startTestController({ namespaces: [kube.namespace], settings: { pollInterval: '1h', cleanupTimeout: '1h' } });
       await waitGone(kube.namespace, name, 30_000);
       const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-      const steps = events.map((e) => readLocalActivityMarker(e.markerRecordedEventAttributes?.markerName, e.markerRecordedEventAttributes?.details)?.activityType);
+      const steps = buildTimeline([{ runId: 'r', events }]).map((e) => e.step);
       expect(steps).toContain('dynamo:cleanupResources');
       expect(events.some((e) => e.activityTaskScheduledEventAttributes)).toBe(false);
     } finally {

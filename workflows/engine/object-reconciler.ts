@@ -65,7 +65,7 @@ export abstract class ObjectReconciler<V extends LoopView> implements Reconciler
   publish(): void {
     const { view } = this;
     if (!this.input.codeLevel) return this.publishAsRecorded();
-    this.visibility.attributes(`${view.phase}`, [{ key: K8sPhase, value: view.phase ?? null }]);
+    this.visibility.attributes([{ key: K8sPhase, value: view.phase ?? null }]);
     this.visibility.failure(view);
   }
 

@@ -12,8 +12,9 @@ export class VisibilityWrites {
   private attributesKey: string | undefined;
   private failureKey = '';
 
-  /** `key` says what the attributes hold: they are upserted when it differs from the last one. */
-  attributes(key: string, pairs: SearchAttributeUpdatePair[]): void {
+  /** Upserted when any value differs from the last upsert's. */
+  attributes(pairs: SearchAttributeUpdatePair[]): void {
+    const key = JSON.stringify(pairs.map((p) => p.value));
     if (key === this.attributesKey) return;
     this.attributesKey = key;
     upsertSearchAttributes(pairs);
