@@ -1,7 +1,28 @@
 import { createServer } from 'node:net';
 
-/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it). */
-export function freePort(): Promise<number> {
+/**
+ * Where servers' ports are picked: below Linux's default ephemeral range (32768–60999), from which the
+ * OS takes the local port of every outgoing connection. A port picked there could be taken by one of
+ * the stack's own connections (etcd's clients, Temporal's) between the pick and the server's bind.
+ */
+const PICK_FROM = 20_000;
+const PICK_TO = 32_767;
+/** Ports this process handed out: two servers picked at once must not get the same one. */
+const handedOut = new Set<number>();
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = PICK_FROM + Math.floor(Math.random() * (PICK_TO - PICK_FROM + 1));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await portIsFree(port)) return port;
+  }
+  return anyFreePort();
+}
+
+/** A free port the OS picks (any range). */
+function anyFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

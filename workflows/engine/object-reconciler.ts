@@ -80,7 +80,7 @@ export abstract class ObjectReconciler<V extends LoopView> implements Reconciler
   }
 
   /** Whether this run takes the change a patch guards: known from its code level, else asked of `patched()`. */
-  protected takes(patchId: string, since?: number): boolean {
+  takes(patchId: string, since?: number): boolean {
     return takesChange(this.input.codeLevel, patchId, since);
   }
 

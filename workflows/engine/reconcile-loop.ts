@@ -1,6 +1,7 @@
 import { allHandlersFinished, condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import { reconcileSignal, retrySignal, retryUpdate, viewQuery, type ReconcileRequest } from './definitions.ts';
 import { backoffMs } from './durations.ts';
+import { PassTimer } from './pass-timer.ts';
 import type { LoopView, RetryResult, StepError } from './view.ts';
 
 /** How a pass ended: stop (object gone), or wait for a signal or at most `afterMs`. */
@@ -38,7 +39,12 @@ export interface Reconciler<V extends LoopView> {
   settling?(): void;
   /** The wait ended by its timer (a resync or a backoff), not by a signal. */
   timedOut?(): void;
+  /** Whether this run takes the change a patch guards (see code-level.ts). */
+  takes(patchId: string, since?: number): boolean;
 }
+
+/** Patch ID (code level 2): one timer bounds the waits between passes until it fires (see PassTimer). */
+const TIMER_KEPT_ACROSS_PASSES = 'timer-kept-across-passes';
 
 /**
  * The level-triggered loop every kind's workflow runs: a pass, then a wait that any signal cuts short,
@@ -72,6 +78,9 @@ export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promi
     };
   });
   setHandler(viewQuery, () => view);
+  // Runs begun before level 2 started a timer for each wait and canceled it when a signal came first.
+  const timer = r.takes(TIMER_KEPT_ACROSS_PASSES, 2) ? new PassTimer() : undefined;
+  const wait = async (ms: number): Promise<boolean> => (timer ? timer.wait(ms, () => r.dirty) : !(await condition(() => r.dirty, ms)));
 
   for (;;) {
     // Every run starts with a pass; signals that arrive during a pass mark it for one more.
@@ -93,7 +102,7 @@ export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promi
     if (end.done) return view;
 
     r.settling?.();
-    if (!(await condition(() => r.dirty, end.afterMs))) r.timedOut?.();
+    if (await wait(end.afterMs)) r.timedOut?.();
     const info = workflowInfo();
     // A retry update still waiting for its pass gets that pass first; the next iteration continues as new.
     if ((info.continueAsNewSuggested || info.historyLength > settings.maxHistoryEvents) && allHandlersFinished()) {
