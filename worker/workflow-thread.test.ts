@@ -1,7 +1,9 @@
+import { createRequire } from 'node:module';
+import { Worker as Thread } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UnexpectedError, Worker, type CompiledWorkerOptions } from '@temporalio/worker';
 import type { Workflow, WorkflowCreator } from '@temporalio/worker/lib/workflow/interface.js';
-import { ACTIVATION_LIMIT_MS, WorkflowWorker, boundActivations } from './workflow-thread.ts';
+import { ACTIVATION_LIMIT_MS, THREAD_SCRIPT, WorkflowWorker, boundActivations } from './workflow-thread.ts';
 
 /** A creator whose workflows answer each activation after `activationMs` (never, when undefined). */
 function fakeCreator(activationMs: number | undefined, calls: string[]): WorkflowCreator {
@@ -50,13 +52,13 @@ describe('boundActivations', () => {
 });
 
 describe('WorkflowWorker', () => {
-  it('asks the SDK for workflow code entered without a per-call timeout, and bounds each activation instead', async () => {
+  it('in debug mode asks the SDK for workflow code entered without a per-call timeout, and bounds each activation instead', async () => {
     const seen: CompiledWorkerOptions[] = [];
     const parent = vi.spyOn(Worker as unknown as { createWorkflowCreator: (...args: unknown[]) => Promise<WorkflowCreator> }, 'createWorkflowCreator');
     parent.mockImplementation(async (_bundle, options) => (seen.push(options as CompiledWorkerOptions), fakeCreator(undefined, [])));
     const create = (WorkflowWorker as unknown as { createWorkflowCreator: (...args: unknown[]) => Promise<WorkflowCreator> }).createWorkflowCreator.bind(WorkflowWorker);
     vi.useFakeTimers();
-    const creator = await create({ code: '', filename: 'bundle.js', sourceMap: '' }, { isolateExecutionTimeoutMs: 5_000, taskQueue: 'q' }, undefined);
+    const creator = await create({ code: '', filename: 'bundle.js', sourceMap: '' }, { isolateExecutionTimeoutMs: 5_000, taskQueue: 'q', debugMode: true }, undefined);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toHaveProperty('isolateExecutionTimeoutMs', undefined);
     expect(seen[0]).toHaveProperty('taskQueue', 'q');
@@ -64,5 +66,29 @@ describe('WorkflowWorker', () => {
     const failed = expect(activation).rejects.toThrow(UnexpectedError);
     await vi.advanceTimersByTimeAsync(ACTIVATION_LIMIT_MS);
     await failed;
+  });
+});
+
+describe('THREAD_SCRIPT', () => {
+  /** Whether the SDK's global handlers install their promise hook in a thread that runs `script` first. */
+  async function hookInstalled(script: string): Promise<boolean> {
+    const shared = JSON.stringify(createRequire(import.meta.url).resolve('@temporalio/worker/lib/workflow/vm-shared.js'));
+    const thread = new Thread(`${script}
+      const handlers = require(${shared}).globalHandlers;
+      handlers.install();
+      require('node:worker_threads').parentPort.postMessage(handlers.promiseHookInstalled);`, { eval: true });
+    try {
+      return await new Promise<boolean>((resolve, reject) => {
+        thread.once('message', resolve);
+        thread.once('error', reject);
+      });
+    } finally {
+      await thread.terminate();
+    }
+  }
+
+  it('leaves the promise hook out of the SDK workflow thread (which installs it otherwise)', async () => {
+    expect(await hookInstalled('')).toBe(true);
+    expect(await hookInstalled(THREAD_SCRIPT)).toBe(false);
   });
 });

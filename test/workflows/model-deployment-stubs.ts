@@ -4,7 +4,8 @@
 // Shared by the model-deployment-*.test.ts files.
 import type { WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import type { Worker } from '@temporalio/worker';
+import { WorkflowWorker } from '../../worker/workflow-thread.ts';
 import { afterAll, beforeAll } from 'vitest';
 import type { Assessment, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from '../../contract/core-activities.ts';
 import type { ApplyResult, CleanupOutcome, ProviderActivities, ReconcileOutcome } from '../../contract/provider-activities.ts';
@@ -203,7 +204,8 @@ export function stubEnvironment() {
   });
 
   async function runWorker(options: Parameters<typeof Worker.create>[0]): Promise<void> {
-    const worker = await Worker.create({ connection: env.nativeConnection, namespace: stackInfo().temporalNamespace, ...options });
+    // The product's worker class: workflows run in the same kind of thread as in production.
+    const worker = await WorkflowWorker.create({ connection: env.nativeConnection, namespace: stackInfo().temporalNamespace, ...options });
     workers.push({ worker, run: worker.run() });
   }
 

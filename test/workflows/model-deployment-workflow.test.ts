@@ -50,13 +50,10 @@ describe('modelDeploymentWorkflow passes with stub activities', () => {
     ]);
   });
 
-  it('captures no stack traces (workflows/stack-traces.ts): the stack trace query finds none to show', async () => {
+  it('tracks no stack traces (worker/workflow-thread.ts): the stack trace query says they are off, the view query answers', async () => {
     const { handle, viewWhere } = await start(new FakeDeployment());
     await viewWhere('idle', (v) => v.step === 'idle');
-    // The workflow waits in its loop's timed condition: without the limit its frames name reconcileLoop.
-    const trace = await handle.query<string>('__stack_trace');
-    expect(trace).not.toMatch(/^\s*at /m);
-    expect(trace).not.toContain('reconcileLoop');
+    await expect(handle.query<string>('__stack_trace')).rejects.toThrow(/stack traces are not enabled/);
   });
 
   it('says ExplicitSelection for a provider named in the spec', async () => {
