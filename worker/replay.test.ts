@@ -4,20 +4,21 @@
 // or condition order on a path these histories took) fails here: guard the new behaviour with a patch
 // at the next code level (workflows/engine/code-level.ts) instead of re-recording; the recordings are
 // what running objects of older versions hold. Up to r5 they began before code levels (every change
-// asked of `patched()`); from r6 they begin at code level 1 (no patch markers, a memo only on failure).
+// asked of `patched()`); r6 began at code level 1 (no patch markers, a memo only on failure); from r7
+// at code level 2 (one timer kept across passes, the in-process cleanup completing in its own task).
 //
 // Recorded by two opt-in e2e tests, `KUBEAIRUNWAY_RECORD_HISTORIES=<label> npx vitest run --project
 // integration <file>`, writing <label>-<scenario>.json (keep older labels):
-//   test/e2e/record-histories.test.ts — modelDeploymentWorkflow (r1, r2, r3; r6 at code level 1):
+//   test/e2e/record-histories.test.ts — modelDeploymentWorkflow (r1, r2, r3; r6 at code level 1; r7 at 2):
 //     lifecycle   create → Running → delete
 //     identity    spec.model.id changed: the upstream resource recreated
 //     invalid     unknown provider (Validated False), then fixed
 //     paused      pause annotation set, then removed
 //     timeout     deletion whose upstream resource holds its own finalizer: the finalizer timeout
-//   test/e2e/record-in-process-histories.test.ts — modelDeploymentWorkflow, provider in the core's process (r5; r6 at code level 1):
+//   test/e2e/record-in-process-histories.test.ts — modelDeploymentWorkflow, provider in the core's process (r5; r6 at code level 1; r7 at 2):
 //     inprocess-lifecycle   create → Running → delete: dynamo:reconcileResource and dynamo:cleanupResources as
-//                           local activities, the timer that commits the cleanup before completion
-//   test/e2e/record-kind-histories.test.ts — the other kinds (r4; all of them again as r6, at code level 1):
+//                           local activities; up to r6 a timer commits the cleanup before completion
+//   test/e2e/record-kind-histories.test.ts — the other kinds (r4; all of them again as r6 at code level 1, r7 at 2):
 //     flame-lifecycle              flameClusterWorkflow: create → Running (2 executors) → scale to 3 → delete
 //     asya-standalone              asyncActorWorkflow: standalone create (queues, Deployment, ScaledObject) → delete, finalizer released
 //     checkpoint-podnotfound       kybernateCheckpointWorkflow: Failed PodNotFound (no node call) → delete
