@@ -5,7 +5,7 @@
 // at the next code level (workflows/engine/code-level.ts) instead of re-recording; the recordings are
 // what running objects of older versions hold. Up to r5 they began before code levels (every change
 // asked of `patched()`); r6 began at code level 1 (no patch markers, a memo only on failure); from r7
-// at code level 2 (one timer kept across passes, the in-process cleanup completing in its own task).
+// at code level 2 (one timer kept across passes: none canceled by a signal).
 //
 // Recorded by two opt-in e2e tests, `KUBEAIRUNWAY_RECORD_HISTORIES=<label> npx vitest run --project
 // integration <file>`, writing <label>-<scenario>.json (keep older labels):
@@ -17,7 +17,7 @@
 //     timeout     deletion whose upstream resource holds its own finalizer: the finalizer timeout
 //   test/e2e/record-in-process-histories.test.ts — modelDeploymentWorkflow, provider in the core's process (r5; r6 at code level 1; r7 at 2):
 //     inprocess-lifecycle   create → Running → delete: dynamo:reconcileResource and dynamo:cleanupResources as
-//                           local activities; up to r6 a timer commits the cleanup before completion
+//                           local activities, the timer that commits the cleanup before completion
 //   test/e2e/record-kind-histories.test.ts — the other kinds (r4; all of them again as r6 at code level 1, r7 at 2):
 //     flame-lifecycle              flameClusterWorkflow: create → Running (2 executors) → scale to 3 → delete
 //     asya-standalone              asyncActorWorkflow: standalone create (queues, Deployment, ScaledObject) → delete, finalizer released

@@ -11,8 +11,6 @@ const CLEANUP_CLEARS_BEFORE_ATTEMPT = 'cleanup-clears-signal-before-attempt';
 const CLEANUP_REPORTS_ITS_WAIT = 'cleanup-reports-its-wait';
 /** Patch ID: an in-process provider's cleanup runs as a local activity, and a timer ends the task before the workflow does. */
 const CLEANUP_IN_PROCESS = 'cleanup-in-process-provider';
-/** Patch ID (code level 2): the in-process cleanup completes the workflow in its own task, without the commit timer. */
-const CLEANUP_COMPLETES_IN_ITS_TASK = 'cleanup-completes-in-its-task';
 /** How the history names the timer that ends the cleanup's workflow task (user metadata: not part of determinism). */
 const COMMIT_CLEANUP_SUMMARY = 'recorded the cleanup before completing';
 
@@ -63,13 +61,12 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
   }
   state.at('cleanup', 'finalizer removal');
   await state.core.removeFinalizer(state.ref);
-  // With the provider in process the whole deletion can run in one workflow task. Should a signal
-  // arrive during it, the server refuses the completion and with it the task's local-activity markers;
-  // the next task then runs the pass again, which finds the object gone and ends (the history just
-  // lacks the cleanup's steps). Nothing of ours signals then: the echoes of the resource's deletion and
-  // of the finalizer's removal wake nobody (watcher/owner-signals.ts, watcher/fingerprint.ts). Runs
-  // below level 2 first committed the markers with a 1 ms timer: one more task per deletion.
-  if (inProcess && !state.takes(CLEANUP_COMPLETES_IN_ITS_TASK, 2)) await sleep(1, { summary: COMMIT_CLEANUP_SUMMARY });
+  // With the provider in process, the whole deletion can run in one workflow task. A signal that
+  // reaches the server meanwhile (a restarted watcher's first list sends several) makes it refuse to
+  // complete the workflow in that task, and with the completion it drops the task's local-activity
+  // markers: the history would lose the cleanup's steps. A timer first commits them; the completion
+  // is a task of its own.
+  if (inProcess) await sleep(1, { summary: COMMIT_CLEANUP_SUMMARY });
 }
 
 /**

@@ -49,11 +49,10 @@ describe('recorded histories, provider in process', () => {
 
     const history = await handle.fetchHistory();
     const steps = buildTimeline([{ runId: 'r', events: history.events ?? [] }]).map((e) => `${e.step}${e.kind === 'timer' ? `: ${e.detail}` : ''}`);
-    // The path this history guards: both provider steps in process; the cleanup's steps kept in the
-    // history, and the completion in the same workflow task (no commit timer since code level 2).
-    expect(steps).toEqual(expect.arrayContaining(['dynamo:reconcileResource', 'dynamo:cleanupResources']));
-    expect(steps.slice(-2)).toEqual(['removeFinalizer', 'workflow completed']);
-    expect(steps.filter((s) => s.startsWith('timer: '))).toEqual([]);
+    // The path this history guards: both provider steps in process, the commit timer before completion.
+    expect(steps).toEqual(expect.arrayContaining(['dynamo:reconcileResource', 'dynamo:cleanupResources', 'timer: recorded the cleanup before completing']));
+    expect(steps.indexOf('timer: recorded the cleanup before completing')).toBeGreaterThan(steps.lastIndexOf('removeFinalizer'));
+    expect(steps.at(-1)).toBe('workflow completed');
     // The cleanup saw the resource gone: the watch's echo of that deletion woke nobody.
     const signalReasons = (history.events ?? []).flatMap((e) => {
       const data = e.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0]?.data;

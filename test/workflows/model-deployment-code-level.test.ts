@@ -36,12 +36,12 @@ describe('modelDeploymentWorkflow code levels', () => {
   it('a run at the current level takes every change without a patch marker and writes no memo when nothing fails', async () => {
     const { fake, final, events } = await lifecycle(undefined);
     expect(final).toMatchObject({ deleting: true, phase: 'Terminating', lastError: undefined });
-    // The same steps as ever: one short pass, the in-process cleanup, then the completion in the
-    // cleanup's own task; one timer (the resync's) the whole time.
+    // The same steps as ever: one short pass, the in-process cleanup, the commit timer. One resync
+    // timer the whole time beside it (pass-timer.ts), none canceled.
     expect(fake.localReconciles).toEqual([PROVIDER, PROVIDER]);
     expect(fake.localCleanups).toEqual([PROVIDER]);
-    expect(events.filter((e) => e.timerStartedEventAttributes)).toHaveLength(1);
-    expect(events.filter((e) => e.timerFiredEventAttributes || e.timerCanceledEventAttributes)).toEqual([]);
+    expect(events.filter((e) => e.timerStartedEventAttributes)).toHaveLength(2);
+    expect(events.filter((e) => e.timerCanceledEventAttributes)).toEqual([]);
     expect(patchMarkers(events)).toEqual([]);
     expect(upsertedKeys(events)).not.toContain('TemporalChangeVersion');
     expect(memoWrites(events)).toEqual([]);
