@@ -19,7 +19,7 @@ describe.concurrent('workflow behaviour', () => {
   let close: () => Promise<void>;
   beforeAll(async () => {
     kube = await testKube('e2e-wf');
-    ctl = await startTestController({ namespaces: [kube.namespace], settings: { maxHistoryEvents: 60 } });
+    ctl = await startTestController({ namespaces: [kube.namespace], settings: { maxHistoryEvents: 40 } });
     const t = await temporalClient();
     client = t.client;
     close = () => t.connection.close();
