@@ -1,0 +1,102 @@
+// The upstream projects' own CRD files for the kinds no registry here ships (KAITO Workspace, Dynamo
+// DynamoGraphDeployment). They are data kept beside the repository (`../shared/upstream-crds/`, verbatim,
+// sources in its SOURCES.md), never copied into it; tests read them from there. Pure helpers only: where
+// the files are, reading them, and the one change a cluster without the Dynamo operator needs.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import type { AnyObject } from '../kube/custom-objects.ts';
+
+/** Overrides where the upstream CRD files are (a folder holding the files named in UPSTREAM_CRD_FILES). */
+export const UPSTREAM_CRDS_ENV = 'KUBEAIRUNWAY_UPSTREAM_CRDS';
+
+/** The files, by what they define; names as in the shared folder. */
+export const UPSTREAM_CRD_FILES = {
+  kaitoWorkspaces: 'kaito-workspaces.yaml',
+  dynamoGraphDeployments: 'dynamo-dynamographdeployments.yaml',
+  dynamoComponentDeployments: 'dynamo-dynamocomponentdeployments.yaml',
+} as const;
+
+export type UpstreamCrd = keyof typeof UPSTREAM_CRD_FILES;
+
+/** `$KUBEAIRUNWAY_UPSTREAM_CRDS`, else `<repo>/../shared/upstream-crds`. */
+export function upstreamCrdsDir(repoRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env[UPSTREAM_CRDS_ENV];
+  return fromEnv ? resolve(fromEnv) : resolve(repoRoot, '..', 'shared', 'upstream-crds');
+}
+
+export function upstreamCrdPath(repoRoot: string, which: UpstreamCrd, env: NodeJS.ProcessEnv = process.env): string {
+  return join(upstreamCrdsDir(repoRoot, env), UPSTREAM_CRD_FILES[which]);
+}
+
+/** True when every named file is there (the tests need them; `npm run dev` falls back to stand-ins). */
+export function hasUpstreamCrds(repoRoot: string, which: readonly UpstreamCrd[], env: NodeJS.ProcessEnv = process.env): boolean {
+  return which.every((w) => existsSync(upstreamCrdPath(repoRoot, w, env)));
+}
+
+/** The CustomResourceDefinitions in a YAML text (other documents are skipped). */
+export function parseCrds(text: string, source: string): AnyObject[] {
+  const docs = parseAllDocuments(text);
+  const crds: AnyObject[] = [];
+  for (const doc of docs) {
+    if (doc.errors.length > 0) throw new Error(`${source}: not valid YAML: ${doc.errors[0]!.message}`);
+    const obj = doc.toJS() as AnyObject | null;
+    if (obj?.kind === 'CustomResourceDefinition') crds.push(obj);
+  }
+  if (crds.length === 0) throw new Error(`${source}: holds no CustomResourceDefinition`);
+  return crds;
+}
+
+/** Reads one upstream CRD file; a missing file says where it was looked for and how to point elsewhere. */
+export function loadUpstreamCrd(repoRoot: string, which: UpstreamCrd, env: NodeJS.ProcessEnv = process.env): AnyObject {
+  const path = upstreamCrdPath(repoRoot, which, env);
+  if (!existsSync(path)) {
+    throw new Error(`upstream CRD file ${UPSTREAM_CRD_FILES[which]} not found at ${path}; set ${UPSTREAM_CRDS_ENV} to the folder that holds the upstream CRD files`);
+  }
+  const crds = parseCrds(readFileSync(path, 'utf8'), path);
+  if (crds.length !== 1) throw new Error(`${path}: expected one CustomResourceDefinition, found ${crds.length}`);
+  return crds[0]!;
+}
+
+interface CrdVersion {
+  name: string;
+  served?: boolean;
+  storage?: boolean;
+  [field: string]: unknown;
+}
+
+export interface ConversionOptions {
+  /** The version to store (exactly one is); unchanged when omitted. */
+  storage?: string;
+  /** The versions to serve (the others stay defined but are not served); unchanged when omitted. */
+  served?: readonly string[];
+}
+
+/**
+ * A copy of `crd` that converts between its versions with strategy None (only apiVersion changes) instead
+ * of through a webhook. Dynamo's CRDs name the Dynamo operator's conversion webhook, which does not run
+ * on a cluster without that operator: there every request in a non-storage version would fail. With None,
+ * an object is validated and pruned against the version it is sent in and stored as the storage version,
+ * so a test must send the version it stores (or serve only that one) for its fields to survive.
+ */
+export function withoutConversionWebhook(crd: AnyObject, opts: ConversionOptions = {}): AnyObject {
+  const name = crd.metadata?.name ?? '(unnamed CRD)';
+  if (crd.kind !== 'CustomResourceDefinition') throw new Error(`${name}: kind is ${String(crd.kind)}, not CustomResourceDefinition`);
+  const copy = structuredClone(crd) as AnyObject & { spec?: { versions?: CrdVersion[]; conversion?: unknown } };
+  const versions = copy.spec?.versions;
+  if (!Array.isArray(versions) || versions.length === 0) throw new Error(`${name}: spec.versions is empty`);
+  const known = versions.map((v) => v.name);
+  const unknown = [opts.storage, ...(opts.served ?? [])].filter((v): v is string => v !== undefined && !known.includes(v));
+  if (unknown.length > 0) throw new Error(`${name}: no version ${unknown.join(', ')} (it defines ${known.join(', ')})`);
+  if (opts.served) {
+    if (opts.served.length === 0) throw new Error(`${name}: served must name at least one version`);
+    for (const v of versions) v.served = opts.served.includes(v.name);
+  }
+  if (opts.storage !== undefined) {
+    for (const v of versions) v.storage = v.name === opts.storage;
+  }
+  const stored = versions.filter((v) => v.storage === true);
+  if (stored.length !== 1) throw new Error(`${name}: exactly one version must be the storage version, found ${stored.length}`);
+  copy.spec!.conversion = { strategy: 'None' };
+  return copy;
+}
