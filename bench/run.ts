@@ -1,11 +1,14 @@
 // `npm run bench [-- --deployments N] [-- --pure-only]`: the pure core's throughput and an end-to-end run
-// on a fresh local stack. `npm run bench -- --versus-reference [--quick] [--singles N] [--bursts 100,300] [--ours-only]`:
-// ours beside the Go reference peer instead (bench/versus/versus.ts). Figures on a shared 2-core machine
-// vary by ±20% from run to run; compare ratios between runs on the same machine rather than absolute numbers.
+// on a fresh local stack. `npm run bench -- --versus-peer <dir> [--quick] [--singles N] [--bursts 100,300]`:
+// ours beside a peer controller the user already built instead (bench/versus/versus.ts; the directory may
+// also come from KUBEAIRUNWAY_BENCH_PEER_DIR; `--versus-reference` is the flag's former name);
+// `--ours-only` runs that bench with ours alone. Figures on a shared 2-core machine vary by ±20% from run
+// to run; compare ratios between runs on the same machine rather than absolute numbers.
 import { cpus } from 'node:os';
 import { benchPure } from './pure.ts';
 import { benchE2e } from './e2e.ts';
 import { benchVersus } from './versus/versus.ts';
+import { PEER_DIR_FLAG, PeerDirError, peerDirArgument } from './versus/peer-dir.ts';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -14,14 +17,23 @@ const arg = (name: string) => {
 
 console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
 
-if (process.argv.includes('--versus-reference')) {
+const versusFlags = [PEER_DIR_FLAG, '--versus-reference', '--ours-only'];
+if (versusFlags.some((flag) => process.argv.includes(flag))) {
   const lines = await benchVersus({
     repoRoot: new URL('..', import.meta.url).pathname,
     quick: process.argv.includes('--quick'),
     singles: Number(arg('--singles') ?? 20),
     bursts: arg('--bursts')?.split(',').map(Number),
+    peerDir: peerDirArgument(process.argv, process.env),
     oursOnly: process.argv.includes('--ours-only'),
     log: (line) => console.log(line),
+  }).catch((err: unknown) => {
+    // A peer directory without the documented layout: say which file, no stack trace.
+    if (err instanceof PeerDirError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
   });
   // The ratio line is the last line printed.
   for (const line of lines) console.log(line);

@@ -1,18 +1,20 @@
 // The controllers under measurement, each as OS processes of its own (so /proc gives their CPU and
 // memory), started on the bench's local stack and stopped by process id.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startProcess, stopProcess, waitUntil, type ManagedProcess } from '../../devstack/process.ts';
 import type { Stack } from '../../devstack/stack.ts';
 import { buildProduct } from '../../scripts/build.ts';
-import { PEER_PROVIDERS, type PeerBuild } from './peer-build.ts';
+import { PEER_PROVIDERS, type PeerDir } from './peer-dir.ts';
 
 export interface RunningController {
   processes: ManagedProcess[];
   stop(): Promise<void>;
 }
 
-const logContains = (file: string, text: string) => existsSync(file) && readFileSync(file, 'utf8').includes(text);
+const logContains = (file: string, text: string, from = 0) => existsSync(file) && readFileSync(file, 'utf8').slice(from).includes(text);
+/** Where a log ends now: a retried start appends to the same file and must not read the last attempt's lines. */
+const logEnd = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
 async function stopAll(processes: readonly ManagedProcess[]): Promise<void> {
   for (const p of [...processes].reverse()) await stopProcess(p, 15_000);
@@ -54,33 +56,55 @@ export async function startOurs(repoRoot: string, stack: Stack, namespace: strin
   return { processes: [proc], stop: () => stopAll([proc]) };
 }
 
+/** Where the peer's processes find the cluster and write their logs. */
+export interface PeerTarget {
+  kubeconfigPath: string;
+  logDir: string;
+  /** How long each process may take to log that its controllers run (default 120 s). */
+  startTimeoutMs?: number;
+}
+
+/** Flags every peer process gets: no leader election, no metrics or health endpoints (ours runs without them too). */
+export const PEER_COMMON_ARGS = ['--leader-elect=false', '--metrics-bind-address=0', '--health-probe-bind-address=0'] as const;
+/** The manager's own: it selects the provider by its CEL rules, as ours does. */
+export const PEER_MANAGER_ARGS = [...PEER_COMMON_ARGS, '--enable-provider-selector=true'] as const;
+/** Its environment: the stack's kubeconfig, and no admission webhook (the stack has no route to one). */
+export const peerEnv = (kubeconfigPath: string) => ({ KUBECONFIG: kubeconfigPath, ENABLE_WEBHOOKS: 'false' });
+/** controller-runtime logs this once a controller's caches are synced: the sign a peer process is up. */
+export const PEER_READY_LINE = 'Starting workers';
+
 /**
- * The reference as its README runs it: the manager and each provider, webhooks and metrics off. Its
+ * The peer as its README runs it: the manager and each provider, webhooks and metrics off. Its
  * providers sometimes exit at start (they read back their InferenceProviderConfig before it is
  * visible): a failed start is tried again, twice at most.
  */
-export async function startReference(build: PeerBuild, stack: Stack): Promise<RunningController> {
+export async function startReference(peer: PeerDir, target: PeerTarget): Promise<RunningController> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startReferenceOnce(build, stack);
+      return await startReferenceOnce(peer, target);
     } catch (err) {
       if (attempt >= 3) throw err;
     }
   }
 }
 
-async function startReferenceOnce(build: PeerBuild, stack: Stack): Promise<RunningController> {
-  const env = { KUBECONFIG: stack.kubeconfigPath, ENABLE_WEBHOOKS: 'false' };
-  const common = ['--leader-elect=false', '--metrics-bind-address=0', '--health-probe-bind-address=0'];
+async function startReferenceOnce(peer: PeerDir, target: PeerTarget): Promise<RunningController> {
+  const env = peerEnv(target.kubeconfigPath);
   const parts = [
-    { name: 'reference manager', bin: build.manager, args: [...common, '--enable-provider-selector=true'], log: 'reference-manager.log' },
-    ...PEER_PROVIDERS.map((p) => ({ name: `reference ${p} provider`, bin: build.providers[p], args: common, log: `reference-${p}-provider.log` })),
+    { name: 'reference manager', bin: peer.manager, args: [...PEER_MANAGER_ARGS], log: 'reference-manager.log' },
+    ...PEER_PROVIDERS.map((p) => ({ name: `reference ${p} provider`, bin: peer.providers[p], args: [...PEER_COMMON_ARGS], log: `reference-${p}-provider.log` })),
   ];
   const processes: ManagedProcess[] = [];
+  const from = new Map<ManagedProcess, number>();
   try {
-    for (const part of parts) processes.push(startProcess(part.name, part.bin, part.args, join(stack.stateDir, part.log), env));
-    // controller-runtime logs "Starting workers" once a controller's caches are synced.
-    for (const p of processes) await waitUntil(p, 'started', 120_000, async () => logContains(p.logFile, 'Starting workers'));
+    for (const part of parts) {
+      const logFile = join(target.logDir, part.log);
+      const offset = logEnd(logFile);
+      const proc = startProcess(part.name, part.bin, part.args, logFile, env);
+      processes.push(proc);
+      from.set(proc, offset);
+    }
+    for (const p of processes) await waitUntil(p, 'started', target.startTimeoutMs ?? 120_000, async () => logContains(p.logFile, PEER_READY_LINE, from.get(p)));
   } catch (err) {
     await stopAll(processes);
     throw err;

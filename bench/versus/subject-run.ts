@@ -51,26 +51,54 @@ export interface SubjectRunOptions {
 /** How long both controllers sit with everything Running before their idle cost is measured. */
 export const IDLE_SETTLE_MS = 15_000;
 
+/** A controller started and metered, before anything is applied. */
+export interface MeteredController {
+  controller: RunningController;
+  meter: Meter;
+  processes: { name: string; pid: number }[];
+  rssStartBytes: number;
+  besideRssStartBytes: number;
+}
+
+/**
+ * Starts a subject's processes and puts them on the meter: their process ids (and those shown beside),
+ * a wait until they are quiet (at most `quietMs`), their resident memory at start. The seam the bench's
+ * plumbing test drives with stand-in executables. What it started is stopped again if metering fails.
+ */
+export async function startMetered(
+  subject: Subject,
+  base: SubjectRunOptions['meter'],
+  benchRequests: () => number,
+  log: (line: string) => void,
+  quietMs = 20_000,
+): Promise<MeteredController> {
+  const t0 = Date.now();
+  const controller = await subject.start();
+  try {
+    const processes = [...controller.processes.map((p) => ({ name: p.name, pid: p.pid })), ...subject.beside];
+    log(`${subject.label}: running in ${((Date.now() - t0) / 1000).toFixed(1)} s (${processes.map((p) => `${p.name} pid ${p.pid}`).join(', ')})`);
+    const meter: Meter = { ...base, pids: controller.processes.map((p) => p.pid), besidePids: subject.beside.map((b) => b.pid), benchRequests };
+    await quiesce(meter, quietMs);
+    return { controller, meter, processes, rssStartBytes: rss(meter.pids), besideRssStartBytes: rss(meter.besidePids) };
+  } catch (err) {
+    await controller.stop();
+    throw err;
+  }
+}
+
 export async function runSubject(subject: Subject, o: SubjectRunOptions): Promise<SubjectResult> {
   const result: SubjectResult = { subject, processes: [], bursts: [], deletes: [] };
   o.log(`\n== ${subject.label}: starting the controller ...`);
-  const t0 = Date.now();
   const load = sampleLoadAverage();
   let controller: RunningController | undefined;
   try {
-    controller = await subject.start();
-    result.processes = [...controller.processes.map((p) => ({ name: p.name, pid: p.pid })), ...subject.beside];
-    o.log(`${subject.label}: running in ${((Date.now() - t0) / 1000).toFixed(1)} s (${result.processes.map((p) => `${p.name} pid ${p.pid}`).join(', ')})`);
     const client = new DeploymentClient(o.kc, subject);
-    const meter: Meter = {
-      ...o.meter,
-      pids: controller.processes.map((p) => p.pid),
-      besidePids: subject.beside.map((b) => b.pid),
-      benchRequests: () => client.requests + o.driver.patches,
-    };
-    await quiesce(meter, 20_000);
-    result.rssStartBytes = rss(meter.pids);
-    result.besideRssStartBytes = rss(meter.besidePids);
+    const started = await startMetered(subject, o.meter, () => client.requests + o.driver.patches, o.log);
+    controller = started.controller;
+    const meter = started.meter;
+    result.processes = started.processes;
+    result.rssStartBytes = started.rssStartBytes;
+    result.besideRssStartBytes = started.besideRssStartBytes;
     const deps = { client, tracker: o.tracker, driver: o.driver, meter, log: o.log };
 
     o.log(`${subject.label}: ${o.singles} single applies (after one warm-up), each until Running`);

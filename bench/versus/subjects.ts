@@ -1,10 +1,12 @@
-// The two controllers as the bench sees them: where their deployments live, what a deployment looks
-// like (the same spec, examples/gpu-vllm-dynamo.yaml, in each controller's API group), how to start them.
+// The two controllers as the bench sees them (ours, and the peer it is given, labelled `reference`):
+// where their deployments live, what a deployment looks like (the same spec, examples/gpu-vllm-dynamo.yaml,
+// in each controller's API group), how to start them.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
 import type { RunningController } from './controller-processes.ts';
+import { PEER_GROUP } from './peer-dir.ts';
 
 export type SubjectLabel = 'ours' | 'reference';
 
@@ -20,8 +22,8 @@ export interface Subject {
   beside: { name: string; pid: number }[];
 }
 
-/** The reference's API group at b0d3fb7; its spec fields are ours, but nothing defaults them without its webhook. */
-export const REFERENCE_GROUP = 'airunway.ai';
+/** The peer's API group; its spec fields are ours, but nothing defaults them without its webhook. */
+const REFERENCE_GROUP = PEER_GROUP;
 
 function example(repoRoot: string): AnyObject {
   return parse(readFileSync(`${repoRoot}/examples/gpu-vllm-dynamo.yaml`, 'utf8')) as AnyObject;

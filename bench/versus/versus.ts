@@ -1,6 +1,7 @@
-// `npm run bench -- --versus-reference [--quick]`: our controller and the Go reference peer on one
-// local stack, one after the other, same spec, same readiness driver; see report.ts for what is
-// compared. Without Go or the peer, ours runs alone and the reason is printed.
+// `npm run bench -- --versus-peer <dir> [--quick]`: our controller and a peer controller the user already
+// has (the Go reference, built their own way; layout in peer-dir.ts) on one local stack, one after the
+// other, same spec, same readiness driver; see report.ts for what is compared. Without a peer directory,
+// ours runs alone and the bench says how to give one.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { sleep } from './concurrency.ts';
 import { startOurs, startReference } from './controller-processes.ts';
 import { DeploymentTracker } from './deployment-tracker.ts';
 import { watchCollection, type ObjectWatch } from './object-watch.ts';
-import { ensurePeerBuilt } from './peer-build.ts';
+import { PEER_DIR_ENV, PEER_DIR_FLAG, PEER_DIR_HOWTO, resolvePeerDir, type PeerDir } from './peer-dir.ts';
 import { ReadinessDriver } from './readiness-driver.ts';
 import { formatBreakdown, ourReconcileBreakdown } from './reconcile-breakdown.ts';
 import { buildReport, requestMix } from './report.ts';
@@ -27,7 +28,9 @@ export interface VersusOptions {
   singles: number;
   /** Burst sizes instead of 100 (and 1,000 unless quick); the ratio line reads the 100 and 1,000 ones. */
   bursts?: number[];
-  /** Ours alone, the peer not even built: for trying a change to ours (no ratio line then). */
+  /** The peer's directory (`--versus-peer` or KUBEAIRUNWAY_BENCH_PEER_DIR); without it ours runs alone. */
+  peerDir?: string;
+  /** Ours alone even when a peer directory is given: for trying a change to ours (no ratio line then). */
   oursOnly?: boolean;
   log: (line: string) => void;
 }
@@ -50,8 +53,12 @@ export async function benchVersus(opts: VersusOptions): Promise<string[]> {
   const { log } = opts;
   const bursts = opts.bursts ?? (opts.quick ? [100] : [100, 1000]);
   const idleSeconds = opts.quick ? 30 : 60;
-  const peer = opts.oursOnly ? { ok: false as const, reason: '--ours-only' } : await ensurePeerBuilt(opts.repoRoot, log);
-  if (!peer.ok) log(`reference skipped: ${peer.reason}; measuring ours alone`);
+  // A directory that is given but wrong stops the bench here, before any stack starts: the error names the file.
+  const peer: PeerDir | undefined = opts.oursOnly || !opts.peerDir ? undefined : resolvePeerDir(opts.peerDir);
+  const skipped = opts.oursOnly ? '--ours-only' : peer ? undefined : `no peer directory given (${PEER_DIR_FLAG} <dir> or ${PEER_DIR_ENV})`;
+  if (opts.oursOnly) log('reference skipped: --ours-only; measuring ours alone');
+  else if (!peer) log(PEER_DIR_HOWTO);
+  else log(`peer: ${peer.dir} (its manager, its providers and ${peer.crdFiles.length} CRD file(s))`);
 
   const stateDir = mkdtempSync(join(tmpdir(), 'kubeairunway-versus-'));
   // Children run in their own process groups: on Ctrl-C, exit through the handlers that stop them.
@@ -67,7 +74,7 @@ export async function benchVersus(opts: VersusOptions): Promise<string[]> {
     log(`local stack in ${stateDir}`);
     // The peer's CRDs go in with ours and the upstream ones, before kube-controller-manager starts, so its
     // garbage collector knows every owner kind from the start.
-    const crdFiles = [...stackCrdFiles(opts.repoRoot), ...(peer.ok ? peer.build.crdFiles : [])];
+    const crdFiles = [...stackCrdFiles(opts.repoRoot), ...(peer?.crdFiles ?? [])];
     stack = await startStack({ stateDir, crdFiles, log: (l) => log(`[stack] ${l}`) });
     const kc = new KubeConfig();
     kc.loadFromFile(stack.kubeconfigPath);
@@ -78,7 +85,7 @@ export async function benchVersus(opts: VersusOptions): Promise<string[]> {
     const temporal = stack.processes.find((p) => p.name === 'temporal')!;
     const s = stack;
     subjects.push(oursSubject(opts.repoRoot, NAMESPACES.ours, () => startOurs(opts.repoRoot, s, NAMESPACES.ours), temporal.pid));
-    if (peer.ok) subjects.push(referenceSubject(opts.repoRoot, NAMESPACES.reference, () => startReference(peer.build, s)));
+    if (peer) subjects.push(referenceSubject(opts.repoRoot, NAMESPACES.reference, () => startReference(peer, { kubeconfigPath: s.kubeconfigPath, logDir: s.stateDir })));
 
     const trackers = new Map<string, DeploymentTracker>();
     for (const subject of subjects) {
@@ -120,7 +127,7 @@ export async function benchVersus(opts: VersusOptions): Promise<string[]> {
     }
 
     const [ours, reference] = results as [SubjectResult, SubjectResult | undefined];
-    const report = buildReport(ours, reference, { bursts, quick: opts.quick, referenceSkipped: peer.ok ? undefined : peer.reason });
+    const report = buildReport(ours, reference, { bursts, quick: opts.quick, referenceSkipped: skipped });
     const out: string[] = [''];
     for (const r of results) if (r.breakdown) out.push(...r.breakdown, '');
     for (const r of results) {
