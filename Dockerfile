@@ -31,7 +31,7 @@ FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 # A small young generation (V8's default grows to 3 x 16 MiB per isolate, and the worker has two): the
 # controller allocates in short bursts, so a larger one only raises resident memory (measured with
-# `npm run bench -- --versus-reference`: 341 -> 279 MiB after a burst of 100). The bench runs ours with the
+# `npm run bench -- --ours-only`: 341 -> 279 MiB after a burst of 100). The bench runs ours with the
 # same flag (bench/versus/controller-processes.ts).
 ENV NODE_OPTIONS=--max-semi-space-size=4
 # Two malloc arenas instead of glibc's eight per core: the Temporal SDK's native threads allocate in

@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
  * How far V8 lets a heap grow past what its last full collection kept, in percent (a factor of 1.5).
  * V8 picks up to 4× on its own when a process allocates fast, as the controller does in a burst: with
  * 1,000 deployments created at once the two heaps (main thread and workflow thread) reached ~400 MiB
- * for ~150 MiB of live objects. Measured with `npm run bench -- --versus-reference --bursts 1000`:
+ * for ~150 MiB of live objects. Measured with `npm run bench -- --ours-only --bursts 1000`:
  * resident memory with 1,000 Running 583 → 352 MiB, CPU per deployment unchanged (32 → 34 ms).
  */
 export const HEAP_GROWING_PERCENT = 50;
