@@ -1,62 +1,14 @@
-// Builds the local stack's binaries from the Go module proxy into the tools cache, one at a time,
-// skipping what is already there. Usage: `npm run tools [-- --only etcd,temporal]`.
-import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// Builds the local stack's binaries and the upstream operators (KubeRay, KEDA) from the Go module proxy
+// into the tools cache, one at a time, after copying the KubeRay and KEDA CRD files out of their modules;
+// skips what is already there. Usage: `npm run tools [-- --only etcd,temporal,keda-crds,keda-operator]`.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { binaryVersion, cachedBinaryPath, resolveTool, toolsCacheDir } from './resolve.ts';
-import { ETCD_VERSION, KUBERNETES_VERSION, TEMPORAL_VERSION, TOOLS } from './versions.ts';
-
-class StepError extends Error {
-  constructor(
-    readonly step: string,
-    readonly logFile: string,
-  ) {
-    super(`step "${step}" failed`);
-  }
-}
-
-const started = Date.now();
-const elapsed = (since: number) => `${((Date.now() - since) / 1000).toFixed(0)}s`;
-const say = (line: string) => process.stdout.write(`[tools +${elapsed(started)}] ${line}\n`);
-
-/** Runs one command, its output going to a log file; prints a line every 30 s so long builds look alive. */
-async function run(step: string, cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; logFile: string }): Promise<string> {
-  say(`${step} ...`);
-  const t0 = Date.now();
-  const log = createWriteStream(opts.logFile, { flags: 'a' });
-  log.write(`\n$ ${cmd} ${args.join(' ')}\n`);
-  let stdout = '';
-  const code = await new Promise<number>((resolve) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const ticker = setInterval(() => say(`  still running: ${step} (${elapsed(t0)})`), 30_000);
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      log.write(d);
-    });
-    child.stderr.on('data', (d: Buffer) => log.write(d));
-    child.on('error', (err) => {
-      log.write(`${String(err)}\n`);
-      clearInterval(ticker);
-      resolve(127);
-    });
-    child.on('close', (c) => {
-      clearInterval(ticker);
-      resolve(c ?? 1);
-    });
-  });
-  await new Promise((r) => log.end(r));
-  if (code !== 0) throw new StepError(step, opts.logFile);
-  say(`${step} done in ${elapsed(t0)}`);
-  return stdout;
-}
-
-const goEnv = { CGO_ENABLED: '0', GOFLAGS: '-mod=mod' };
-
-function freshModule(dir: string, name: string): void {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'go.mod'), `module local.invalid/${name}\n\ngo 1.24\n`);
-}
+import { buildKedaOperator, buildKuberayOperator } from './build-operators.ts';
+import { fetchCrdBundle } from './fetch-crds.ts';
+import { binaryVersion, cachedBinaryPath, cachedCrdBundleDir, resolveCrdBundle, resolveTool, toolsCacheDir } from './resolve.ts';
+import { elapsed, freshModule, goEnv, run, say, StepError, tail } from './run.ts';
+import { CRD_BUNDLES, ETCD_VERSION, KUBERNETES_VERSION, TEMPORAL_VERSION, TOOLS } from './versions.ts';
 
 async function buildTemporal(work: string, out: string, logFile: string): Promise<void> {
   const gobin = join(work, 'bin');
@@ -114,11 +66,6 @@ async function buildKubernetes(work: string, outs: Record<string, string>, logFi
   for (const [name, out] of Object.entries(outs)) renameSync(join(binDir, name), join(out, name));
 }
 
-function tail(file: string, lines = 30): string {
-  if (!existsSync(file)) return '';
-  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-}
-
 function checkGo(): void {
   let version: string | undefined;
   try {
@@ -132,7 +79,30 @@ function checkGo(): void {
   throw new Error(`${why}. Install Go, or point ${TOOLS.map((t) => t.envVar).join(', ')} at existing binaries.`);
 }
 
+/** Copies the KubeRay and KEDA CRD files from their Go modules into the cache, unless they are there. */
+async function fetchCrdBundles(only?: Set<string>): Promise<void> {
+  for (const spec of CRD_BUNDLES.filter((b) => !only || only.has(b.name))) {
+    if (resolveCrdBundle(spec)) {
+      say(`${spec.name}: using ${cachedCrdBundleDir(spec)} (cache, ${spec.version})`);
+      continue;
+    }
+    checkGo();
+    const logFile = join(toolsCacheDir(), 'logs', `${spec.name}-${spec.version}.log`);
+    mkdirSync(join(toolsCacheDir(), 'logs'), { recursive: true });
+    const t0 = Date.now();
+    say(`fetching ${spec.name} ${spec.version}: ${spec.files.length} CRD files from ${spec.module} (log: ${logFile})`);
+    try {
+      await fetchCrdBundle(spec, join(toolsCacheDir(), 'src', `${spec.name}-${spec.version}`), logFile);
+    } catch (err) {
+      const why = err instanceof StepError ? `at step "${err.step}". Last lines of ${logFile}:\n${tail(logFile)}` : (err as Error).message;
+      throw new Error(`fetching ${spec.name} ${spec.version} failed ${why}`);
+    }
+    say(`fetched ${spec.name} in ${elapsed(t0)}`);
+  }
+}
+
 export async function buildTools(only?: Set<string>): Promise<void> {
+  await fetchCrdBundles(only);
   const wanted = TOOLS.filter((t) => !only || only.has(t.name));
   const missing = wanted.filter((spec) => {
     const found = resolveTool(spec.name);
@@ -161,6 +131,8 @@ export async function buildTools(only?: Set<string>): Promise<void> {
     try {
       if (group === 'temporal') await buildTemporal(work, outs.temporal!, logFile);
       else if (group === 'etcd') await buildEtcd(work, outs.etcd!, logFile);
+      else if (group === 'kuberay') await buildKuberayOperator(work, outs['kuberay-operator']!, logFile);
+      else if (group === 'keda') await buildKedaOperator(work, outs['keda-operator']!, logFile);
       else await buildKubernetes(work, outs, logFile);
     } catch (err) {
       const step = err instanceof StepError ? err.step : 'prepare';

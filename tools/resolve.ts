@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { TOOLS, toolSpec, type ToolName, type ToolSpec } from './versions.ts';
+import { CRD_BUNDLES, crdBundleSpec, TOOLS, toolSpec, type CrdBundleSpec, type ToolName, type ToolSpec } from './versions.ts';
 
 /** Where built binaries live: outside the repository, keyed by name and version. */
 export function toolsCacheDir(): string {
@@ -36,7 +36,8 @@ function isExecutable(path: string): boolean {
 /** The version a binary reports, or undefined when it cannot run or says something unexpected. */
 export function binaryVersion(spec: ToolSpec, path: string): string | undefined {
   try {
-    const out = execFileSync(path, spec.versionArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
+    const [cmd, args] = spec.goModule ? ['go', ['version', '-m', path]] : [path, spec.versionArgs];
+    const out = execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
     return spec.versionPattern.exec(out)?.[1];
   } catch {
     return undefined;
@@ -80,11 +81,11 @@ export function resolveTool(name: ToolName): ResolvedTool | undefined {
   return undefined;
 }
 
-/** Resolves every tool or throws one error naming what is missing and how to get it. */
+/** Resolves every binary the local stack runs (not the optional operators) or throws one error naming what is missing and how to get it. */
 export function resolveAllTools(): Record<ToolName, string> {
   const missing: ToolSpec[] = [];
   const paths = {} as Record<ToolName, string>;
-  for (const spec of TOOLS) {
+  for (const spec of TOOLS.filter((t) => t.role === 'stack')) {
     const resolved = resolveTool(spec.name);
     if (resolved) paths[spec.name] = resolved.path;
     else missing.push(spec);
@@ -94,4 +95,36 @@ export function resolveAllTools(): Record<ToolName, string> {
     throw new Error(`missing local-stack binaries: ${hints}. Run \`npm run tools\` to build them.`);
   }
   return paths;
+}
+
+/** An upstream operator's binary, or an error saying how to get it. */
+export function resolveOperator(name: 'kuberay-operator' | 'keda-operator'): string {
+  const found = resolveTool(name);
+  if (found) return found.path;
+  const spec = toolSpec(name);
+  throw new Error(`missing ${name} ${spec.version} (or set ${spec.envVar}). Run \`npm run tools\` to build it.`);
+}
+
+export function cachedCrdBundleDir(spec: CrdBundleSpec): string {
+  return join(toolsCacheDir(), `${spec.name}-${spec.version}`);
+}
+
+/** The cached copies of a bundle's files, or undefined when any is missing. */
+export function resolveCrdBundle(spec: CrdBundleSpec): string[] | undefined {
+  const dir = cachedCrdBundleDir(spec);
+  const paths = spec.files.map((f) => join(dir, f.split('/').pop()!));
+  return paths.every((p) => existsSync(p)) ? paths : undefined;
+}
+
+/** The CRD files of a bundle, or an error saying how to fetch them. */
+export function crdBundleFiles(name: CrdBundleSpec['name']): string[] {
+  const spec = crdBundleSpec(name);
+  const found = resolveCrdBundle(spec);
+  if (found) return found;
+  throw new Error(`missing the ${spec.module}@v${spec.version} CRD files in ${cachedCrdBundleDir(spec)}. Run \`npm run tools\` to fetch them.`);
+}
+
+/** Every bundle's CRD files (KubeRay's, then KEDA's). */
+export function allCrdBundleFiles(): string[] {
+  return CRD_BUNDLES.flatMap((b) => crdBundleFiles(b.name));
 }

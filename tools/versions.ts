@@ -1,7 +1,7 @@
 // Pinned versions of the Go-built binaries the local stack runs. Changing a version here is the only
 // step needed to move to another release: the cache is keyed by name and version.
 
-export type ToolName = 'temporal' | 'etcd' | 'kube-apiserver' | 'kube-controller-manager';
+export type ToolName = 'temporal' | 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kuberay-operator' | 'keda-operator';
 
 export interface ToolSpec {
   name: ToolName;
@@ -9,11 +9,21 @@ export interface ToolSpec {
   /** Environment variable that points at an existing binary instead of building one. */
   envVar: string;
   /** Which build produces this binary; kube-apiserver and kube-controller-manager share one. */
-  build: 'temporal' | 'etcd' | 'kubernetes';
+  build: 'temporal' | 'etcd' | 'kubernetes' | 'kuberay' | 'keda';
+  /**
+   * `stack`: every local stack runs it; `operator`: an upstream operator that tests (and `npm run dev
+   * --real-operators`) start on demand, so a stack starts without it.
+   */
+  role: 'stack' | 'operator';
   /** Arguments that make the binary print its version. */
   versionArgs: string[];
   /** Extracts the version from that output. */
   versionPattern: RegExp;
+  /**
+   * For a binary without a version flag: the Go module whose version `go version -m` reads from the
+   * binary's build information (the main module after `go install`, a dependency after a module build).
+   */
+  goModule?: string;
 }
 
 // Temporal CLI 1.5.1 is the newest release whose go.mod has no replace directive (1.6+ replace their
@@ -23,6 +33,12 @@ export const TEMPORAL_VERSION = '1.5.1';
 // kube-apiserver >= 1.35 needs etcd >= 3.5.13 for watch progress requests.
 export const ETCD_VERSION = '3.6.16';
 export const KUBERNETES_VERSION = '1.36.3';
+// The upstream operators that run for real in the end-to-end tests, and whose modules ship the CRDs.
+export const KUBERAY_VERSION = '1.5.0';
+export const KUBERAY_MODULE = 'github.com/ray-project/kuberay/ray-operator';
+// KEDA's go.mod replaces one dependency, so it is built in a throwaway module (like etcd), not installed.
+export const KEDA_VERSION = '2.21.0';
+export const KEDA_MODULE = 'github.com/kedacore/keda/v2';
 
 export const TOOLS: readonly ToolSpec[] = [
   {
@@ -30,6 +46,7 @@ export const TOOLS: readonly ToolSpec[] = [
     version: TEMPORAL_VERSION,
     envVar: 'KUBEAIRUNWAY_TEMPORAL_BIN',
     build: 'temporal',
+    role: 'stack',
     versionArgs: ['--version'],
     versionPattern: /temporal version (\d+\.\d+\.\d+)/,
   },
@@ -38,6 +55,7 @@ export const TOOLS: readonly ToolSpec[] = [
     version: ETCD_VERSION,
     envVar: 'KUBEAIRUNWAY_ETCD_BIN',
     build: 'etcd',
+    role: 'stack',
     versionArgs: ['--version'],
     versionPattern: /etcd Version: (\d+\.\d+\.\d+)/,
   },
@@ -46,6 +64,7 @@ export const TOOLS: readonly ToolSpec[] = [
     version: KUBERNETES_VERSION,
     envVar: 'KUBEAIRUNWAY_KUBE_APISERVER_BIN',
     build: 'kubernetes',
+    role: 'stack',
     versionArgs: ['--version'],
     versionPattern: /Kubernetes v(\d+\.\d+\.\d+)/,
   },
@@ -54,10 +73,72 @@ export const TOOLS: readonly ToolSpec[] = [
     version: KUBERNETES_VERSION,
     envVar: 'KUBEAIRUNWAY_KUBE_CONTROLLER_MANAGER_BIN',
     build: 'kubernetes',
+    role: 'stack',
     versionArgs: ['--version'],
     versionPattern: /Kubernetes v(\d+\.\d+\.\d+)/,
   },
+  {
+    name: 'kuberay-operator',
+    version: KUBERAY_VERSION,
+    envVar: 'KUBEAIRUNWAY_KUBERAY_OPERATOR_BIN',
+    build: 'kuberay',
+    role: 'operator',
+    // No version flag: `go version -m` reads the main module's version from the binary.
+    versionArgs: [],
+    versionPattern: /^\s+mod\s+github\.com\/ray-project\/kuberay\/ray-operator\s+v(\d+\.\d+\.\d+)\s/m,
+    goModule: KUBERAY_MODULE,
+  },
+  {
+    name: 'keda-operator',
+    version: KEDA_VERSION,
+    envVar: 'KUBEAIRUNWAY_KEDA_OPERATOR_BIN',
+    build: 'keda',
+    role: 'operator',
+    // Built inside a throwaway module, so KEDA is a dependency there, not the main module.
+    versionArgs: [],
+    versionPattern: /^\s+dep\s+github\.com\/kedacore\/keda\/v2\s+v(\d+\.\d+\.\d+)\s/m,
+    goModule: KEDA_MODULE,
+  },
 ];
+
+/** The upstream CRD files shipped inside a Go module, copied into the tools cache by `npm run tools`. */
+export interface CrdBundleSpec {
+  name: 'kuberay-crds' | 'keda-crds';
+  module: string;
+  version: string;
+  /** Paths inside the module. */
+  files: readonly string[];
+}
+
+export const CRD_BUNDLES: readonly CrdBundleSpec[] = [
+  {
+    name: 'kuberay-crds',
+    module: KUBERAY_MODULE,
+    version: KUBERAY_VERSION,
+    // RayJob too: the KubeRay operator watches all three kinds and does not start without their CRDs.
+    files: ['config/crd/bases/ray.io_rayservices.yaml', 'config/crd/bases/ray.io_rayclusters.yaml', 'config/crd/bases/ray.io_rayjobs.yaml'],
+  },
+  {
+    name: 'keda-crds',
+    module: KEDA_MODULE,
+    version: KEDA_VERSION,
+    // All six: the KEDA operator watches each kind and does not start without its CRD.
+    files: [
+      'config/crd/bases/keda.sh_scaledobjects.yaml',
+      'config/crd/bases/keda.sh_triggerauthentications.yaml',
+      'config/crd/bases/keda.sh_clustertriggerauthentications.yaml',
+      'config/crd/bases/keda.sh_scaledjobs.yaml',
+      'config/crd/bases/eventing.keda.sh_cloudeventsources.yaml',
+      'config/crd/bases/eventing.keda.sh_clustercloudeventsources.yaml',
+    ],
+  },
+];
+
+export function crdBundleSpec(name: CrdBundleSpec['name']): CrdBundleSpec {
+  const spec = CRD_BUNDLES.find((b) => b.name === name);
+  if (!spec) throw new Error(`unknown CRD bundle ${name}`);
+  return spec;
+}
 
 export function toolSpec(name: ToolName): ToolSpec {
   const spec = TOOLS.find((t) => t.name === name);
