@@ -37,6 +37,18 @@ describe('kubeairunway render: the seed examples', () => {
     expect(JSON.stringify(dgd)).toContain('"subComponentType":"decode"');
   });
 
+  it('--api-version nvidia.com/v1beta1 renders Dynamo in the v1beta1 shape; other providers keep theirs; an unknown version fails', async () => {
+    const result = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml', '-f', 'examples/cpu-gguf-kaito.yaml', '--api-version', 'nvidia.com/v1beta1']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [dgd, ws] = objects(result.stdout) as Array<Obj & { spec: { components: { name: string; type: string }[] } }>;
+    expect(dgd?.apiVersion).toBe('nvidia.com/v1beta1');
+    expect(dgd?.spec.components.map((c) => c.type)).toEqual(['frontend', 'prefill', 'decode']);
+    expect(ws?.apiVersion).toBe('kaito.sh/v1beta1');
+    const bad = await run(['render', '-f', 'examples/gpu-vllm-dynamo.yaml', '--api-version', 'nvidia.com/v2']);
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toContain('--api-version nvidia.com/v2: DynamoGraphDeployment is rendered in nvidia.com/v1beta1 or nvidia.com/v1alpha1');
+  });
+
   it('the minimal CPU llama.cpp example goes to KAITO', async () => {
     const result = await run(['render', '-f', 'examples/cpu-llamacpp-minimal.yaml']);
     expect(result.code).toBe(0);

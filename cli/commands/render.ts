@@ -23,6 +23,7 @@ import { formatObjects, type OutputFormat } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { kindOf } from '../objects.ts';
 import type { ModelDeployment } from '../../api/types.ts';
+import type { ProviderResourceType } from '../../providers/contract.ts';
 import { planDeployment } from '../deployment-plan.ts';
 import { loadProviderCatalog } from '../provider-catalog.ts';
 import { action, type CommandRegistration } from '../program.ts';
@@ -31,6 +32,7 @@ interface RenderOptions {
   filename: string[];
   provider?: string;
   providerConfig?: string[];
+  apiVersion?: string[];
   output: OutputFormat;
 }
 
@@ -44,6 +46,10 @@ export const renderCommand: CommandRegistration = (program: Command, { io }) => 
     )
     .option('--provider <name>', 'render for this provider, as if spec.provider.name named it')
     .option('--provider-config <path...>', 'InferenceProviderConfig manifests to select with (replace built-ins of the same name)')
+    .option(
+      '--api-version <group/version...>',
+      "render a provider's resource in this API version, e.g. nvidia.com/v1beta1 (default: what a cluster without the provider's newer version gets; Dynamo: nvidia.com/v1alpha1)",
+    )
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .action(action((options: RenderOptions) => runRender(io, options)));
 };
@@ -98,8 +104,13 @@ export async function runRender(io: CliIO, options: RenderOptions): Promise<numb
       printWarnings(io, name, warnings);
       return;
     }
-    const resource = plan.provider.resource;
-    const result = plan.provider.render(plan.md, { apiVersion: `${resource.group}/${resource.versions[0]}` });
+    const apiVersion = offlineApiVersion(plan.provider.resource, options.apiVersion);
+    if ('error' in apiVersion) {
+      failed = true;
+      io.stderr(`${name} cannot be rendered:\n  ${apiVersion.error}\n`);
+      return;
+    }
+    const result = plan.provider.render(plan.md, { apiVersion: apiVersion.apiVersion });
     printWarnings(io, name, [...warnings, ...result.warnings]);
     rendered[index] = result.objects;
     modelDeployments.push(modelDeploymentFacts(plan.md, result.objects[0] as AnyObject | undefined, plan.provider.mapStatus(result.objects[0]).endpoint));
@@ -116,6 +127,15 @@ export async function runRender(io: CliIO, options: RenderOptions): Promise<numb
   if (failed) return 1;
   io.stdout(formatObjects(rendered.flat(), options.output));
   return 0;
+}
+
+/** The version asked for with --api-version in the provider's group, else the provider's offline version. */
+function offlineApiVersion(resource: ProviderResourceType, asked: readonly string[] | undefined): { apiVersion: string } | { error: string } {
+  const supported = resource.versions.map((v) => `${resource.group}/${v}`);
+  const wanted = asked?.find((a) => a.split('/')[0] === resource.group);
+  if (wanted === undefined) return { apiVersion: `${resource.group}/${resource.offlineVersion ?? resource.versions[0]}` };
+  if (supported.includes(wanted)) return { apiVersion: wanted };
+  return { error: `--api-version ${wanted}: ${resource.kind} is rendered in ${supported.join(' or ')}` };
 }
 
 const RENDERED_KINDS: readonly string[] = [MODEL_DEPLOYMENT_KIND, FLAME_CLUSTER_KIND, ASYNC_ACTOR_KIND, ...KYBERNATE_DOCUMENT_KINDS];

@@ -27,6 +27,9 @@ export const FRONTEND_DEFAULTS = {
 
 export const ROUTER_MODES = ['kv', 'round-robin', 'none'] as const;
 
+/** The environment variable Dynamo's frontend reads its router mode from (the `--router-mode` flag's fallback). */
+export const ROUTER_MODE_ENV = 'DYN_ROUTER_MODE';
+
 /** The Frontend's OpenAI-compatible HTTP port; Dynamo's service is `<name>-frontend`. */
 export const FRONTEND_PORT = 8000;
 export const FRONTEND_SERVICE_SUFFIX = 'frontend';

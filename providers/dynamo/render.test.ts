@@ -60,8 +60,9 @@ describe('Dynamo render: seed 001 Example 1 (llama-8b, aggregated)', () => {
     expect(worker).not.toHaveProperty('subComponentType');
   });
 
-  it('gives the Frontend the §4.15 defaults the example leaves out', () => {
-    expect(graph.spec.services.Frontend['router-mode']).toBe('round-robin');
+  it('gives the Frontend the §4.15 defaults the example leaves out (router mode as DYN_ROUTER_MODE, no `router-mode` key)', () => {
+    expect(graph.spec.services.Frontend.extraPodSpec.mainContainer.env).toEqual([{ name: 'DYN_ROUTER_MODE', value: 'round-robin' }]);
+    expect(graph.spec.services.Frontend).not.toHaveProperty('router-mode');
     expect(graph.spec.services.Frontend.resources).toEqual({ requests: { cpu: '2', memory: '4Gi' } });
   });
 
@@ -92,10 +93,9 @@ describe('Dynamo render: seed 001 Example 3 (llama-70b-pd, disaggregated)', () =
       componentType: 'frontend',
       dynamoNamespace: 'llama-70b-pd',
       replicas: 2,
-      'router-mode': 'kv',
       envFromSecret: 'hf-token',
       resources: { requests: { cpu: '4', memory: '8Gi' } },
-      extraPodSpec: { mainContainer: { image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.1' } },
+      extraPodSpec: { mainContainer: { image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.1', env: [{ name: 'DYN_ROUTER_MODE', value: 'kv' }] } },
     });
     expect(s.VllmPrefillWorker).toEqual({
       componentType: 'worker',
@@ -178,7 +178,7 @@ describe('Dynamo render: variants', () => {
     const s = (result.objects[0] as Json).spec.services;
     for (const service of [s.Frontend, s.VllmWorker]) {
       expect(service.extraPodSpec.mainContainer.image).toBe('registry.example.com/vllm-runtime:custom');
-      expect(service.extraPodSpec.mainContainer.env).toEqual([
+      expect(service.extraPodSpec.mainContainer.env.filter((e: Json) => e.name !== 'DYN_ROUTER_MODE')).toEqual([
         { name: 'VLLM_LOGGING_LEVEL', value: 'DEBUG' },
         { name: 'HF_HOME', value: '/cache' },
       ]);
@@ -217,13 +217,21 @@ describe('Dynamo render: variants', () => {
   });
 
   it('routerMode none and frontend replicas 0 pass through; invalid override values fall back to defaults', () => {
-    expect(services({ ...gpuVllmSpec(), provider: { overrides: { routerMode: 'none', frontend: { replicas: 0 } } } }).Frontend).toMatchObject({
-      'router-mode': 'none',
-      replicas: 0,
-    });
-    expect(
-      services({ ...gpuVllmSpec(), provider: { overrides: { routerMode: 'fast', frontend: { replicas: '2', resources: { cpu: 'four' } } } } }).Frontend,
-    ).toMatchObject({ 'router-mode': 'round-robin', replicas: 1, resources: { requests: { cpu: '2', memory: '4Gi' } } });
+    const mode = (frontend: Json) => frontend.extraPodSpec.mainContainer.env.find((e: Json) => e.name === 'DYN_ROUTER_MODE')?.value;
+    const none = services({ ...gpuVllmSpec(), provider: { overrides: { routerMode: 'none', frontend: { replicas: 0 } } } }).Frontend;
+    expect(mode(none)).toBe('none');
+    expect(none.replicas).toBe(0);
+    const fallback = services({ ...gpuVllmSpec(), provider: { overrides: { routerMode: 'fast', frontend: { replicas: '2', resources: { cpu: 'four' } } } } }).Frontend;
+    expect(mode(fallback)).toBe('round-robin');
+    expect(fallback).toMatchObject({ replicas: 1, resources: { requests: { cpu: '2', memory: '4Gi' } } });
+  });
+
+  it("the workers get no router mode; a user's own DYN_ROUTER_MODE in spec.env wins, with a warning", () => {
+    const s = services({ ...gpuVllmSpec(), provider: { overrides: { routerMode: 'kv' } } });
+    expect(s.VllmWorker.extraPodSpec.mainContainer).not.toHaveProperty('env');
+    const result = render(modelDeployment('m', { ...gpuVllmSpec(), env: [{ name: 'DYN_ROUTER_MODE', value: 'random' }], provider: { overrides: { routerMode: 'kv' } } }));
+    expect((result.objects[0] as Json).spec.services.Frontend.extraPodSpec.mainContainer.env).toEqual([{ name: 'DYN_ROUTER_MODE', value: 'random' }]);
+    expect(result.warnings).toEqual(["env DYN_ROUTER_MODE is set; it takes the place of the router mode 'kv'"]);
   });
 
   it('frontend resources may be numbers, as Kubernetes quantities may', () => {
