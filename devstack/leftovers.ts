@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startOrphanGuard, type OrphanGuard } from './orphan-guard.ts';
 
 // A run killed with SIGKILL cannot stop its children. Each stack writes the ids of its processes and of
-// its owning Node process into its state folder; the next start reaps stacks whose owner is gone.
+// its owning Node process into its state folder; the next start reaps stacks whose owner is gone. Sooner
+// than that, a guard process per stack (orphan-guard.ts) stops them as soon as their owner dies.
 
 const PID_FILE = 'stack.pids.json';
 
@@ -34,13 +36,19 @@ function commandLine(pid: number): string {
   }
 }
 
+/** The guard of each stack this process owns, started with its first pid record, released with its pid file. */
+const guards = new Map<string, OrphanGuard>();
+
 export function recordPids(stateDir: string, pids: number[]): void {
   const record: PidRecord = { owner: process.pid, pids };
   writeFileSync(join(stateDir, PID_FILE), JSON.stringify(record));
+  if (!guards.has(stateDir)) guards.set(stateDir, startOrphanGuard(stateDir, PID_FILE));
 }
 
 export function removePidFile(stateDir: string): void {
   rmSync(join(stateDir, PID_FILE), { force: true });
+  guards.get(stateDir)?.release();
+  guards.delete(stateDir);
 }
 
 /**

@@ -3,7 +3,7 @@
 // ports; Ctrl-C while the Temporal server is down stops everything cleanly; a Ctrl-C's two SIGINTs (the
 // terminal's and a wrapper's relayed copy) count as one press; a port really taken by someone else fails
 // the start naming that process.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,14 @@ function startDev(stateDir: string, ports: { temporal: number; ui: number; metri
   return run;
 }
 
+/** The orphan guards (devstack/orphan-guard.ts) of stacks in `stateDir`: they name it and their log file. */
+function guardsOf(stateDir: string): number[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(stateDir) && line.includes('orphan-guard.log'))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
 const ready = (run: DevRun) => eventually('dev to be running', async () => run.output().includes('Press Ctrl-C') || (run.child.exitCode !== null && Promise.reject(new Error(run.output()))), 240_000, 200);
 
 describe('kubeairunway dev', () => {
@@ -52,7 +60,9 @@ describe('kubeairunway dev', () => {
     await ready(first);
     const temporalPid = portHolder(ports.temporal)?.pid;
     expect(temporalPid).toBeDefined();
-    // Killed as an OOM killer or a closed terminal would: no handler runs, the servers stay behind.
+    // Killed with its orphan guard (which would otherwise stop the servers at once, see dev-interrupt.test.ts):
+    // no handler runs, the servers stay behind for the next start to reap.
+    for (const guard of guardsOf(dir)) process.kill(guard, 'SIGKILL');
     first.child.kill('SIGKILL');
     await first.exited;
     expect(existsSync(join(dir, 'stack.pids.json'))).toBe(true);

@@ -1,0 +1,79 @@
+// The guard with real processes: an owner records a server's pid (as a stack does) and is SIGKILLed;
+// the guard stops the server and removes the pid file. An owner that releases its guard (a stack stopped
+// by its owner) leaves everything to the owner.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'orphan-guard-test-'));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * An owner process: starts a "server" in its own session whose command line names `stateDir` (as the
+ * stack's servers do), records its pid, optionally releases the guard, prints the server's pid, and waits.
+ */
+function startOwner(stateDir: string, release: boolean): { owner: ChildProcess; serverPid: Promise<number> } {
+  const leftovers = resolve('devstack/leftovers.ts');
+  const code = `
+    import { spawn } from 'node:child_process';
+    import { recordPids, removePidFile } from ${JSON.stringify(leftovers)};
+    const server = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ${JSON.stringify(stateDir)}], { stdio: 'ignore', detached: true });
+    server.unref();
+    recordPids(${JSON.stringify(stateDir)}, [server.pid]);
+    ${release ? `removePidFile(${JSON.stringify(stateDir)});` : ''}
+    process.stdout.write(server.pid + '\\n');
+    setInterval(() => {}, 1000);
+  `;
+  const owner = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(owner);
+  const serverPid = new Promise<number>((res) => owner.stdout!.once('data', (d: Buffer) => res(Number(d.toString().trim()))));
+  return { owner, serverPid };
+}
+
+describe('orphan guard', () => {
+  it('stops the servers of an owner killed with SIGKILL, and removes its pid file', async () => {
+    const stateDir = join(dir, 'killed');
+    await import('node:fs').then((fs) => fs.mkdirSync(stateDir));
+    const { owner, serverPid } = startOwner(stateDir, false);
+    const pid = await serverPid;
+    expect(alive(pid)).toBe(true);
+    expect(existsSync(join(stateDir, 'stack.pids.json'))).toBe(true);
+    owner.kill('SIGKILL');
+    await until('the server to be stopped', () => !alive(pid));
+    await until('the pid file to go', () => !existsSync(join(stateDir, 'stack.pids.json')));
+  });
+
+  it('leaves the servers alone once the owner has released it', async () => {
+    const stateDir = join(dir, 'released');
+    await import('node:fs').then((fs) => fs.mkdirSync(stateDir));
+    const { owner, serverPid } = startOwner(stateDir, true);
+    const pid = await serverPid;
+    owner.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(alive(pid)).toBe(true);
+    process.kill(pid, 'SIGKILL');
+  });
+});
