@@ -87,24 +87,50 @@ export const kaitoWorkspace: UpstreamScript = {
   }),
 };
 
-function dynamoWorkers(obj: AnyObject, ready: boolean): Record<string, unknown> {
-  const services = ((obj.spec as { services?: Record<string, { replicas?: number }> } | undefined)?.services ?? {}) as Record<string, { replicas?: number }>;
-  return Object.fromEntries(
-    Object.entries(services).map(([name, svc]) => {
-      const replicas = svc.replicas ?? 1;
-      return [name, { replicas, readyReplicas: ready ? replicas : 0, availableReplicas: ready ? replicas : 0 }];
-    }),
-  );
+/**
+ * Dynamo's per-component replica status, in the map the object's version declares: `status.components`
+ * (v1beta1, from `spec.components[]`) or `status.services` (v1alpha1, from `spec.services`), each entry
+ * with the fields that schema requires (componentKind, replicas, updatedReplicas; v1alpha1 also
+ * componentName). Single-node components without Grove run as Deployments named `<graph>-<name>`.
+ */
+export function dynamoComponentStatus(obj: AnyObject, ready: boolean): Record<string, unknown> {
+  const spec = (obj.spec ?? {}) as { components?: unknown; services?: unknown };
+  const graph = obj.metadata?.name ?? '';
+  const entry = (name: string, desired: unknown, v1alpha1: boolean) => {
+    const replicas = typeof desired === 'number' && Number.isInteger(desired) && desired >= 0 ? desired : 1;
+    const componentName = `${graph}-${name.toLowerCase()}`;
+    return {
+      componentKind: 'Deployment',
+      ...(v1alpha1 ? { componentName } : {}),
+      componentNames: [componentName],
+      replicas,
+      updatedReplicas: replicas,
+      readyReplicas: ready ? replicas : 0,
+      availableReplicas: ready ? replicas : 0,
+    };
+  };
+  if (Array.isArray(spec.components)) {
+    const listed = (spec.components as { name?: unknown; replicas?: unknown }[]).filter((c) => typeof c?.name === 'string');
+    return { components: Object.fromEntries(listed.map((c) => [c.name as string, entry(c.name as string, c.replicas, false)])) };
+  }
+  const services = (spec.services && typeof spec.services === 'object' ? spec.services : {}) as Record<string, { replicas?: unknown } | null>;
+  return { services: Object.fromEntries(Object.entries(services).map(([name, svc]) => [name, entry(name, svc?.replicas, true)])) };
 }
 
-/** Dynamo: `state` goes deploying → successful (or failed with a message). */
+/**
+ * Dynamo: `state` goes pending → successful (or failed), with the Ready condition saying why, as the
+ * operator does (its states are initializing, pending, successful and failed; there is no
+ * `status.message`: a failure's words are in the Ready condition). It works in whichever of its
+ * versions the installed CRD serves, v1beta1 first, as the controller renders.
+ */
 export const dynamoGraphDeployment: UpstreamScript = {
   group: 'nvidia.com',
   version: 'v1alpha1',
+  versions: ['v1beta1', 'v1alpha1'],
   plural: 'dynamographdeployments',
-  progressing: (obj) => ({ state: 'deploying', services: dynamoWorkers(obj, false), conditions: [condition('Ready', 'False', 'Deploying', 'Services are deploying')] }),
-  ready: (obj) => ({ state: 'successful', services: dynamoWorkers(obj, true), conditions: [condition('Ready', 'True', 'AllServicesReady', 'All services are ready')] }),
-  failed: (obj, message) => ({ state: 'failed', message, services: dynamoWorkers(obj, false), conditions: [condition('Ready', 'False', 'Failed', message)] }),
+  progressing: (obj) => ({ state: 'pending', ...dynamoComponentStatus(obj, false), conditions: [condition('Ready', 'False', 'ComponentsNotReady', 'Components are deploying')] }),
+  ready: (obj) => ({ state: 'successful', ...dynamoComponentStatus(obj, true), conditions: [condition('Ready', 'True', 'AllResourcesAreReady', 'All resources are ready')] }),
+  failed: (obj, message) => ({ state: 'failed', ...dynamoComponentStatus(obj, false), conditions: [condition('Ready', 'False', 'Failed', message)] }),
 };
 
 function rayWorkers(obj: AnyObject): number {

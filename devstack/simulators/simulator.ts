@@ -18,7 +18,14 @@ export const OUTCOME_ANNOTATION = 'simulator.kubeairunway.ai/outcome';
 
 export interface UpstreamScript {
   group: string;
+  /** The version watched and written when `versions` names none the CRD serves (or the CRD cannot be read). */
   version: string;
+  /**
+   * Versions the operator works in, preferred first: the simulator watches the first one the installed
+   * CRD serves, as the controller renders the first one it supports. Read once at start: a CRD whose
+   * served versions change needs the simulator started again.
+   */
+  versions?: readonly string[];
   plural: string;
   /** The status while the operator is still working. */
   progressing(obj: AnyObject): Record<string, unknown>;
@@ -58,14 +65,28 @@ export interface Simulator {
   stop(): Promise<void>;
 }
 
+/** The first of the script's versions the installed CRD serves; `script.version` when none is (or the CRD cannot be read). */
+export async function servedVersion(objects: CustomObjects, script: UpstreamScript): Promise<string> {
+  if (!script.versions?.length) return script.version;
+  let crd: AnyObject | undefined;
+  try {
+    crd = await objects.get({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', name: `${script.plural}.${script.group}` });
+  } catch {
+    return script.version;
+  }
+  const served = ((crd?.spec as { versions?: { name: string; served?: boolean }[] } | undefined)?.versions ?? []).filter((v) => v.served !== false).map((v) => v.name);
+  return script.versions.find((v) => served.includes(v)) ?? script.version;
+}
+
 export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opts: SimulatorOptions = {}): Promise<Simulator> {
   const objects = new CustomObjects(kc);
+  const version = await servedVersion(objects, script);
   const readyAfter = opts.readyAfterMs ?? 2_000;
   // Generation each object was last simulated for: status writes do not bump it, so no feedback loop.
   const handled = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
-  const path = `/apis/${script.group}/${script.version}/${script.plural}`;
-  const ref = (obj: AnyObject) => ({ group: script.group, version: script.version, plural: script.plural, namespace: obj.metadata!.namespace!, name: obj.metadata!.name! });
+  const path = `/apis/${script.group}/${version}/${script.plural}`;
+  const ref = (obj: AnyObject) => ({ group: script.group, version, plural: script.plural, namespace: obj.metadata!.namespace!, name: obj.metadata!.name! });
 
   const outcomeFor = async (obj: AnyObject): Promise<Outcome> => {
     const owner = obj.metadata?.ownerReferences?.find((o) => o.kind === MODEL_DEPLOYMENT_KIND);
@@ -130,7 +151,7 @@ export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opt
   const { informer, start, stop } = resilientInformer<KubernetesObject>(
     kc,
     path,
-    async () => (await objects.listRaw({ group: script.group, version: script.version, plural: script.plural })) as never,
+    async () => (await objects.listRaw({ group: script.group, version, plural: script.plural })) as never,
     { onError: (err) => outage.failed(String((err as Error)?.message ?? err)), onRecovered: () => outage.succeeded() },
   );
   informer.on('add', (o) => void simulate(o as AnyObject));

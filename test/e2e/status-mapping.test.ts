@@ -22,7 +22,7 @@ const rows: Row[] = [
   { provider: 'KAITO', upstream: 'InferenceReady: False', outcome: 'hold', phase: 'Deploying', message: 'Inference workload is starting', file: 'cpu-llamacpp-minimal.yaml' },
   { provider: 'KAITO', upstream: 'error condition', outcome: 'fail: node provisioning failed', phase: 'Failed', message: 'node provisioning failed', file: 'cpu-llamacpp-minimal.yaml' },
   { provider: 'Dynamo', upstream: 'state: successful', outcome: 'ready', phase: 'Running', file: 'gpu-vllm-dynamo.yaml' },
-  { provider: 'Dynamo', upstream: 'state: deploying', outcome: 'hold', phase: 'Deploying', file: 'gpu-vllm-dynamo.yaml' },
+  { provider: 'Dynamo', upstream: 'state: pending', outcome: 'hold', phase: 'Deploying', file: 'gpu-vllm-dynamo.yaml' },
   { provider: 'Dynamo', upstream: 'state: failed', outcome: 'fail: insufficient GPUs', phase: 'Failed', message: 'insufficient GPUs', file: 'gpu-vllm-dynamo.yaml' },
   { provider: 'KubeRay', upstream: 'serviceStatus: Running', outcome: 'ready', phase: 'Running', file: 'gpu-vllm-dynamo.yaml', explicit: 'kuberay' },
   { provider: 'KubeRay', upstream: 'serviceStatus: Pending', outcome: 'hold', phase: 'Pending', file: 'gpu-vllm-dynamo.yaml', explicit: 'kuberay' },
