@@ -14,7 +14,7 @@ import type { AsyncActor, WorkloadRef } from '../api/asya/types.ts';
 import { validateAsyncActor } from '../api/asya/validate.ts';
 import { isPlainObject } from '../api/overrides.ts';
 import { checkStructure } from '../api/structural.ts';
-import type { ValidationResult } from '../api/types.ts';
+import type { ModelDeployment, ValidationResult } from '../api/types.ts';
 import { injectionConflict, renderBindingScaledObject, renderInjection, type InjectionTarget } from '../activities/asya/injection.ts';
 import { renderStandalone } from '../activities/asya/render.ts';
 import { renderRuntimeConfigMap } from '../activities/asya/render-runtime-script.ts';
@@ -33,6 +33,20 @@ export interface ModelDeploymentFacts {
   endpoint?: { service?: string; port?: number };
   /** The provider resource it renders, e.g. Workspace gemma-cpu. */
   resource?: { kind: string; name: string };
+}
+
+/** What a binding AsyncActor may need of a ModelDeployment: its endpoint (as stored, else as its provider would report it) and provider resource. */
+export function modelDeploymentFacts(md: ModelDeployment, resource: AnyObject | undefined, predicted: ModelDeploymentFacts['endpoint']): ModelDeploymentFacts {
+  const stored = isPlainObject(md.status?.endpoint) ? md.status?.endpoint : undefined;
+  const endpoint = stored?.service && stored.port ? stored : predicted;
+  const kind = resource?.kind;
+  const name = resource?.metadata?.name;
+  return {
+    namespace: md.metadata.namespace ?? 'default',
+    name: md.metadata.name ?? '',
+    ...(endpoint ? { endpoint } : {}),
+    ...(kind && name ? { resource: { kind, name } } : {}),
+  };
 }
 
 export interface OfflineTargets {

@@ -1,43 +1,19 @@
 // The clients an operator command uses, opened with errors a person can act on. Loaded lazily by the
 // commands: the offline commands never pay for the Kubernetes or Temporal clients.
 
-import { KubeConfig } from '@kubernetes/client-node';
 import { Client, Connection } from '@temporalio/client';
-import { CustomObjects, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
+import type { AnyObject, ResourceRef } from '../../kube/custom-objects.ts';
 import { classifyKubeError } from '../../kube/errors.ts';
 import { CliError } from '../errors.ts';
 import type { CliIO } from '../io.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
+import { firstLine, openKube, type KubeSession } from './kube-session.ts';
 import { DEFAULT_KIND, type OperatorKind } from './kinds.ts';
 import { parseTarget, type KindTarget, type TargetFlags } from './target.ts';
 import { temporalConnectionSettings } from './temporal-connection.ts';
 
-export interface KubeSession {
-  kc: KubeConfig;
-  objects: CustomObjects;
-  /** The namespace of the kubeconfig context, for a NAME given without one. */
-  contextNamespace: string;
-  server: string;
-}
-
-export function openKube(opts: KubeOptions): KubeSession {
-  const kc = new KubeConfig();
-  try {
-    if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
-    else kc.loadFromDefault();
-  } catch (err) {
-    const reason = err instanceof TypeError ? 'it is not a kubeconfig file' : firstLine((err as Error).message);
-    throw new CliError(`Cannot load the kubeconfig${opts.kubeconfig ? ` ${opts.kubeconfig}` : ''}: ${reason}.`);
-  }
-  if (opts.context) {
-    if (!kc.getContexts().some((c) => c.name === opts.context)) throw new CliError(`The kubeconfig has no context '${opts.context}'.`);
-    kc.setCurrentContext(opts.context);
-  }
-  const server = kc.getCurrentCluster()?.server;
-  if (!server) throw new CliError('The kubeconfig names no cluster: pass --kubeconfig or set KUBECONFIG.');
-  const context = kc.getContextObject(kc.getCurrentContext());
-  return { kc, objects: new CustomObjects(kc), contextNamespace: context?.namespace ?? 'default', server };
-}
+// Kept here too for the commands that import them from this module.
+export { firstLine, openKube, type KubeSession };
 
 /** The target argument checked first (a typo is reported before any kubeconfig problem), then the cluster. */
 export function openTarget(arg: string, opts: KubeOptions & TargetFlags): { kube: KubeSession; target: KindTarget } {
@@ -118,6 +94,3 @@ export async function openTemporal(opts: TemporalOptions, io: Pick<CliIO, 'readF
   };
 }
 
-export function firstLine(text: string): string {
-  return text.split('\n')[0]!.replace(/[.\s]+$/, '');
-}
