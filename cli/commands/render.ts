@@ -12,9 +12,8 @@ import { ASYNC_ACTOR_KIND } from '../../api/asya/constants.ts';
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
 import { CHECKPOINT_KIND, RESTORE_KIND } from '../../api/kybernate/constants.ts';
-import { isPlainObject } from '../../api/overrides.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import { checkAsyncActor, renderAsyncActorDocument, WORKLOAD_KINDS, type ModelDeploymentFacts, type OfflineTargets } from '../asya.ts';
+import { checkAsyncActor, modelDeploymentFacts, renderAsyncActorDocument, WORKLOAD_KINDS, type ModelDeploymentFacts, type OfflineTargets } from '../asya.ts';
 import { describeObject, readManifests, type ManifestDocument } from '../documents.ts';
 import { CliError } from '../errors.ts';
 import { checkFlameCluster, renderFlameDocument } from '../flame.ts';
@@ -22,7 +21,6 @@ import { checkKybernate, KYBERNATE_DOCUMENT_KINDS, renderKybernateDocument, REST
 import { formatObjects, type OutputFormat } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { kindOf } from '../objects.ts';
-import type { ModelDeployment } from '../../api/types.ts';
 import type { ProviderResourceType } from '../../providers/contract.ts';
 import { planDeployment } from '../deployment-plan.ts';
 import { loadProviderCatalog } from '../provider-catalog.ts';
@@ -139,20 +137,6 @@ function offlineApiVersion(resource: ProviderResourceType, asked: readonly strin
 }
 
 const RENDERED_KINDS: readonly string[] = [MODEL_DEPLOYMENT_KIND, FLAME_CLUSTER_KIND, ASYNC_ACTOR_KIND, ...KYBERNATE_DOCUMENT_KINDS];
-
-/** What a binding AsyncActor may need of a ModelDeployment: its endpoint (as stored, else as its provider would report it) and provider resource. */
-function modelDeploymentFacts(md: ModelDeployment, resource: AnyObject | undefined, predicted: ModelDeploymentFacts['endpoint']): ModelDeploymentFacts {
-  const stored = isPlainObject(md.status?.endpoint) ? md.status?.endpoint : undefined;
-  const endpoint = stored?.service && stored.port ? stored : predicted;
-  const kind = resource?.kind;
-  const name = resource?.metadata?.name;
-  return {
-    namespace: md.metadata.namespace ?? 'default',
-    name: md.metadata.name ?? '',
-    ...(endpoint ? { endpoint } : {}),
-    ...(kind && name ? { resource: { kind, name } } : {}),
-  };
-}
 
 /** An AsyncActor's objects, or undefined (after saying why on stderr) when it is invalid or its target cannot be rendered for. */
 function renderActor(io: CliIO, doc: ManifestDocument, targets: OfflineTargets): unknown[] | undefined {
