@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: pure unit tests (next to the code they test, no stack) and integration tests (under
-// test/, sharing one local stack that the global setup starts once per run).
+// Three projects: pure unit tests (next to the code they test, no stack); workflow tests (test/workflows:
+// workflows on stub activities, against a Temporal server of their own and no Kubernetes); integration
+// tests (the rest of test/, sharing one local stack that the global setup starts once per run). The
+// groups run one after another (sequence.groupOrder): two cores do not carry two servers' tests at once.
 export default defineConfig({
   test: {
     reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
@@ -9,14 +11,28 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['{api,broker,containerd,contract,providers,workflows,activities,watcher,worker,webhook,cli,tools,kube,devstack,observability}/**/*.test.ts'],
           environment: 'node',
         },
       },
       {
         test: {
+          name: 'workflows',
+          sequence: { groupOrder: 1 },
+          include: ['test/workflows/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/setup/temporal-only.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        test: {
           name: 'integration',
+          sequence: { groupOrder: 2 },
           include: ['test/**/*.test.ts'],
+          exclude: ['test/workflows/**'],
           environment: 'node',
           globalSetup: ['test/setup/global-stack.ts'],
           testTimeout: 180_000,

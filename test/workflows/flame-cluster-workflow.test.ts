@@ -8,7 +8,7 @@ import type { FlameActivities, FlameApplyOutcome } from '../../contract/flame-ac
 import type { FlameClusterStatus } from '../../api/flame/types.ts';
 import { reconcileSignal, retryUpdate, viewQuery } from '../../workflows/engine/definitions.ts';
 import type { FlameClusterView } from '../../workflows/flame/flame-cluster.ts';
-import { eventually, stackInfo, uniqueName } from '../support/env.ts';
+import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 
@@ -47,7 +47,7 @@ describe('flameClusterWorkflow with stub activities', () => {
   const workers: { worker: Worker; run: Promise<void> }[] = [];
 
   beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace });
+    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
   });
   afterAll(async () => {
     for (const w of workers) w.worker.shutdown();
@@ -60,7 +60,7 @@ describe('flameClusterWorkflow with stub activities', () => {
     const script = new Script();
     const taskQueue = uniqueName('flame-wf');
     scripts.set(taskQueue, script);
-    const worker = await Worker.create({ connection: env.nativeConnection, namespace: stackInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: script.activities() });
+    const worker = await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: script.activities() });
     workers.push({ worker, run: worker.run() });
     const ref = { namespace: 'default', name: uniqueName('fc'), uid: uniqueName('uid') };
     const handle = await env.client.workflow.start('flameClusterWorkflow', {

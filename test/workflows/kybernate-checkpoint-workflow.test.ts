@@ -16,7 +16,7 @@ import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.t
 import type { CheckpointView } from '../../workflows/kybernate/checkpoint.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
-import { eventually, stackInfo, uniqueName } from '../support/env.ts';
+import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 
 const CONTAINER_ID = 'b7c1e2d3f4a5968778695a4b3c2d1e0f1a2b3c4d5e6f708192a3b4c5d6e7f809';
@@ -133,7 +133,7 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
   const workers: { worker: Worker; run: Promise<void> }[] = [];
 
   beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace });
+    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
   });
   afterAll(async () => {
     for (const w of workers) if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
@@ -153,9 +153,9 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
   async function start(fake: FakeCheckpoint, opts: { settings?: Partial<ReconcileSettings>; nodeWorker?: boolean } = {}) {
     const taskQueuePrefix = uniqueName('kyb');
     const taskQueue = `${taskQueuePrefix}-core`;
-    await runWorker(await Worker.create({ connection: env.nativeConnection, namespace: stackInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() }));
+    await runWorker(await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() }));
     if (opts.nodeWorker ?? true) {
-      await runWorker(await Worker.create({ connection: env.nativeConnection, namespace: stackInfo().temporalNamespace, taskQueue: nodeTaskQueue(taskQueuePrefix, fake.node), activities: fake.nodeActivities() }));
+      await runWorker(await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue: nodeTaskQueue(taskQueuePrefix, fake.node), activities: fake.nodeActivities() }));
     }
     const handle = await env.client.workflow.start('kybernateCheckpointWorkflow', {
       taskQueue,

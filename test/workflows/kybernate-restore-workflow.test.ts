@@ -13,7 +13,7 @@ import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.t
 import type { RestoreView } from '../../workflows/kybernate/restore.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
-import { eventually, stackInfo, uniqueName } from '../support/env.ts';
+import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 
 const IMAGE = 'containerd.io/checkpoint/b7c1e2d3f4a5:20250101T120000.000Z';
@@ -81,7 +81,7 @@ describe('kybernateRestoreWorkflow with stub activities', () => {
   const workers: { worker: Worker; run: Promise<void> }[] = [];
 
   beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace });
+    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
   });
   afterAll(async () => {
     for (const w of workers) if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
@@ -91,7 +91,7 @@ describe('kybernateRestoreWorkflow with stub activities', () => {
 
   async function start(fake: FakeRestore, settings: Partial<ReconcileSettings> = {}) {
     const taskQueue = `${uniqueName('kyb')}-core`;
-    const worker = await Worker.create({ connection: env.nativeConnection, namespace: stackInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() });
+    const worker = await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() });
     workers.push({ worker, run: worker.run() });
     const handle = await env.client.workflow.start('kybernateRestoreWorkflow', {
       taskQueue,

@@ -17,7 +17,7 @@ import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.t
 import type { WorkloadView } from '../../workflows/kybernate/workload.ts';
 import { activitySignal, wakeSignal } from '../../workflows/kybernate/workload-signals.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
-import { eventually, stackInfo, uniqueName } from '../support/env.ts';
+import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 
 interface FakeCheckpoint {
@@ -147,7 +147,7 @@ describe('kybernateWorkloadWorkflow with stub activities', () => {
   const workers: { worker: Worker; run: Promise<void> }[] = [];
 
   beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace });
+    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
   });
   afterAll(async () => {
     for (const w of workers) if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
@@ -157,7 +157,7 @@ describe('kybernateWorkloadWorkflow with stub activities', () => {
 
   async function start(fake: FakeWorkload) {
     const taskQueue = `${uniqueName('kwl')}-core`;
-    const worker = await Worker.create({ connection: env.nativeConnection, namespace: stackInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() });
+    const worker = await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() });
     workers.push({ worker, run: worker.run() });
     const handle = await env.client.workflow.start('kybernateWorkloadWorkflow', {
       taskQueue,

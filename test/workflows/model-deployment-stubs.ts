@@ -18,7 +18,7 @@ import { coreTaskQueue, inProcessActivityType, providerTaskQueue, type Reconcile
 import type { DeploymentView } from '../../workflows/view.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
 import { notServed } from '../../worker/core-worker.ts';
-import { eventually, stackInfo, uniqueName } from '../support/env.ts';
+import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
 
 /** The name the selector's stub picks unless a test says otherwise. */
 export const PROVIDER = 'stub';
@@ -194,7 +194,7 @@ export function stubEnvironment() {
   const handles: WorkflowHandle[] = [];
 
   beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace });
+    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
   });
   afterAll(async () => {
     await Promise.all(handles.map((h) => h.terminate('test over').catch(() => undefined)));
@@ -205,7 +205,7 @@ export function stubEnvironment() {
 
   async function runWorker(options: Parameters<typeof Worker.create>[0]): Promise<void> {
     // The product's worker class: workflows run in the same kind of thread as in production.
-    const worker = await WorkflowWorker.create({ connection: env.nativeConnection, namespace: stackInfo().temporalNamespace, ...options });
+    const worker = await WorkflowWorker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, ...options });
     workers.push({ worker, run: worker.run() });
   }
 
