@@ -20,7 +20,7 @@ export interface ChaosFindings {
   details: string[];
 }
 
-const DGD = { group: 'nvidia.com', version: 'v1alpha1', plural: 'dynamographdeployments' };
+const DGD = { group: 'nvidia.com', version: 'v1beta1', plural: 'dynamographdeployments' };
 
 export async function checkInvariants(
   kc: KubeConfig,

@@ -8,7 +8,13 @@ import { eventually, kubeConfig, testKube, type TestKube } from '../support/env.
 import { startTestController, type TestController } from '../support/controller.ts';
 
 const dgd = (namespace: string, name: string) => ({ ...UPSTREAM.dgd, namespace, name });
-type Dgd = { metadata?: { uid?: string }; spec?: { services?: Record<string, { replicas?: number; extraPodSpec?: { mainContainer?: { args?: string[] } } }> } };
+// nvidia.com/v1beta1: components are a list keyed by name; a JSON merge patch replaces the whole list.
+type Component = { name: string; type?: string; replicas?: number };
+type Dgd = { metadata?: { uid?: string }; spec?: { components?: Component[] } };
+const withReplicas = (obj: Dgd, pick: (c: Component) => boolean, replicas: number) => ({
+  spec: { components: obj.spec!.components!.map((c) => (pick(c) ? { ...c, replicas } : c)) },
+});
+const isWorker = (c: Component) => c.type !== 'frontend';
 
 describe.concurrent('updates, drift and pause', () => {
   let kube: TestKube;
@@ -23,15 +29,14 @@ describe.concurrent('updates, drift and pause', () => {
   });
 
   const running = async (prefix: string) => (await runningDeployment(kube.namespace, prefix)).metadata.name!;
-  const workerReplicas = (obj: Dgd | undefined) =>
-    Object.entries(obj?.spec?.services ?? {}).find(([k]) => k !== 'Frontend')?.[1]?.replicas;
+  const workerReplicas = (obj: Dgd | undefined) => obj?.spec?.components?.find(isWorker)?.replicas;
 
   it('restores a provider resource edited directly and records DriftDetected', async () => {
     const name = await running('drift');
     const before = (await getObject(dgd(kube.namespace, name))) as Dgd;
-    const worker = Object.keys(before.spec!.services!).find((k) => k !== 'Frontend')!;
-    const original = before.spec!.services![worker]!.replicas;
-    await new CustomObjects(kubeConfig()).mergePatch(dgd(kube.namespace, name), { spec: { services: { [worker]: { replicas: 7 } } } });
+    const original = workerReplicas(before);
+    expect(original).toBe(1);
+    await new CustomObjects(kubeConfig()).mergePatch(dgd(kube.namespace, name), withReplicas(before, isWorker, 7));
     await eventually('the edit to be reverted', async () => workerReplicas((await getObject(dgd(kube.namespace, name))) as Dgd) === original);
     const drift = await eventually('DriftDetected event', async () => (await eventsFor(kube.namespace, name)).find((e) => e.reason === 'DriftDetected'));
     expect(drift).toMatchObject({ type: 'Warning', message: 'Provider resource was modified directly, reconciling' });
@@ -78,11 +83,11 @@ describe.concurrent('updates, drift and pause', () => {
     const before = (await getObject(dgd(kube.namespace, name))) as Dgd;
 
     await patchDeployment(kube.namespace, name, { spec: { scaling: { replicas: 4 } } });
-    await new CustomObjects(kubeConfig()).mergePatch(dgd(kube.namespace, name), { spec: { services: { Frontend: { replicas: 5 } } } });
+    await new CustomObjects(kubeConfig()).mergePatch(dgd(kube.namespace, name), withReplicas(before, (c) => c.type === 'frontend', 5));
     await new Promise((r) => setTimeout(r, 3_000));
     const during = (await getObject(dgd(kube.namespace, name))) as Dgd;
     expect(workerReplicas(during)).toBe(workerReplicas(before));
-    expect(during.spec?.services?.Frontend?.replicas).toBe(5);
+    expect(during.spec?.components?.find((c) => c.type === 'frontend')?.replicas).toBe(5);
 
     await patchDeployment(kube.namespace, name, { metadata: { annotations: { [PAUSE_ANNOTATION]: null } } });
     await eventually('the spec change after resume', async () => workerReplicas((await getObject(dgd(kube.namespace, name))) as Dgd) === 4);

@@ -69,7 +69,8 @@ export async function eventsFor(namespace: string, name: string): Promise<{ reas
 
 export const UPSTREAM = {
   workspace: { group: 'kaito.sh', version: 'v1beta1', plural: 'workspaces' },
-  dgd: { group: 'nvidia.com', version: 'v1alpha1', plural: 'dynamographdeployments' },
+  // The version the controller renders where the CRD serves it (the stack's Dynamo CRD stores v1beta1).
+  dgd: { group: 'nvidia.com', version: 'v1beta1', plural: 'dynamographdeployments' },
   rayservice: { group: 'ray.io', version: 'v1', plural: 'rayservices' },
 } as const;
 
