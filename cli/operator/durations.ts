@@ -28,10 +28,5 @@ export function formatDuration(ms: number): string {
   return `${m}m${String(s).padStart(2, '0')}s`;
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** Parses '500ms', '30s', '5m', '1h', '2d' (one unit, as the reconcile settings take them). */
-export function parseDuration(text: string): number | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(text);
-  return match ? Number(match[1]) * UNIT_MS[match[2]!]! : undefined;
-}
+/** The reconcile settings' own duration grammar: a flag takes what the workflow will take. */
+export { parseDuration } from '../../workflows/engine/durations.ts';
