@@ -54,14 +54,15 @@ export function graphOf(spec: ResolvedSpec): Graph {
   const warnings: string[] = [];
   const engineArgv = toArgv(options);
   const image = spec.image ?? DEFAULT_IMAGES[engine];
+  const env = uniqueEnv(spec.env, warnings);
 
-  const components: GraphComponent[] = [frontend(spec, image, warnings)];
+  const components: GraphComponent[] = [frontend(spec, env, image, warnings)];
   if (spec.mode === 'disaggregated') {
     const none: ResolvedComponent = { replicas: 1, gpu: { count: 0, type: DEFAULT_GPU_TYPE } };
-    components.push(worker(spec, engine, image, engineArgv, 'prefill', spec.prefill ?? none));
-    components.push(worker(spec, engine, image, engineArgv, 'decode', spec.decode ?? none));
+    components.push(worker(spec, env, engine, image, engineArgv, 'prefill', spec.prefill ?? none));
+    components.push(worker(spec, env, engine, image, engineArgv, 'decode', spec.decode ?? none));
   } else {
-    components.push(worker(spec, engine, image, engineArgv, 'aggregated', { replicas: spec.replicas, gpu: spec.gpu, memory: spec.memory, cpu: spec.cpu }));
+    components.push(worker(spec, env, engine, image, engineArgv, 'aggregated', { replicas: spec.replicas, gpu: spec.gpu, memory: spec.memory, cpu: spec.cpu }));
   }
 
   const gpuTypes = spec.mode === 'disaggregated' ? [spec.prefill?.gpu.type, spec.decode?.gpu.type] : [spec.gpu.type];
@@ -89,22 +90,23 @@ export function graphOf(spec: ResolvedSpec): Graph {
  * seed's `router-mode` key beside the service is no field of either API version: the API server
  * refuses it. A user's own `DYN_ROUTER_MODE` in spec.env wins (the list is keyed by name).
  */
-function frontend(spec: ResolvedSpec, image: string, warnings: string[]): GraphComponent {
+function frontend(spec: ResolvedSpec, env: EnvVar[], image: string, warnings: string[]): GraphComponent {
   const settings = frontendSettings(spec.overrides);
-  const userSetsMode = spec.env.some((e) => e.name === ROUTER_MODE_ENV);
+  const userSetsMode = env.some((e) => e.name === ROUTER_MODE_ENV);
   if (userSetsMode) warnings.push(`env ${ROUTER_MODE_ENV} is set; it takes the place of the router mode '${settings.routerMode}'`);
   return {
     name: FRONTEND_SERVICE_KEY,
     role: 'frontend',
     replicas: settings.replicas,
     requests: { cpu: settings.cpu, memory: settings.memory },
-    container: { image, env: [...(userSetsMode ? [] : [{ name: ROUTER_MODE_ENV, value: settings.routerMode }]), ...spec.env] },
+    container: { image, env: [...(userSetsMode ? [] : [{ name: ROUTER_MODE_ENV, value: settings.routerMode }]), ...env] },
   };
 }
 
 /** A worker runs one shell command line: the engine's module, the model, the engine options and its role's flags. */
 function worker(
   spec: ResolvedSpec,
+  env: EnvVar[],
   engine: DynamoEngine,
   image: string,
   engineArgv: readonly string[],
@@ -126,6 +128,19 @@ function worker(
     role,
     replicas: component.replicas,
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
-    container: { image, command: ['/bin/sh', '-c'], args: [shellCommand(words)], env: [...spec.env] },
+    container: { image, command: ['/bin/sh', '-c'], args: [shellCommand(words)], env },
   };
+}
+
+/**
+ * The container's env is a list keyed by name in both versions' schemas: the API server refuses two
+ * entries of one name. A pod takes the last of them, so that one is kept, where the first one stood.
+ */
+function uniqueEnv(env: readonly EnvVar[], warnings: string[]): EnvVar[] {
+  const last = new Map(env.map((e, i) => [e.name, i]));
+  const repeated = [...new Set(env.filter((e, i) => last.get(e.name) !== i).map((e) => e.name))];
+  if (repeated.length === 0) return [...env];
+  warnings.push(`env ${repeated.join(', ')} is set more than once; the last value is used`);
+  const seen = new Set<string>();
+  return env.flatMap((e) => (seen.has(e.name) ? [] : (seen.add(e.name), [env[last.get(e.name)!]!])));
 }

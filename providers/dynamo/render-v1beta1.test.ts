@@ -102,3 +102,16 @@ describe('Dynamo render, nvidia.com/v1beta1', () => {
     expect(() => dynamoProvider.render(example1(), { apiVersion: 'nvidia.com/v2' })).toThrow(/nvidia.com\/v1beta1, nvidia.com\/v1alpha1/);
   });
 });
+
+describe('Dynamo render: env names repeated in spec.env', () => {
+  it('keeps one entry per name (the last value, where the first stood), since the container env is keyed by name; warns', () => {
+    const spec = { ...gpuVllmSpec(), env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }, { name: 'A', value: '3' }] };
+    for (const apiVersion of ['nvidia.com/v1beta1', 'nvidia.com/v1alpha1']) {
+      const result = dynamoProvider.render(modelDeployment('m', spec), { apiVersion });
+      const text = JSON.stringify(result.objects[0]);
+      expect(text).toContain('[{"name":"A","value":"3"},{"name":"B","value":"2"}]');
+      expect(text).not.toContain('"value":"1"');
+      expect(result.warnings).toEqual(['env A is set more than once; the last value is used']);
+    }
+  });
+});
