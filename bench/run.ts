@@ -17,6 +17,14 @@ const arg = (name: string) => {
 
 console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
 
+// `npm run bench -- --cli [--runs N] [--kubeconfig FILE --temporal-address HOST:PORT]`: CLI response times beside kubectl (bench/cli.ts).
+if (process.argv.includes('--cli')) {
+  const { benchCli, formatCliTimings } = await import('./cli.ts');
+  const timings = await benchCli({ runs: Number(arg('--runs') ?? 15), kubeconfig: arg('--kubeconfig'), temporalAddress: arg('--temporal-address'), log: (line) => console.log(line) });
+  for (const line of formatCliTimings(timings)) console.log(line);
+  process.exit(0);
+}
+
 const versusFlags = [PEER_DIR_FLAG, '--versus-reference', '--ours-only'];
 if (versusFlags.some((flag) => process.argv.includes(flag))) {
   const lines = await benchVersus({

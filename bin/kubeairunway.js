@@ -1,30 +1,32 @@
 #!/usr/bin/env node
-// The `kubeairunway` command. Where tsx is installed (a checkout with its dev dependencies) the TypeScript
-// sources run through it, so an edit takes effect at once and a stale dist/ never shadows it. Where it is
-// not (the image: production dependencies only) the JavaScript compiled by `npm run build` runs.
+// The `kubeairunway` command. It always runs compiled JavaScript (dist/): loading TypeScript through tsx
+// costs about a second per call. In a checkout (the sources are here) dist/ is first brought up to date
+// with them (scripts/compile.mjs: a few milliseconds when nothing changed, the changed files otherwise),
+// so an edit takes effect at once and a stale dist/ never shadows it. In the image (no sources, no
+// TypeScript) dist/ is what `npm run build` made.
 
-async function loadTsx() {
+import { existsSync } from 'node:fs';
+
+const here = (path) => new URL(path, import.meta.url);
+
+if (existsSync(here('../cli/main.ts')) && existsSync(here('../scripts/compile.mjs'))) {
+  const { compileChanged } = await import(here('../scripts/compile.mjs').href);
   try {
-    return await import('tsx/esm/api');
+    await compileChanged();
   } catch (err) {
-    if (err?.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes("'tsx'")) return undefined;
-    throw err;
+    const missing = err?.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes("'typescript'");
+    process.stderr.write(`kubeairunway: ${missing ? 'the sources changed and TypeScript is not installed to compile them (`npm install`)' : err.message}\n`);
+    process.exit(1);
   }
 }
 
-const tsx = await loadTsx();
-if (tsx) {
-  tsx.register();
-  await import('../cli/main.ts');
-} else {
-  const compiled = new URL('../dist/cli/main.js', import.meta.url);
-  try {
-    await import(compiled.href);
-  } catch (err) {
-    if (err?.code === 'ERR_MODULE_NOT_FOUND' && err.url === compiled.href) {
-      process.stderr.write('kubeairunway: neither tsx (`npm install`, for the sources) nor a build (`npm run build`, for dist/) is here.\n');
-      process.exit(1);
-    }
-    throw err;
+const compiled = here('../dist/cli/main.js');
+try {
+  await import(compiled.href);
+} catch (err) {
+  if (err?.code === 'ERR_MODULE_NOT_FOUND' && err.url === compiled.href) {
+    process.stderr.write('kubeairunway: no build here: run `npm run build` (or, in a checkout, `node scripts/setup.mjs`).\n');
+    process.exit(1);
   }
+  throw err;
 }

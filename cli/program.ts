@@ -1,7 +1,7 @@
 // The command-line program: a commander root that each command module adds itself to. `runCli` never
 // exits the process; it returns the exit code, so tests run commands in-process.
 
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { CliError } from './errors.ts';
 import type { CliIO } from './io.ts';
 
@@ -30,14 +30,31 @@ export function action<Options>(run: (options: Options) => Promise<ExitCode>): (
   };
 }
 
-export async function runCli(argv: readonly string[], io: CliIO, commands: readonly CommandRegistration[]): Promise<ExitCode> {
+/** A command only listed, not loaded: the root's help shows it, and a typo's suggestion can name it. */
+export interface ListedCommand {
+  name: string;
+  /** As the root's help shows it: name, `[options]`, arguments. */
+  term: string;
+  summary: string;
+}
+
+/**
+ * Runs one command line. `commands` are registered in full; `listed` ones (see command-index.ts) only
+ * by name and summary, so a call pays for the modules of the command it runs and no other.
+ */
+export async function runCli(argv: readonly string[], io: CliIO, commands: readonly (CommandRegistration | ListedCommand)[]): Promise<ExitCode> {
+  const terms = new Map<Command, string>();
   const program = new Command('kubeairunway')
     .description('Deploy LLM inference on Kubernetes with one ModelDeployment resource.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showSuggestionAfterError()
     .helpCommand(true);
-  for (const register of commands) register(program, { io });
+  program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd) ?? new Help().subcommandTerm(cmd) });
+  for (const entry of commands) {
+    if (typeof entry === 'function') entry(program, { io });
+    else terms.set(program.command(entry.name).description(entry.summary), entry.term);
+  }
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

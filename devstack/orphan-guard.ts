@@ -58,8 +58,7 @@ export function startOrphanGuard(stateDir: string, pidFileName: string, graceMs 
   const child: ChildProcess = spawn(process.execPath, ['-e', GUARD_SCRIPT, stateDir, pidFileName, String(process.pid), String(graceMs)], {
     stdio: ['pipe', 'ignore', 'ignore'],
     detached: true,
-    // No --import tsx or inspector flags inherited: the guard is plain JavaScript.
-    execArgv: [],
+    // No NODE_OPTIONS (--import tsx, an inspector) inherited: the guard is plain JavaScript.
     env: { PATH: process.env.PATH ?? '' },
   });
   // Neither the guard nor its pipe keeps this process alive.

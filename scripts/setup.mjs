@@ -35,6 +35,10 @@ if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtime
   say('npm dependencies up to date');
 }
 
+// The `kubeairunway` command runs compiled JavaScript (bin/kubeairunway.js); compile it now, so the
+// first call does not pay for it (later calls recompile only the sources that changed).
+run(process.execPath, [join(root, 'scripts', 'compile.mjs'), '--quiet']);
+
 if (!process.argv.includes('--no-tools')) {
   say('checking local-stack binaries (a first build takes several minutes; later runs reuse the cache) ...');
   run(join(root, 'node_modules', '.bin', 'tsx'), ['tools/build.ts']);

@@ -102,7 +102,7 @@ function printWelcome(stack: Stack, product: LocalProduct): void {
       `  logs:         ${stack.stateDir}/*.log`,
       `  deploy:       kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/gpu-vllm-dynamo.yaml`,
       `  watch:        kubectl --kubeconfig ${stack.kubeconfigPath} get md -w`,
-      `  history:      npm run kubeairunway -- history default/llama-8b --kubeconfig ${stack.kubeconfigPath}`,
+      `  history:      node bin/kubeairunway.js history default/llama-8b --kubeconfig ${stack.kubeconfigPath}`,
       `                ${stack.temporalUiUrl}/namespaces/${stack.temporalNamespace}/workflows?query=${encodeURIComponent('MdName="llama-8b"')}`,
       `  flame:        kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/flame-cluster.yaml && kubectl --kubeconfig ${stack.kubeconfigPath} get fc -w`,
       'Press Ctrl-C to stop everything.',

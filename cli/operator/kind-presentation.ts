@@ -6,7 +6,7 @@ import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import { K8sName, K8sNamespace, Kind, MdName, MdNamespace } from '../../workflows/engine/search-attributes.ts';
+import { SEARCH_ATTRIBUTE_NAMES as SA } from '../../workflows/engine/search-attribute-names.ts';
 import { deploymentPauseAcknowledged, deploymentStatusView } from './deployment-status.ts';
 import { flameClusterStatusView } from './flame-cluster-status.ts';
 import { objectStatusView } from './object-status.ts';
@@ -29,7 +29,7 @@ export interface KindPresentation {
 
 /** Every kind's workflows start with `Kind` and the object's namespace and name. */
 function byKind(kind: string) {
-  return (namespace: string, name: string) => `${Kind.name} = "${kind}" AND ${K8sNamespace.name} = "${namespace}" AND ${K8sName.name} = "${name}"`;
+  return (namespace: string, name: string) => `${SA.Kind} = "${kind}" AND ${SA.K8sNamespace} = "${namespace}" AND ${SA.K8sName} = "${name}"`;
 }
 
 const PRESENTATIONS: Record<string, KindPresentation> = {
@@ -37,7 +37,7 @@ const PRESENTATIONS: Record<string, KindPresentation> = {
     noun: 'deployment',
     owns: 'its provider resources',
     // Md* rather than Kind: histories recorded before there were other kinds have no `Kind`.
-    workflowsByName: (namespace, name) => `${MdNamespace.name} = "${namespace}" AND ${MdName.name} = "${name}"`,
+    workflowsByName: (namespace, name) => `${SA.MdNamespace} = "${namespace}" AND ${SA.MdName} = "${name}"`,
     status: deploymentStatusView,
     pauseAcknowledged: (obj, pause) => deploymentPauseAcknowledged(obj as unknown as ModelDeployment, pause),
   },

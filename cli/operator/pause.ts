@@ -16,6 +16,7 @@ import { formatStructured, type OperatorOutput } from './output.ts';
 import { startProgress } from './progress.ts';
 import { getObject, kubeFailure, objectName, objectRef, openTarget, openTemporal, requireObject, type KubeSession, type TemporalSession } from './session.ts';
 import { describeTarget, plainTarget, type KindTarget, type Target, type TargetFlags } from './target.ts';
+import { sdkWorkflowReader } from './workflow-reader-sdk.ts';
 import { workflowState, type WorkflowState } from './workflow-state.ts';
 
 export interface PauseOptions extends KubeOptions, TemporalOptions, TargetFlags {
@@ -95,7 +96,7 @@ async function waitForAcknowledgement(
       if (!obj || obj.metadata?.uid !== seen.metadata?.uid) throw new CliError(`${objectName(target)} was deleted.`);
       const done = presentation.pauseAcknowledged
         ? presentation.pauseAcknowledged(obj, pause)
-        : workflowAcknowledged(await workflowState(clients.temporal!.client, workflowId, { noun: presentation.noun, queryTimeoutMs: 1_000 }), pause);
+        : workflowAcknowledged(await workflowState(sdkWorkflowReader(clients.temporal!.client), workflowId, { noun: presentation.noun, queryTimeoutMs: 1_000 }), pause);
       if (done) return true;
       if (progress.elapsed() >= timeoutMs) return false;
       await new Promise((r) => setTimeout(r, 500));

@@ -15,6 +15,7 @@ import { formatStructured, type OperatorOutput } from './output.ts';
 import { startProgress } from './progress.ts';
 import { firstLine, openTarget, openTemporal, requireObject } from './session.ts';
 import { describeTarget, plainTarget, type Target, type TargetFlags } from './target.ts';
+import { sdkWorkflowReader } from './workflow-reader-sdk.ts';
 import { workflowState, type WorkflowState } from './workflow-state.ts';
 
 export interface RetryOptions extends KubeOptions, TemporalOptions, TargetFlags {
@@ -48,7 +49,7 @@ export async function runRetry(io: CliIO, args: string[], opts: RetryOptions): P
   const workflowId = workflowIdFor(kind, { ...plainTarget(target), uid });
   const temporal = await openTemporal(opts, io);
   try {
-    const before = await workflowState(temporal.client, workflowId, { noun: presentation.noun });
+    const before = await workflowState(sdkWorkflowReader(temporal.client), workflowId, { noun: presentation.noun });
     if (before.status === 'NOT_FOUND') throw new CliError(`${describeTarget(target)} has no workflow yet: the controller's watcher starts one when it sees the ${presentation.noun}; is the controller running?`);
     if (before.status !== 'RUNNING') throw new CliError(`The workflow of ${describeTarget(target)} is ${before.status.toLowerCase()}: there is nothing left to retry.`);
 
@@ -68,7 +69,7 @@ export async function runRetry(io: CliIO, args: string[], opts: RetryOptions): P
       progress.stop();
     }
     const durationMs = progress.elapsed();
-    const after = await workflowState(temporal.client, workflowId, { noun: presentation.noun });
+    const after = await workflowState(sdkWorkflowReader(temporal.client), workflowId, { noun: presentation.noun });
     const report = retryReport(kind, plainTarget(target), uid, workflowId, before, result, after, durationMs);
     io.stdout(opts.output === 'table' ? retryText(report) : formatStructured(report, opts.output));
     return result.outcome === 'failed' ? 1 : 0;

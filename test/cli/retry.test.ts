@@ -11,13 +11,15 @@ import type { InferenceProviderConfig, ModelDeployment } from '../../api/types.t
 import type { DeploymentStatus } from '../../cli/operator/deployment-status.ts';
 import type { HistoryReport } from '../../cli/operator/history-format.ts';
 import type { RetryReport } from '../../cli/operator/retry.ts';
+import { openLightTemporal } from '../../cli/operator/light-temporal.ts';
+import { sdkWorkflowReader } from '../../cli/operator/workflow-reader-sdk.ts';
 import { workflowState } from '../../cli/operator/workflow-state.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
 import { createSignaler } from '../../watcher/signaler.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
 import { startTestController, TEST_SETTINGS, type TestController } from '../support/controller.ts';
 import { condition, createDeployment, getDeployment, getObject, patchDeployment, waitForDeployment } from '../support/deployments.ts';
-import { eventually, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { eventually, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { json, kubeairunway } from './cli.ts';
 import { thirdPartyProvider } from '../support/third-party-provider.ts';
 import { installCrds } from '../../devstack/crds.ts';
@@ -116,7 +118,14 @@ describe('kubeairunway retry', () => {
     expect(status).toMatchObject({ phase: 'Deploying', provider: widget.provider.name, workflow: { id: workflowId, status: 'RUNNING', source: 'memo' } });
     expect(status.workflow.note).toContain("no worker answered the view query");
     // The workflow's own phase and provider come from its search attributes (the memo holds only failures).
-    expect(await workflowState(temporal.client, workflowId, { queryTimeoutMs: 500 })).toMatchObject({ source: 'memo', phase: 'Deploying', provider: widget.provider.name });
+    // Both readers: the SDK's (retry, pause) and status's own gRPC one decode the same search attributes.
+    expect(await workflowState(sdkWorkflowReader(temporal.client), workflowId, { queryTimeoutMs: 500 })).toMatchObject({ source: 'memo', phase: 'Deploying', provider: widget.provider.name });
+    const light = await openLightTemporal({ address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace });
+    try {
+      expect(await workflowState(light, workflowId, { queryTimeoutMs: 500 })).toMatchObject({ source: 'memo', status: 'RUNNING', phase: 'Deploying', provider: widget.provider.name });
+    } finally {
+      await light.close();
+    }
     const text = await kubeairunway(['status', target()]);
     expect(text.stdout).toMatch(/\nnote: no worker answered the view query .*is the core worker running\?\n$/);
 
