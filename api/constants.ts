@@ -70,6 +70,8 @@ export const EventReason = {
   ProviderError: 'ProviderError',
   DriftDetected: 'DriftDetected',
   FinalizerTimeout: 'FinalizerTimeout',
+  /** Beyond the seed: the provider resource does not fit its CRD (also the ResourceCreated=False reason). */
+  ResourceRefused: 'ResourceRefused',
 } as const;
 export type EventReason = (typeof EventReason)[keyof typeof EventReason];
 

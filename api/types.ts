@@ -244,7 +244,7 @@ export interface Issue {
    * What the spec waits for when the issue is not the spec's fault but the cluster's (its provider is
    * not registered, or its CRD not installed): the controller waits for that instead of an edit.
    */
-  awaits?: 'ProviderRegistration' | 'ProviderCrd';
+  awaits?: 'ProviderRegistration' | 'ProviderCrd' | 'ProviderWorker';
 }
 
 export interface ValidationResult {

@@ -22,6 +22,11 @@ export interface ValidationContext {
   installedProviderCRDs?: readonly string[];
   /** Every provider with an InferenceProviderConfig; when given, a provider outside it is reported as not registered. */
   registeredProviders?: readonly string[];
+  /**
+   * Registered providers whose config no worker has ever reported on: reported as served by no worker
+   * (not as "CRD not installed": they report no CRD either way).
+   */
+  unreportedProviders?: readonly string[];
   /** The provider chosen by selection (status.provider.name), used when spec.provider.name is empty. */
   selectedProvider?: string;
   /**
@@ -140,6 +145,8 @@ function providerRules(spec: Record<string, unknown>, context: ValidationContext
 
   if (provider && context.registeredProviders && !context.registeredProviders.includes(provider)) {
     out.errors.push({ field: 'spec.provider.name', message: ValidationMessage.providerNotRegistered(provider, context.registeredProviders), awaits: 'ProviderRegistration' });
+  } else if (provider && context.unreportedProviders?.includes(provider)) {
+    out.errors.push({ field: 'spec.provider.name', message: ValidationMessage.providerNotServed(provider), awaits: 'ProviderWorker' });
   } else if (provider && context.installedProviderCRDs && !context.installedProviderCRDs.includes(provider)) {
     out.errors.push({ field: 'spec.provider.name', message: ValidationMessage.providerCrdNotInstalled(provider), awaits: 'ProviderCrd' });
   }

@@ -23,6 +23,9 @@ export const ValidationMessage = {
   // Beyond the seed: a provider nobody registered is not one whose CRD is missing.
   providerNotRegistered: (provider: string, registered: readonly string[]): string =>
     `Provider '${provider}' is not registered: no InferenceProviderConfig named '${provider}' (registered: ${registered.length > 0 ? registered.join(', ') : 'none'})`,
+  // Beyond the seed: a provider whose config no worker ever reported on has no CRD status to go by.
+  providerNotServed: (provider: string): string =>
+    `No worker serves provider '${provider}': its InferenceProviderConfig has never been reported on by a provider worker (no status)`,
   // Beyond the seed's table (api/extended-rules.ts): faults a cluster would otherwise show only later.
   customSourceRequiresImage:
     'image is required when source is custom (the model is pre-loaded in the image; provider default images hold no model)',

@@ -86,6 +86,13 @@ export interface Assessment {
    * local activity, not through their task queue. Absent in histories recorded before it (all remote).
    */
   inProcessProviders?: string[];
+  /**
+   * During a provider switch (spec.provider.name differs from status.provider.name): whether any worker
+   * serves the provider being left, from its InferenceProviderConfig. `reported`: a worker has ever
+   * written its status (heartbeat); `served`: one says ready and its heartbeat is fresh. Absent in
+   * histories recorded before it, and when no switch is pending.
+   */
+  leaving?: { provider: string; reported: boolean; served: boolean };
 }
 
 export interface CoreActivities {

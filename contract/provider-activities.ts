@@ -21,7 +21,12 @@ export type ApplyResult =
   /** A previous deletion has not finished yet. */
   | 'waiting-for-deletion'
   /** The provider's CRD is not installed. */
-  | 'crd-missing';
+  | 'crd-missing'
+  /**
+   * The rendered resource does not fit the installed CRD (checked before applying), or the API server
+   * refused it because of what it holds: nothing was written; `refusal` says why, naming the field.
+   */
+  | 'refused';
 
 export interface ResourceId {
   apiVersion: string;
@@ -35,6 +40,8 @@ export interface ApplyOutcome {
   /** Changed identity fields, for `recreating`. */
   identityChanges: string[];
   warnings: string[];
+  /** For `refused`: why, naming the object and the field. */
+  refusal?: string;
 }
 
 export interface ObservedStatus {

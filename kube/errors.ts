@@ -22,6 +22,23 @@ export class KubeError extends Error {
   get retryable(): boolean {
     return this.type === 'Conflict' || this.type === 'Unavailable' || this.type === 'Unknown';
   }
+
+  /**
+   * Whether the API server refused the request because of the object it carries (422 Invalid: schema,
+   * CEL rules; 400 BadRequest: strict decoding, malformed patch; 415): sending it again unchanged gets
+   * the same answer, so it is the object's author who must act, not a retry. A server-side apply whose
+   * object does not fit the schema answers 500 with no structured reason and cannot be told from an
+   * outage here: check the object against the CRD's schema before applying (kube/schema-check.ts).
+   */
+  get refused(): boolean {
+    return this.type === 'Invalid';
+  }
+}
+
+/** The API server's refusal of an object (see `KubeError.refused`), or undefined for any other failure. */
+export function refusalOf(err: unknown): KubeError | undefined {
+  const k = classifyKubeError(err);
+  return k.refused ? k : undefined;
 }
 
 interface StatusBody {

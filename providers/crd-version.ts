@@ -21,9 +21,19 @@ export function crdRef(resource: ProviderResourceType): ResourceRef {
  * (else from the API server): a CRD upgraded in place is picked up by the next reconcile without a restart.
  */
 export async function detectInstalledVersion(kc: KubeConfig, informers: InformerSet | undefined, resource: ProviderResourceType): Promise<VersionChoice | undefined> {
+  return (await readInstalledCrd(kc, informers, resource)).choice;
+}
+
+/** The provider's CRD as installed (undefined when missing) and the version to render for it (see detectInstalledVersion). */
+export async function readInstalledCrd(
+  kc: KubeConfig,
+  informers: InformerSet | undefined,
+  resource: ProviderResourceType,
+): Promise<{ crd: unknown; choice: VersionChoice | undefined }> {
   const ref = crdRef(resource);
   const cached = informers?.cached(ref) ?? { known: false };
-  return versionOfCrd(resource, cached.known ? cached.object : await new CustomObjects(kc).get(ref));
+  const crd: unknown = cached.known ? cached.object : await new CustomObjects(kc).get(ref);
+  return { crd, choice: versionOfCrd(resource, crd) };
 }
 
 /** The API version to render for, given the provider's CRD as read (undefined: missing or not yet Established). */

@@ -10,6 +10,17 @@ export function installedProviderCrds(configs: readonly InferenceProviderConfig[
 }
 
 /**
+ * Providers whose InferenceProviderConfig no worker has ever reported on (a worker's status write always
+ * carries a heartbeat, readiness and the CRD version it found, empty or not; these have none of them):
+ * created by hand or by a chart, with no worker running. Their missing `upstreamCRDVersion` says
+ * nothing about a CRD, so they are named as unserved, not as "CRD not installed".
+ */
+export function unreportedProviders(configs: readonly InferenceProviderConfig[]): string[] {
+  const reported = (c: InferenceProviderConfig) => Boolean(c.status?.lastHeartbeat) || c.status?.upstreamCRDVersion !== undefined || c.status?.ready !== undefined;
+  return configs.filter((c) => !reported(c)).map((c) => c.metadata.name ?? '');
+}
+
+/**
  * A provider that stopped heartbeating (a crash skips the "not ready" it writes on shutdown) is not
  * ready. One that never reports a heartbeat is taken at its word.
  */

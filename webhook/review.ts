@@ -10,7 +10,7 @@ import { isPlainObject } from '../api/overrides.ts';
 import { classifyUpdate } from '../api/update-classification.ts';
 import type { InferenceProviderConfig, ModelDeploymentSpec } from '../api/types.ts';
 import { validate, type ValidationContext } from '../api/validate.ts';
-import { installedProviderCrds } from '../providers/provider-configs.ts';
+import { installedProviderCrds, unreportedProviders } from '../providers/provider-configs.ts';
 import { allow, allowWithPatch, deny, type AdmissionRequest, type AdmissionResponse } from './admission.ts';
 import { capabilityWarnings } from './capabilities.ts';
 import { diff } from './json-patch.ts';
@@ -73,6 +73,7 @@ export function validateRequest(req: AdmissionRequest, facts: ClusterFacts = {})
   if (provider && facts.providerConfigs) {
     context.installedProviderCRDs = installedProviderCrds(facts.providerConfigs);
     context.registeredProviders = facts.providerConfigs.map((c) => c.metadata.name ?? '');
+    context.unreportedProviders = unreportedProviders(facts.providerConfigs);
     // The provider publishes the overrides it understands; with no provider chosen yet (a create left
     // to selection) they are checked by the provider's compatibility step instead.
     const overrideSchema = overrideSchemaOf(facts.providerConfigs.find((c) => c.metadata?.name === provider));

@@ -1,4 +1,4 @@
-import type { CoreStatus } from '../contract/core-activities.ts';
+import type { ConditionInput, CoreStatus, DeploymentSnapshot } from '../contract/core-activities.ts';
 import type { ApplyOutcome, ObservedStatus } from '../contract/provider-activities.ts';
 import { runCleanup } from './cleanup.ts';
 import { leaveOldProvider } from './switch-provider.ts';
@@ -9,6 +9,12 @@ import { toMs } from './engine/durations.ts';
 const EXPLICIT_SELECTION = 'explicit provider selection';
 /** Patch ID (see `DeploymentState.takes`): a pass woken only by the provider's resource runs only the provider's call. */
 const RESOURCE_CHANGE_SKIPS_ASSESSMENT = 'resource-change-skips-assessment';
+/**
+ * Patch ID, code level 3: the core's conditions and `status.provider` are written before the provider's
+ * call whenever the object does not show them yet, so a deployment never shows a blank status after its
+ * first pass, however long the provider takes to answer (or whether any worker serves it at all).
+ */
+const CORE_STATUS_BEFORE_PROVIDER = 'core-status-before-provider';
 
 /**
  * One level-triggered pass over the live object: each step reads it through an activity (from the
@@ -84,7 +90,8 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
 
   let provider = snap.selectedProvider;
   if (provider && snap.explicitProvider && snap.explicitProvider !== provider) {
-    if (!(await leaveOldProvider(state, ref, provider, snap.explicitProvider))) return { done: false, afterMs: toMs(state.settings.pollInterval) };
+    const ctx = { stopped, validated, resource: snap.resource, leaving: assessed?.leaving };
+    if (!(await leaveOldProvider(state, ref, provider, snap.explicitProvider, ctx))) return { done: false, afterMs: toMs(state.settings.pollInterval) };
     provider = undefined;
   } else {
     // No switch pending (none began, or the spec went back before it ended): a later switch gets its own deadline.
@@ -118,7 +125,14 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
     state.at('apply');
     // The resource first: the core's own status write (the selection it made) follows the provider's
     // call instead of holding back the workflow task that schedules it. Should the call fail, the
-    // failure's Pending status is written with this selection in it.
+    // failure's Pending status is written with this selection in it. Unless the object does not show
+    // the selection yet (a new deployment, a switch, a new generation): then it is written first.
+    if (!showsSelection(snap, selected) && state.takes(CORE_STATUS_BEFORE_PROVIDER, 3)) {
+      // A phase the core wrote itself (a switch's wait, an unavailable provider) stays until the
+      // provider has written its own: released before, it would leave the phase blank meanwhile.
+      const held = state.coreStatus?.phase;
+      await state.writeCore(held ? { ...selected, phase: held } : selected, ref);
+    }
     state.coreStatus = selected;
     const outcome = await state.reconcileResource(provider, ref);
     await state.writeCore(selected, ref);
@@ -151,6 +165,11 @@ function afterProvider(state: DeploymentState, provider: string, applied: ApplyO
     case 'crd-missing':
       state.at('apply', `the CRD of provider '${provider}' to be installed`);
       return { done: false, afterMs: Math.min(toMs(state.settings.resyncPeriod), 60_000) };
+    case 'refused':
+      // The resource this spec renders does not fit the provider's CRD: said in status (Failed) by the
+      // provider. An edit of the spec, the provider's config or its CRD wakes the workflow by watch.
+      state.at('apply', `a spec whose ${applied.resource?.kind ?? 'resource'} the provider's CRD accepts`);
+      return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
     case 'recreating':
     case 'waiting-for-deletion':
       state.at('apply', 'the old provider resource to be deleted');
@@ -159,6 +178,12 @@ function afterProvider(state: DeploymentState, provider: string, applied: ApplyO
       state.at('idle');
       return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
   }
+}
+
+/** Whether the object's status already shows the selection and validation the core is about to write. */
+function showsSelection(snap: DeploymentSnapshot, selected: CoreStatus): boolean {
+  const same = (a: ConditionInput | undefined, b: ConditionInput | undefined) => a?.status === b?.status && a?.reason === b?.reason && a?.message === b?.message;
+  return snap.selectedProvider === selected.provider?.name && (snap.selectedReason ?? '') === (selected.provider?.selectedReason ?? '') && same(snap.validated, selected.validated) && same(snap.providerSelected, selected.providerSelected);
 }
 
 /**

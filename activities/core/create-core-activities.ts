@@ -16,7 +16,7 @@ import { PROVIDER_CONFIGS } from '../../api/constants.ts';
 import { withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { kubeNow } from '../../kube/time.ts';
 import type { Assessment, ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from '../../contract/core-activities.ts';
-import { installedProviderCrds, withStaleProvidersNotReady } from '../../providers/provider-configs.ts';
+import { installedProviderCrds, unreportedProviders, withStaleProvidersNotReady } from '../../providers/provider-configs.ts';
 import { BoundedMap } from '../../kube/bounded-map.ts';
 import { ruleErrorReporter } from './rule-error-report.ts';
 import { withRuleErrors } from '../../providers/rule-errors.ts';
@@ -30,6 +30,8 @@ function providerWait(provider: string, errors: readonly Issue[]): { waitingFor?
   switch (errors[0]!.awaits) {
     case 'ProviderCrd':
       return { waitingFor: `the CRD of provider '${provider}' to be installed` };
+    case 'ProviderWorker':
+      return { waitingFor: `a worker of provider '${provider}' to report in its InferenceProviderConfig` };
     case 'ProviderRegistration':
       return { waitingFor: `provider '${provider}' to register (an InferenceProviderConfig named '${provider}')` };
     default:
@@ -82,6 +84,13 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
     }
   };
 
+  /** Whether a worker serves `provider` (see Assessment.leaving): the switch need not wait for a cleanup nobody can run. */
+  const leavingProvider = async (provider: string): Promise<NonNullable<Assessment['leaving']>> => {
+    const configs = await listProviderConfigs();
+    const config = withStaleProvidersNotReady(configs, Date.now(), staleAfter).find((c) => c.metadata.name === provider);
+    return { provider, reported: config !== undefined && unreportedProviders([config]).length === 0, served: config?.status?.ready === true };
+  };
+
   const activities: CoreActivities = {
     async readDeployment(ref): Promise<DeploymentSnapshot | null> {
       const md = await live(ref, 'read ModelDeployment');
@@ -118,7 +127,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
       const registered = configs.map((c) => c.metadata.name ?? '');
       const result = validate(md.spec, {
         selectedProvider: md.status?.provider?.name,
-        ...(provider ? { installedProviderCRDs: installedProviderCrds(configs), registeredProviders: registered } : {}),
+        ...(provider ? { installedProviderCRDs: installedProviderCrds(configs), registeredProviders: registered, unreportedProviders: unreportedProviders(configs) } : {}),
       });
       const secret = md.spec?.secrets?.huggingFaceToken;
       const checkKey = `${ref.uid}/${md.metadata.generation}/${secret}`;
@@ -189,7 +198,8 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
       const [, validation] = await Promise.all([snapshot.hasFinalizer ? undefined : activities.addFinalizer(seen), activities.validateDeployment(seen)]);
       const switching = snapshot.selectedProvider && snapshot.explicitProvider && snapshot.explicitProvider !== snapshot.selectedProvider;
       const selection = validation.valid && !snapshot.selectedProvider && !switching ? await activities.selectProvider(seen, input) : undefined;
-      return { snapshot, finalizerAdded: !snapshot.hasFinalizer, validation, ...(selection ? { selection } : {}), ...local };
+      const leaving = switching ? await leavingProvider(snapshot.selectedProvider!) : undefined;
+      return { snapshot, finalizerAdded: !snapshot.hasFinalizer, validation, ...(selection ? { selection } : {}), ...(leaving ? { leaving } : {}), ...local };
     },
   };
   return activities;

@@ -5,7 +5,7 @@ import { conditionMessages, events } from '../../api/messages.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import type { KubernetesObject, ProviderDefinition } from '../../providers/contract.ts';
 import { CustomObjects, splitApiVersion, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
-import { kubeCall } from '../../kube/errors.ts';
+import { kubeCall, refusalOf, toActivityFailure } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
@@ -15,7 +15,8 @@ import { kubeNow } from '../../kube/time.ts';
 import { statusUnchanged } from '../status/unchanged.ts';
 import { APPLIED_STATE_ANNOTATION, RENDER_HASH_ANNOTATION, renderHash, stateHash } from './applied-state.ts';
 import { changedIdentityFields, IDENTITY_ANNOTATION, identityOf } from './identity.ts';
-import { detectInstalledVersion } from '../../providers/crd-version.ts';
+import { readInstalledCrd } from '../../providers/crd-version.ts';
+import { apiRefusal, RESOURCE_REFUSED, schemaRefusal } from './refusal.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
 import { readUpstream } from './upstream-read.ts';
 import { MANAGED_SELECTOR } from '../../api/constants.ts';
@@ -64,12 +65,29 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     return { ...splitApiVersion(obj.apiVersion), plural, namespace: obj.metadata.namespace, name: obj.metadata.name };
   };
 
-  /** Renders for the installed CRD version; undefined when the provider's CRD is not installed. */
-  const renderFor = async (md: ModelDeployment): Promise<KubernetesObject[] | undefined> => {
-    const version = await kubeCall(`detect ${provider.resource.kind} CRD`, () => detectInstalledVersion(deps.kc, deps.informers, provider.resource));
-    if (version === undefined) return undefined;
-    if ('error' in version) throw ApplicationFailure.nonRetryable(version.error, 'UnsupportedCrdVersion');
-    return provider.render(md, { apiVersion: version.apiVersion }).objects.map(withRecordedIdentity(md));
+  /**
+   * Renders for the installed CRD version; undefined when the provider's CRD is not installed. The CRD
+   * comes along: the rendered resource is checked against its schema before it is applied.
+   */
+  const renderFor = async (md: ModelDeployment): Promise<Rendered | undefined> => {
+    const { crd, choice } = await kubeCall(`detect ${provider.resource.kind} CRD`, () => readInstalledCrd(deps.kc, deps.informers, provider.resource));
+    if (choice === undefined) return undefined;
+    if ('error' in choice) throw ApplicationFailure.nonRetryable(choice.error, 'UnsupportedCrdVersion');
+    return { objects: provider.render(md, { apiVersion: choice.apiVersion }).objects.map(withRecordedIdentity(md)), crd };
+  };
+
+  /**
+   * Server-side apply of one rendered object; a refusal by the API server because of the object
+   * (kube/errors.ts `refused`) comes back as its message instead of a failure: retrying cannot help.
+   */
+  const applyOne = async (obj: KubernetesObject, body: AnyObject): Promise<{ applied: AnyObject } | { refusal: string }> => {
+    try {
+      return { applied: await objects.apply(refOf(obj), body, fieldManager) };
+    } catch (err) {
+      const refused = refusalOf(err);
+      if (refused) return { refusal: apiRefusal(obj, refused.detail) };
+      throw toActivityFailure(err, `apply ${obj.kind}`);
+    }
   };
 
   /**
@@ -80,7 +98,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
   const applyRendered = async (
     ref: ObjectRef,
     md: ModelDeployment,
-    rendered: KubernetesObject[],
+    { objects: rendered, crd }: Rendered,
   ): Promise<{ outcome: ApplyOutcome; stored: AnyObject | undefined; recording?: Promise<unknown> }> => {
     const [primary, ...others] = rendered;
     if (!primary) throw ApplicationFailure.nonRetryable(`provider ${provider.name} rendered nothing`, 'ProviderBug');
@@ -94,8 +112,12 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     const current = cached?.known && cached.object && isUnchanged(cached.object, hash) ? cached.object : neverCreated ? undefined : await kubeCall(`read ${primary.kind}`, () => objects.get(primaryRef));
 
     if (current?.metadata?.deletionTimestamp) return { outcome: { result: 'waiting-for-deletion', resource, identityChanges: [], warnings: [] }, stored: current };
+    // Nothing is written (and a resource to recreate is not deleted) for an object the CRD would refuse.
+    const refused = (refusal: string) => ({ outcome: { result: 'refused' as const, resource, identityChanges: [], warnings: [], refusal }, stored: current });
     const identityChanges = changedIdentityFields(current?.metadata?.annotations?.[IDENTITY_ANNOTATION], md.spec);
     if (current && identityChanges.length > 0) {
+      const refusal = schemaRefusal(primary, crd);
+      if (refusal) return refused(refusal);
       await record(ref, {
         type: 'Warning',
         reason: 'RecreatingResource',
@@ -116,8 +138,12 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     let stored = current;
     let recording: Promise<unknown> | undefined;
     if (result !== 'unchanged') {
+      const refusal = schemaRefusal(stamped, crd);
+      if (refusal) return refused(refusal);
       if (result === 'created') deps.wrote?.({ ...stamped, metadata: { ...stamped.metadata, generation: 1 } } as AnyObject);
-      const applied = await kubeCall(`apply ${primary.kind}`, () => objects.apply(primaryRef, stamped as AnyObject, fieldManager));
+      const answer = await applyOne(primary, stamped as AnyObject);
+      if ('refusal' in answer) return refused(answer.refusal);
+      const { applied } = answer;
       deps.wrote?.(applied);
       stored = applied;
       // Metadata-only write: it does not bump the generation, and annotations are outside the hash. Its
@@ -129,7 +155,8 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       recording.catch(() => undefined);
     }
     for (const obj of others) {
-      await kubeCall(`apply ${obj.kind}`, () => objects.apply(refOf(obj), obj as AnyObject, fieldManager));
+      const answer = await applyOne(obj, obj as AnyObject);
+      if ('refusal' in answer) return { ...refused(answer.refusal), stored, ...(recording ? { recording } : {}) };
     }
     if (result === 'created') recorder.post(involved(ref), events.resourceCreated(primary.kind, primary.metadata.name));
     if (result === 'drift-restored') await record(ref, events.driftDetected());
@@ -146,6 +173,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     compatibility: CompatibilityOutcome,
     rendered: KubernetesObject[] | undefined,
     upstreamKnown?: AnyObject,
+    refusal?: string,
   ): Promise<ObservedStatus> => {
     const conditions: DesiredCondition[] = [];
     let phase: ObservedStatus['phase'];
@@ -181,6 +209,16 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
         };
       }
     }
+    if (refusal && compatibility.compatible && rendered?.[0]) {
+      // The resource as rendered from this spec cannot exist: that is the deployment's answer, whatever
+      // an older resource (an update refused) still reports.
+      phase = 'Failed';
+      message = refusal;
+      const i = conditions.findIndex((c) => c.type === 'ResourceCreated');
+      const refused: DesiredCondition = { type: 'ResourceCreated', status: 'False', reason: RESOURCE_REFUSED, message: refusal };
+      if (i >= 0) conditions[i] = refused;
+      else conditions.push(refused);
+    }
     const generation = md.metadata.generation ?? 0;
     const status = {
       observedGeneration: generation,
@@ -194,7 +232,11 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       const body = { apiVersion: API_VERSION, kind: MODEL_DEPLOYMENT_KIND, metadata: { name: ref.name, namespace: ref.namespace }, status };
       await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body as AnyObject, fieldManager));
     }
-    if (phase === 'Failed' && md.status?.phase !== 'Failed') await record(ref, events.providerError(message ?? 'unknown error'));
+    if (refusal) {
+      // Once per refusal: a pass that finds the same refusal again (a resync, a restart) says nothing new.
+      const shown = md.status?.conditions?.find((c) => c.type === 'ResourceCreated');
+      if (!(shown?.reason === RESOURCE_REFUSED && shown.message === refusal)) await record(ref, { type: 'Warning', reason: RESOURCE_REFUSED, message: refusal });
+    } else if (phase === 'Failed' && md.status?.phase !== 'Failed') await record(ref, events.providerError(message ?? 'unknown error'));
     return { phase, message, ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True') };
   };
 
@@ -219,7 +261,11 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       const md = await live(ref);
       if (!md) return { phase: 'Terminating', message: undefined, ready: false };
       const compatibility = provider.compatibility(md);
-      return observeWith(ref, md, compatibility, compatibility.compatible ? await renderFor(md) : undefined);
+      const rendered = compatibility.compatible ? await renderFor(md) : undefined;
+      // Runs that call apply and observe apart (histories before reconcileResource): what the schema
+      // refused in the apply step is found again here, so both paths show the same status.
+      const primary = rendered?.objects[0];
+      return observeWith(ref, md, compatibility, rendered?.objects, undefined, primary && rendered ? schemaRefusal(primary, rendered.crd) : undefined);
     },
 
     async reconcileResource(ref): Promise<ReconcileOutcome> {
@@ -233,7 +279,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       }
       const { outcome, stored, recording } = await applyRendered(ref, md, rendered);
       const upstream = outcome.result === 'recreating' ? undefined : stored;
-      const [observed] = await Promise.all([observeWith(ref, md, compatibility, rendered, upstream), recording]);
+      const [observed] = await Promise.all([observeWith(ref, md, compatibility, rendered.objects, upstream, outcome.refusal), recording]);
       return { compatibility, apply: outcome, observed };
     },
 
@@ -249,6 +295,12 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
 function isUnchanged(obj: AnyObject, hash: string): boolean {
   const annotations = obj.metadata?.annotations ?? {};
   return !obj.metadata?.deletionTimestamp && annotations[RENDER_HASH_ANNOTATION] === hash && annotations[APPLIED_STATE_ANNOTATION] === stateHash(obj);
+}
+
+/** What the provider renders for the installed CRD, with that CRD (its schema checks the objects before they are applied). */
+interface Rendered {
+  objects: KubernetesObject[];
+  crd: unknown;
 }
 
 function withRecordedIdentity(md: ModelDeployment) {

@@ -202,7 +202,23 @@ describe('modelDeploymentWorkflow provider switch with stub activities', () => {
     expect(fake.reconciles).toEqual([{ provider: 'new', ref: seen }]);
     // Selected after the switch (the assessment leaves a pending switch's selection to the pass).
     expect(fake.selections).toBe(1);
+    // While it waits, the status says so (code level 3): phase Pending and ProviderSelected=False.
+    const waitMessage = expect.stringMatching(/^Switching from provider 'old' to 'new': waiting for 'old' to remove its resources, at most until \d{4}-/);
     expect(fake.writes).toEqual([
+      {
+        observedGeneration: 1,
+        provider: { name: 'old', selectedReason: EXPLICIT_SELECTION },
+        validated: { status: 'True', reason: 'ValidationPassed', message: 'Spec validation passed' },
+        providerSelected: { status: 'False', reason: 'ProviderSwitching', message: waitMessage },
+        phase: { phase: 'Pending', message: waitMessage },
+      },
+      {
+        provider: { name: 'new', selectedReason: EXPLICIT_SELECTION },
+        validated: { status: 'True', reason: 'ValidationPassed', message: 'Spec validation passed' },
+        providerSelected: { status: 'True', reason: 'ExplicitSelection', message: EXPLICIT_SELECTION },
+        // The core's phase stays until the new provider has written its own; the next write releases it.
+        phase: { phase: 'Pending', message: waitMessage },
+      },
       {
         provider: { name: 'new', selectedReason: EXPLICIT_SELECTION },
         validated: { status: 'True', reason: 'ValidationPassed', message: 'Spec validation passed' },
@@ -210,6 +226,43 @@ describe('modelDeploymentWorkflow provider switch with stub activities', () => {
       },
     ]);
     expect(fake.events).toEqual([]);
+  });
+
+  it('leaves a provider no worker ever served at once: no cleanup call, a ProviderSwitched event', async () => {
+    const fake = switching();
+    fake.leaving = { reported: false, served: false };
+    const { viewWhere } = await start(fake, { providers: ['new'], settings: { cleanupTimeout: '5m' } });
+    const idle = await viewWhere('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new', 20_000);
+    expect(idle.lastError).toBeUndefined();
+    expect(fake.cleanups).toEqual([]);
+    expect(fake.events).toEqual([
+      {
+        type: 'Normal',
+        reason: 'ProviderSwitched',
+        message: "Switching from provider 'old' to 'new' without its cleanup: no worker has ever served provider 'old' (its InferenceProviderConfig was never reported by a worker)",
+      },
+    ]);
+    expect(fake.reconciles.map((r) => r.provider)).toEqual(['new']);
+  });
+
+  it('leaves a provider no worker serves now at once when status records no resource of it', async () => {
+    const fake = switching();
+    fake.leaving = { reported: true, served: false };
+    const { viewWhere } = await start(fake, { providers: ['new'], settings: { cleanupTimeout: '5m' } });
+    await viewWhere('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new', 20_000);
+    expect(fake.cleanups).toEqual([]);
+    expect(fake.events.map((e) => e.message)).toEqual(["Switching from provider 'old' to 'new' without its cleanup: no worker serves provider 'old' now and status records no resource of it"]);
+  });
+
+  it('waits, visibly, for a provider no worker serves now when status records a resource of it', async () => {
+    const fake = new FakeDeployment({ selectedProvider: 'old', selectedReason: EXPLICIT_SELECTION, explicitProvider: 'new', resourceVersion: '300', resource: 'OldModel default/x' });
+    fake.selection = { provider: 'new', reason: EXPLICIT_SELECTION, message: undefined, rejected: [] };
+    fake.leaving = { reported: true, served: false };
+    const { viewWhere } = await start(fake, { providers: ['new'], settings: { cleanupTimeout: '4s' } });
+    await viewWhere('switching', (v) => v.step === 'switch-provider');
+    expect(fake.writes[0]?.phase?.message).toMatch(/^Switching from provider 'old' to 'new': waiting for 'old' to remove its resources; no worker serves 'old' now, at most until /);
+    await viewWhere('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new', 30_000);
+    expect(fake.events.map((e) => e.reason)).toEqual(['ProviderSwitchTimeout']);
   });
 
   it('waits for the old provider at most the cleanup timeout, then switches with a ProviderSwitchTimeout event', async () => {

@@ -18,15 +18,14 @@ describe('modelDeploymentWorkflow failures with stub activities', () => {
     const message = `Provider '${PROVIDER}' is not available: no worker is serving its task queue`;
     expect(unavailable).toMatchObject({ phase: 'Pending', message, provider: PROVIDER, step: 'apply', failures: 1 });
     expect(unavailable.lastError).toMatchObject({ step: 'apply', type: 'ProviderUnavailable', message });
-    // The core's status says so, with the selection the pass made (not yet written before the call).
-    expect(fake.writes).toEqual([
-      {
-        provider: { name: PROVIDER, selectedReason: fake.selection.reason },
-        validated: { status: 'True', reason: 'ValidationPassed', message: 'Spec validation passed' },
-        providerSelected: { status: 'True', reason: 'AutoSelected', message: fake.selection.reason },
-        phase: { phase: 'Pending', message },
-      },
-    ]);
+    // The selection is in status before the provider's call (code level 3: never a blank status while
+    // no worker answers), then the core's status says the provider is unavailable.
+    const selected = {
+      provider: { name: PROVIDER, selectedReason: fake.selection.reason },
+      validated: { status: 'True', reason: 'ValidationPassed', message: 'Spec validation passed' },
+      providerSelected: { status: 'True', reason: 'AutoSelected', message: fake.selection.reason },
+    };
+    expect(fake.writes).toEqual([selected, { ...selected, phase: { phase: 'Pending', message } }]);
 
     // A worker comes: the next attempt (after the backoff) reconciles, and the core's Pending phase goes.
     await serveProvider(PROVIDER);

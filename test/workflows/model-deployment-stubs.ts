@@ -50,6 +50,8 @@ export class FakeDeployment {
   cleanup: (provider: string) => CleanupOutcome = () => ({ gone: true, remaining: [] });
   /** Providers the assessment says run in the core worker's process (whether its stub worker serves them or not). */
   inProcessProviders: string[] | undefined;
+  /** What the assessment says of the provider a switch leaves (Assessment.leaving); undefined: nothing said. */
+  leaving: { reported: boolean; served: boolean } | undefined;
 
   readonly assessed: ReadRef[] = [];
   selections = 0;
@@ -108,6 +110,7 @@ export class FakeDeployment {
           validation: this.validation,
           ...(selection ? { selection } : {}),
           ...(this.inProcessProviders ? { inProcessProviders: this.inProcessProviders } : {}),
+          ...(switching && this.leaving ? { leaving: { provider: snapshot.selectedProvider!, ...this.leaving } } : {}),
         };
         if (this.object) this.object.hasFinalizer = true;
         return assessment;

@@ -174,6 +174,8 @@ describe('modelDeploymentWorkflow passes with stub activities', () => {
     { result: 'recreating', step: 'apply', waitingFor: 'the old provider resource to be deleted', polls: true },
     { result: 'waiting-for-deletion', step: 'apply', waitingFor: 'the old provider resource to be deleted', polls: true },
     { result: undefined, step: 'compatibility', waitingFor: 'a spec this provider supports', polls: false },
+    // Refused by the provider's CRD: a settled answer (no failure, no backoff), until something changes.
+    { result: 'refused', step: 'apply', waitingFor: "a spec whose StubModel the provider's CRD accepts", polls: false },
   ];
   // Concurrent (each on its own queues): most of each is waiting to see that nothing more happens.
   it.concurrent.for(results)('apply result $result: step $step, waiting for $waitingFor', async ({ result, step, waitingFor, polls }, { expect }) => {

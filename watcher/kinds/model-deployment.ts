@@ -1,4 +1,4 @@
-import { FINALIZER, GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG_PLURAL, VERSION } from '../../api/constants.ts';
+import { EventReason, FINALIZER, GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG_PLURAL, VERSION } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import { MdName, MdNamespace } from '../../workflows/engine/search-attributes.ts';
 import { deploymentFingerprint, providerConfigFingerprint } from '../fingerprint.ts';
@@ -22,6 +22,8 @@ export const modelDeploymentKind: WatchedKind = {
   isNew: (md) => !md.metadata?.finalizers?.includes(FINALIZER),
   related({ watch, wakeWhere }) {
     const status = (o: unknown) => (o as ModelDeployment).status;
+    // A deployment whose provider resource the CRD refused (activities/provider/refusal.ts) may fit a changed CRD.
+    const refused = (o: unknown) => status(o)?.conditions?.some((c) => c.type === 'ResourceCreated' && c.reason === EventReason.ResourceRefused) ?? false;
     const configs = new Map<string, string>();
     watch('InferenceProviderConfig', { group: GROUP, version: VERSION, plural: PROVIDER_CONFIG_PLURAL }, {
       upsert: (config) => {
@@ -38,7 +40,7 @@ export const modelDeploymentKind: WatchedKind = {
     // (worker/registration.ts), so that wake-up comes after the status the validation reads. This one
     // serves the provider's own check (applyResource), which reads the CRD itself.
     watch('CustomResourceDefinition', { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' }, {
-      upsert: (crd) => wakeWhere(`CRD ${crd.metadata?.name} changed`, (md) => status(md)?.phase === 'Pending' || status(md)?.phase === undefined),
+      upsert: (crd) => wakeWhere(`CRD ${crd.metadata?.name} changed`, (md) => status(md)?.phase === 'Pending' || status(md)?.phase === undefined || refused(md)),
     });
   },
 };

@@ -13,7 +13,7 @@ import { patched } from '@temporalio/workflow';
  * A later change is guarded by a patch asked with `since` = the next level; raising CODE_LEVEL to it
  * makes new runs take it without a marker.
  */
-export const CODE_LEVEL = 2;
+export const CODE_LEVEL = 3;
 
 /** Whether a run at `level` (undefined: begun before levels) takes the change guarded by `patchId`. */
 export function takesChange(level: number | undefined, patchId: string, since = 1): boolean {
