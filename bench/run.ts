@@ -27,7 +27,7 @@ if (process.argv.includes('--cli')) {
 
 const versusFlags = [PEER_DIR_FLAG, '--versus-reference', '--ours-only'];
 if (versusFlags.some((flag) => process.argv.includes(flag))) {
-  const lines = await benchVersus({
+  const { lines, ok } = await benchVersus({
     repoRoot: new URL('..', import.meta.url).pathname,
     quick: process.argv.includes('--quick'),
     singles: Number(arg('--singles') ?? 20),
@@ -43,9 +43,9 @@ if (versusFlags.some((flag) => process.argv.includes(flag))) {
     }
     throw err;
   });
-  // The ratio line is the last line printed.
+  // The ratio line is the last line printed; a controller that stopped early fails the run.
   for (const line of lines) console.log(line);
-  process.exit(0);
+  process.exit(ok ? 0 : 1);
 }
 console.log('\npure core (operations per second):');
 for (const [name, ops] of Object.entries(benchPure())) console.log(`  ${name.padEnd(42)} ${Math.round(ops).toLocaleString('en-US').padStart(10)}`);

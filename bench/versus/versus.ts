@@ -49,7 +49,8 @@ async function prepareNamespace(kc: KubeConfig, namespace: string): Promise<void
   );
 }
 
-export async function benchVersus(opts: VersusOptions): Promise<string[]> {
+/** The report's lines, the ratio line last; `ok` is false when a controller stopped early. */
+export async function benchVersus(opts: VersusOptions): Promise<{ lines: string[]; ok: boolean }> {
   const { log } = opts;
   const bursts = opts.bursts ?? (opts.quick ? [100] : [100, 1000]);
   const idleSeconds = opts.quick ? 30 : 60;
@@ -137,7 +138,7 @@ export async function benchVersus(opts: VersusOptions): Promise<string[]> {
     for (const r of results) if (r.error) out.push(`${r.subject.label} stopped early: ${r.error}`);
     out.push('', ...report.lines, report.ratioLine);
     ok = results.every((r) => !r.error);
-    return out;
+    return { lines: out, ok };
   } finally {
     for (const w of watches) w.stop();
     driver?.stop();
