@@ -27,11 +27,12 @@ function rendered(md: Parameters<typeof dynamoProvider.render>[0], provider: typ
 }
 
 describe('strict stand-in CRDs', () => {
-  it('Dynamo: v1beta1 served and stored; v1alpha1 declared, not served (no conversion webhook runs here)', () => {
+  it('Dynamo: as upstream, v1beta1 served and stored, v1alpha1 served; no conversion webhook (none runs here)', () => {
     expect(served(dynamo).map((v) => [v.name, v.served, v.storage])).toEqual([
       ['v1beta1', true, true],
-      ['v1alpha1', false, false],
+      ['v1alpha1', true, false],
     ]);
+    expect((dynamo.spec as { conversion?: unknown }).conversion).toBeUndefined();
   });
 
   const dynamoInputs = [example1(), example3(), modelDeployment('full', withEverything(gpuVllmSpec()))];
