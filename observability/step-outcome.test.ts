@@ -28,6 +28,10 @@ describe('stepOutcome', () => {
       summary: 'KAITO does not support sglang engine',
     });
     expect(stepOutcome('applyResource', { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] }).errorType).toBe('CRDNotInstalled');
+    expect(stepOutcome('applyResource', { result: 'refused', resource: undefined, identityChanges: [], warnings: [], refusal: 'spec.x: field not declared in schema' })).toMatchObject({
+      errorType: 'ResourceRefused',
+      summary: 'spec.x: field not declared in schema',
+    });
     expect(stepOutcome('observeResource', { phase: 'Failed', message: 'insufficient GPUs', ready: false })).toMatchObject({ errorType: 'ProviderError', summary: 'insufficient GPUs' });
   });
 

@@ -105,6 +105,7 @@ function applyOutcome(a: ApplyOutcome): StepOutcome {
   const resource = a.resource ? `${a.resource.kind} '${a.resource.name}'` : undefined;
   const fields = { result: a.result, ...(resource ? { resource } : {}) };
   if (a.result === 'crd-missing') return { errorType: 'CRDNotInstalled', summary: 'provider CRD not installed', fields };
+  if (a.result === 'refused') return { errorType: 'ResourceRefused', summary: a.refusal ?? 'refused by the provider CRD', fields };
   return { summary: resource ? `${a.result} ${resource}` : a.result, fields };
 }
 
