@@ -1,17 +1,12 @@
-import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
 import { CustomObjects, type AnyObject } from '../kube/custom-objects.ts';
+import { readYamlDocuments } from './yaml-cache.ts';
 
 const FIELD_MANAGER = 'kubeairunway-devstack';
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' } as const;
 
 export function readCrdFiles(files: readonly string[]): AnyObject[] {
-  return files.flatMap((file) =>
-    parseAllDocuments(readFileSync(file, 'utf8'))
-      .map((doc) => doc.toJS() as AnyObject | null)
-      .filter((crd): crd is AnyObject => crd?.kind === 'CustomResourceDefinition'),
-  );
+  return files.flatMap((file) => (readYamlDocuments(file) as (AnyObject | null)[]).filter((crd): crd is AnyObject => crd?.kind === 'CustomResourceDefinition'));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import type { AnyObject } from '../kube/custom-objects.ts';
 import { resolveAllTools } from '../tools/resolve.ts';
 import { installCrds, readCrdFiles } from './crds.ts';
 import { startEtcd } from './etcd.ts';
@@ -19,6 +20,8 @@ export interface StackOptions {
   stateDir: string;
   /** CRD files to install before the controllers start (so the garbage collector discovers them at once). */
   crdFiles?: readonly string[];
+  /** CRDs to install with those files, given as objects (e.g. an upstream CRD changed for this cluster). */
+  crds?: readonly AnyObject[];
   /** Web UI and a SQLite history file (the embedded run); headless and in memory otherwise. */
   temporalUi?: boolean;
   temporalPersistent?: boolean;
@@ -120,8 +123,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await timed('kube-apiserver', async () => (api = await apiServer()).process);
     const kubeconfigPath = join(opts.stateDir, 'kubeconfig');
     writeKubeconfig(kubeconfigPath, { server: api.url, token: api.adminToken, caFile: api.caFile });
-    if (opts.crdFiles?.length) {
-      const crds = readCrdFiles(opts.crdFiles);
+    if (opts.crdFiles?.length || opts.crds?.length) {
+      const crds = [...readCrdFiles(opts.crdFiles ?? []), ...(opts.crds ?? [])];
       const kc = new KubeConfig();
       kc.loadFromFile(kubeconfigPath);
       const t0 = Date.now();

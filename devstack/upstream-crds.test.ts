@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyObject } from '../kube/custom-objects.ts';
-import { hasUpstreamCrds, loadUpstreamCrd, parseCrds, upstreamCrdPath, upstreamCrdsDir, withoutConversionWebhook } from './upstream-crds.ts';
+import { hasUpstreamCrds, loadUpstreamCrd, upstreamCrdPath, upstreamCrdsDir, withoutConversionWebhook } from './upstream-crds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'upstream-crds-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,15 +41,6 @@ describe('upstreamCrdsDir', () => {
     writeFileSync(join(dir, 'kaito-workspaces.yaml'), '---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: workspaces.kaito.sh\n');
     expect(hasUpstreamCrds('/nowhere', ['kaitoWorkspaces'], env)).toBe(true);
     expect(loadUpstreamCrd('/nowhere', 'kaitoWorkspaces', env).metadata?.name).toBe('workspaces.kaito.sh');
-  });
-});
-
-describe('parseCrds', () => {
-  it('keeps only CRDs and refuses a file without one or with broken YAML', () => {
-    const text = 'kind: ConfigMap\n---\nkind: CustomResourceDefinition\nmetadata: {name: a.b}\n';
-    expect(parseCrds(text, 'x.yaml').map((c) => c.metadata?.name)).toEqual(['a.b']);
-    expect(() => parseCrds('kind: ConfigMap\n', 'x.yaml')).toThrow('x.yaml: holds no CustomResourceDefinition');
-    expect(() => parseCrds('a: [1\n', 'x.yaml')).toThrow(/x\.yaml: not valid YAML/);
   });
 });
 

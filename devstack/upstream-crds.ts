@@ -2,10 +2,10 @@
 // DynamoGraphDeployment). They are data kept beside the repository (`../shared/upstream-crds/`, verbatim,
 // sources in its SOURCES.md), never copied into it; tests read them from there. Pure helpers only: where
 // the files are, reading them, and the one change a cluster without the Dynamo operator needs.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import type { AnyObject } from '../kube/custom-objects.ts';
+import { readYamlDocuments } from './yaml-cache.ts';
 
 /** Overrides where the upstream CRD files are (a folder holding the files named in UPSTREAM_CRD_FILES). */
 export const UPSTREAM_CRDS_ENV = 'KUBEAIRUNWAY_UPSTREAM_CRDS';
@@ -34,26 +34,13 @@ export function hasUpstreamCrds(repoRoot: string, which: readonly UpstreamCrd[],
   return which.every((w) => existsSync(upstreamCrdPath(repoRoot, w, env)));
 }
 
-/** The CustomResourceDefinitions in a YAML text (other documents are skipped). */
-export function parseCrds(text: string, source: string): AnyObject[] {
-  const docs = parseAllDocuments(text);
-  const crds: AnyObject[] = [];
-  for (const doc of docs) {
-    if (doc.errors.length > 0) throw new Error(`${source}: not valid YAML: ${doc.errors[0]!.message}`);
-    const obj = doc.toJS() as AnyObject | null;
-    if (obj?.kind === 'CustomResourceDefinition') crds.push(obj);
-  }
-  if (crds.length === 0) throw new Error(`${source}: holds no CustomResourceDefinition`);
-  return crds;
-}
-
 /** Reads one upstream CRD file; a missing file says where it was looked for and how to point elsewhere. */
 export function loadUpstreamCrd(repoRoot: string, which: UpstreamCrd, env: NodeJS.ProcessEnv = process.env): AnyObject {
   const path = upstreamCrdPath(repoRoot, which, env);
   if (!existsSync(path)) {
     throw new Error(`upstream CRD file ${UPSTREAM_CRD_FILES[which]} not found at ${path}; set ${UPSTREAM_CRDS_ENV} to the folder that holds the upstream CRD files`);
   }
-  const crds = parseCrds(readFileSync(path, 'utf8'), path);
+  const crds = (readYamlDocuments(path) as (AnyObject | null)[]).filter((c): c is AnyObject => c?.kind === 'CustomResourceDefinition');
   if (crds.length !== 1) throw new Error(`${path}: expected one CustomResourceDefinition, found ${crds.length}`);
   return crds[0]!;
 }

@@ -40,6 +40,8 @@ export async function startTestController(opts: {
   core?: boolean;
   watcher?: boolean;
   simulators?: boolean;
+  /** API groups whose upstream operator the test runs for real (e.g. `ray.io`): not simulated. */
+  realOperators?: readonly string[];
   taskQueuePrefix?: string;
   /** Also run this node's worker (Kybernate's node activities, beside a containerd). */
   node?: { name: string; containerdSocket: string };
@@ -67,7 +69,8 @@ export async function startTestController(opts: {
   });
   const simulators: Simulator[] = [];
   if (opts.simulators ?? true) {
-    for (const script of UPSTREAM_SCRIPTS) simulators.push(await startSimulator(kc, script, { readyAfterMs: 1_000 }));
+    // A real operator and a simulated one would fight over the same resource's status.
+    for (const script of UPSTREAM_SCRIPTS.filter((s) => !opts.realOperators?.includes(s.group))) simulators.push(await startSimulator(kc, script, { readyAfterMs: 1_000 }));
     // Only the test's namespaces: files share one cluster, and another file's pods are not this one's to run.
     simulators.push(await startPodReadinessSimulator(kc, { readyAfterMs: 1_000, namespaces: opts.namespaces }));
     // And KybernateRestores' pods: no node runtime restores them here, the stand-in kubelet starts them.
