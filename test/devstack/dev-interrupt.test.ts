@@ -102,7 +102,7 @@ describe('kubeairunway dev, interrupted', () => {
     for (const pid of servers) expect(alive(pid), `server pid ${pid} left running\n${run.output()}`).toBe(false);
     await eventually('no process naming the state folder', async () => processesNaming(stateDir).length === 0, 10_000, 100);
     expect(existsSync(join(stateDir, 'stack.pids.json'))).toBe(false);
-  });
+  }, 400_000);
 
   it('has its servers stopped by the orphan guard when the dev process is SIGKILLed', async () => {
     const stateDir = join(dir, 'sigkill');
@@ -116,5 +116,5 @@ describe('kubeairunway dev, interrupted', () => {
     await eventually('no process naming the state folder', async () => processesNaming(stateDir).length === 0, 10_000, 100);
     expect(existsSync(join(stateDir, 'stack.pids.json'))).toBe(false);
     expect(readFileSync(join(stateDir, 'orphan-guard.log'), 'utf8')).toMatch(/is gone without stopping its servers/);
-  });
+  }, 400_000);
 });
