@@ -6,10 +6,15 @@
 # package.json and the entry point, and runs as a non-root user.
 #
 #   docker build -t ghcr.io/kubeairunway/kubeairunway:v0.1.0 .
+#
+# NODE_IMAGE is the runtime's base; BUILD_IMAGE (the same by default) the one the two npm stages run on,
+# which needs npm. Without a registry, bases made from Debian's packages serve (docs/operations.md,
+# "The image without a registry": what the project's own tests build and run).
 
 ARG NODE_IMAGE=node:20-bookworm-slim
+ARG BUILD_IMAGE=${NODE_IMAGE}
 
-FROM ${NODE_IMAGE} AS dependencies
+FROM ${BUILD_IMAGE} AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only. Install scripts stay off, as in development (package.json
@@ -18,7 +23,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force
 
-FROM ${NODE_IMAGE} AS build
+FROM ${BUILD_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Every dependency: the build runs tsc and the workflow bundler through tsx.

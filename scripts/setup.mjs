@@ -44,6 +44,7 @@ if (!process.argv.includes('--no-tools')) {
   run(join(root, 'node_modules', '.bin', 'tsx'), ['tools/build.ts']);
   ensureRabbitmq();
   ensureContainerd();
+  ensureDocker();
 }
 
 // RabbitMQ is not a Go module: the local stack runs Debian's rabbitmq-server package, started on loopback
@@ -149,6 +150,51 @@ function ensureContainerd() {
   const still = wanted.filter((p) => !versions.has(p));
   if (still.length > 0) fail(`apt-get install left ${still.join(', ')} missing. ${hint}`);
   say(using().replace('using', 'installed; using'));
+}
+
+// The Docker engine for the project's own tests (test/image/, the compose test, the Kybernate node
+// container): Debian's docker.io, whose dockerd devstack/docker.ts runs as root on a private socket and
+// data root (never the system's), and debootstrap, which makes the tests' Debian base images (no
+// registry serves base images here). Only root can run dockerd, so only root's setup installs them;
+// everyone else's Docker tests skip, saying so.
+function ensureDocker() {
+  const DOCKER_PACKAGES = ['docker.io', 'debootstrap'];
+  if (process.getuid?.() !== 0) {
+    say('docker: not installed (not root; the image, compose and Kybernate node tests need root to run dockerd and skip without it)');
+    return;
+  }
+  let versions = installedPackages(DOCKER_PACKAGES);
+  const missing = DOCKER_PACKAGES.filter((p) => !versions.has(p));
+  const using = () => `docker: ${[...versions].map(([p, v]) => `${p} ${v}`).join(', ')}`;
+  if (missing.length === 0) {
+    say(using());
+    return;
+  }
+  const hint = `Install Debian's packages as root (apt-get install --no-install-recommends ${DOCKER_PACKAGES.join(' ')}; stop the system dockerd it may start), or set KUBEAIRUNWAY_DOCKERD to a dockerd binary.`;
+  if (!isExecutable('/usr/bin/apt-get')) fail(`the Docker tests need ${missing.join(', ')}, which this setup can install only with apt-get (there is none here). ${hint}`);
+  const systemDaemon = /(^|\/)dockerd\0/;
+  const before = new Set(processesMatching(systemDaemon));
+  try {
+    aptInstallStartingNoServices('Docker', missing, `${missing.join(' ')} (about 80 MB)`);
+  } catch (err) {
+    fail(`${err.message}. ${hint}`);
+  }
+  for (const pid of processesMatching(systemDaemon).filter((p) => !before.has(p))) {
+    say(`stopping pid ${pid} (the system dockerd, started by the package install)`);
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // gone already
+    }
+  }
+  if (existsSync('/run/systemd/system')) {
+    say('disabling the system docker service and socket (the tests start their own dockerd on a private socket)');
+    spawnSync('systemctl', ['disable', '--now', 'docker.service', 'docker.socket'], { stdio: 'inherit' });
+  }
+  versions = installedPackages(DOCKER_PACKAGES);
+  const still = DOCKER_PACKAGES.filter((p) => !versions.has(p));
+  if (still.length > 0) fail(`apt-get install left ${still.join(', ')} missing. ${hint}`);
+  say(using().replace('docker:', 'docker: installed'));
 }
 
 /** Package → version of those among `names` that dpkg says are installed (one dpkg-query call). */

@@ -1,0 +1,213 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dockerCacheDir, hasImage, type DockerEngine } from './docker.ts';
+
+// Images for the private Docker engine, made from Debian's packages alone (no registry serves base images
+// here): a Debian trixie root file system by debootstrap with trixie's nodejs, imported as the base; the
+// rest are built from it with apt-get inside a container. Each is built once and found by its tag later
+// (the engine's data root is in the tool cache), so only a first run pays for them.
+
+/** trixie's nodejs (20.19) meets package.json's engines (>= 20.19); bookworm's (18) does not. */
+export const DEBIAN_SUITE = 'trixie';
+/** Runtime base: trixie minbase + nodejs + ca-certificates. The Dockerfile's NODE_IMAGE. */
+export const NODE_BASE_IMAGE = `kubeairunway-local/node:20-${DEBIAN_SUITE}`;
+/** Build base: the runtime base + Debian's npm and the host's trusted CAs. The Dockerfile's BUILD_IMAGE. */
+export const NODE_BUILD_IMAGE = `kubeairunway-local/node-build:20-${DEBIAN_SUITE}`;
+/** A Kybernate node: containerd 1.7, runc and CRIU 4 from trixie (see devstack/kybernate-node.ts). */
+export const KYBERNATE_NODE_IMAGE = `kubeairunway-local/kybernate-node:${DEBIAN_SUITE}`;
+export const MIN_NODE_VERSION: [number, number] = [20, 19];
+export const DEBIAN_MIRROR_ENV = 'KUBEAIRUNWAY_DEBIAN_MIRROR';
+
+type Log = (line: string) => void;
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why the base image cannot be made here (debootstrap missing), or undefined. */
+export function baseImageUnavailable(): string | undefined {
+  const debootstrap = ['/usr/sbin/debootstrap', '/usr/bin/debootstrap'].find(executable);
+  if (!debootstrap) return "no debootstrap (Debian's package): run `node scripts/setup.mjs` as root";
+  return undefined;
+}
+
+/** Runs a command to completion, bounded, with its output's tail in the error; lines go to onLine. */
+function runStep(cmd: string, args: string[], opts: { timeoutMs: number; onLine?: Log; env?: NodeJS.ProcessEnv }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const collect = (chunk: Buffer) => {
+      const text = chunk.toString();
+      out += text;
+      for (const line of text.split('\n')) if (line.trim()) opts.onLine?.(line);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`\`${cmd} ${args.join(' ')}\` failed (${signal ? `${signal}, after at most ${opts.timeoutMs / 1000}s` : `exit ${code}`}):\n${out.trimEnd().split('\n').slice(-20).join('\n')}`));
+    });
+  });
+}
+
+/** "v20.19.2" → whether it is at least MIN_NODE_VERSION. */
+export function nodeVersionFits(version: string): boolean {
+  const m = /^v?(\d+)\.(\d+)/.exec(version.trim());
+  if (!m) return false;
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  return major > MIN_NODE_VERSION[0] || (major === MIN_NODE_VERSION[0] && minor >= MIN_NODE_VERSION[1]);
+}
+
+const seconds = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(0)}s`;
+
+/**
+ * The runtime base image, made once: debootstrap a minimal trixie, install nodejs in it (chroot, apt-get),
+ * check Node's version against the engines field, drop apt's caches and docs, `docker import` the tree.
+ * The downloaded packages stay in the cache (debootstrap --cache-dir) for a rebuild.
+ */
+export async function ensureNodeBaseImage(engine: DockerEngine, log: Log = () => undefined): Promise<string> {
+  if (await hasImage(engine, NODE_BASE_IMAGE)) {
+    log(`image ${NODE_BASE_IMAGE}: cached`);
+    return NODE_BASE_IMAGE;
+  }
+  const unavailable = baseImageUnavailable();
+  if (unavailable) throw new Error(unavailable);
+  const cache = dockerCacheDir();
+  const debs = join(cache, 'debs', DEBIAN_SUITE);
+  mkdirSync(debs, { recursive: true });
+  const rootfs = mkdtempSync(join(cache, 'rootfs-'));
+  const mirror = process.env[DEBIAN_MIRROR_ENV] || 'http://deb.debian.org/debian';
+  const t0 = Date.now();
+  let procMounted = false;
+  try {
+    log(`image ${NODE_BASE_IMAGE}: first build (a few minutes, once): debootstrap ${DEBIAN_SUITE} from ${mirror} ...`);
+    await runStep('debootstrap', ['--variant=minbase', `--cache-dir=${debs}`, DEBIAN_SUITE, rootfs, mirror], { timeoutMs: 20 * 60_000 });
+    log(`image ${NODE_BASE_IMAGE}: debootstrap done (${seconds(t0)}); apt-get install nodejs ca-certificates in it ...`);
+    await runStep('mount', ['-t', 'proc', 'proc', join(rootfs, 'proc')], { timeoutMs: 10_000 });
+    procMounted = true;
+    const chrootEnv = { DEBIAN_FRONTEND: 'noninteractive', PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
+    await runStep('chroot', [rootfs, 'apt-get', '-q', '-y', '--no-install-recommends', 'install', 'nodejs', 'ca-certificates'], { timeoutMs: 15 * 60_000, env: chrootEnv });
+    const version = (await runStep('chroot', [rootfs, 'node', '--version'], { timeoutMs: 30_000, env: chrootEnv })).trim();
+    if (!nodeVersionFits(version)) throw new Error(`${DEBIAN_SUITE}'s nodejs is ${version}; kubeairunway needs Node >= ${MIN_NODE_VERSION.join('.')}`);
+    await runStep('chroot', [rootfs, 'apt-get', 'clean'], { timeoutMs: 60_000, env: chrootEnv });
+    await runStep('umount', [join(rootfs, 'proc')], { timeoutMs: 30_000 });
+    procMounted = false;
+    for (const dir of ['var/lib/apt/lists', 'usr/share/doc', 'usr/share/man', 'usr/share/info']) {
+      rmSync(join(rootfs, dir), { recursive: true, force: true });
+      mkdirSync(join(rootfs, dir), { recursive: true });
+    }
+    log(`image ${NODE_BASE_IMAGE}: node ${version} installed (${seconds(t0)}); docker import ...`);
+    const tar = spawn('tar', ['-C', rootfs, '--numeric-owner', '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await engine.run(
+      [
+        'import',
+        '--change', 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+        '--change', `LABEL org.kubeairunway.node-version=${version} org.kubeairunway.debian-suite=${DEBIAN_SUITE}`,
+        '--change', 'CMD ["node"]',
+        '-', NODE_BASE_IMAGE,
+      ],
+      { input: tar.stdout, timeoutMs: 10 * 60_000 },
+    );
+    log(`image ${NODE_BASE_IMAGE}: built in ${seconds(t0)}`);
+    return NODE_BASE_IMAGE;
+  } finally {
+    if (procMounted) await runStep('umount', ['-l', join(rootfs, 'proc')], { timeoutMs: 30_000 }).catch(() => undefined);
+    rmSync(rootfs, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds `tag` from a Dockerfile given as lines (and files beside it), once: later calls find it by tag.
+ * On the host's network: apt-get and npm inside reach the same registries the host does.
+ */
+export async function ensureDerivedImage(
+  engine: DockerEngine,
+  tag: string,
+  dockerfile: string[],
+  opts: { files?: Record<string, string>; log?: Log; timeoutMs?: number } = {},
+): Promise<string> {
+  const log = opts.log ?? (() => undefined);
+  if (await hasImage(engine, tag)) {
+    log(`image ${tag}: cached`);
+    return tag;
+  }
+  const context = mkdtempSync(join(dockerCacheDir(), 'context-'));
+  const t0 = Date.now();
+  try {
+    writeFileSync(join(context, 'Dockerfile'), `${dockerfile.join('\n')}\n`);
+    for (const [name, source] of Object.entries(opts.files ?? {})) copyFileSync(source, join(context, name));
+    log(`image ${tag}: first build (once) ...`);
+    await engine.run(['build', '--network=host', '--rm', '-t', tag, context], {
+      timeoutMs: opts.timeoutMs ?? 15 * 60_000,
+      onLine: (line) => {
+        if (/^Step \d+\/\d+/.test(line)) log(`image ${tag}: ${line.slice(0, 140)}`);
+      },
+    });
+    log(`image ${tag}: built in ${seconds(t0)}`);
+    return tag;
+  } finally {
+    rmSync(context, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The CA bundle the host trusts, for the build image's npm: where a TLS-inspecting proxy stands between
+ * this machine and the npm registry, Node's own root store alone refuses the registry's certificate.
+ */
+export function hostCaBundle(): string | undefined {
+  return [process.env.NODE_EXTRA_CA_CERTS, '/etc/ssl/certs/ca-certificates.crt'].find((f): f is string => !!f && existsSync(f));
+}
+
+/** The Dockerfile's BUILD_IMAGE: the base with Debian's npm, trusting what the host trusts. */
+export async function ensureNodeBuildImage(engine: DockerEngine, log: Log = () => undefined): Promise<string> {
+  const base = await ensureNodeBaseImage(engine, log);
+  const ca = hostCaBundle();
+  return ensureDerivedImage(
+    engine,
+    NODE_BUILD_IMAGE,
+    [
+      `FROM ${base}`,
+      ...(ca ? ['COPY host-ca.crt /usr/local/share/kubeairunway/host-ca.crt', 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/kubeairunway/host-ca.crt'] : []),
+      'RUN apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install npm && apt-get clean && rm -rf /var/lib/apt/lists/*',
+      'RUN npm --version',
+    ],
+    { files: ca ? { 'host-ca.crt': ca } : {}, log },
+  );
+}
+
+/** The tag the project's tests give the image they build from the working tree. */
+export const PROJECT_TEST_IMAGE = 'kubeairunway-local/kubeairunway:test';
+
+/**
+ * `docker build` of the project's Dockerfile on the Debian bases (NODE_IMAGE, BUILD_IMAGE), on the host's
+ * network for npm. The engine's layer cache makes a rebuild with unchanged dependencies cost only the
+ * compile stage.
+ */
+export async function buildProjectImage(engine: DockerEngine, root: string, tag = PROJECT_TEST_IMAGE, log: Log = () => undefined): Promise<{ tag: string; seconds: number }> {
+  // The build image is made from the base, so making it makes (or finds) both.
+  const build = await ensureNodeBuildImage(engine, log);
+  const base = NODE_BASE_IMAGE;
+  const t0 = Date.now();
+  log(`image ${tag}: docker build of ${join(root, 'Dockerfile')} (NODE_IMAGE=${base}, BUILD_IMAGE=${build}) ...`);
+  await engine.run(['build', '--network=host', '--rm', '--build-arg', `NODE_IMAGE=${base}`, '--build-arg', `BUILD_IMAGE=${build}`, '-t', tag, root], {
+    timeoutMs: 30 * 60_000,
+    onLine: (line) => {
+      if (/^Step \d+\/\d+/.test(line)) log(`image ${tag}: ${line.slice(0, 140)} (${seconds(t0)})`);
+    },
+  });
+  const took = (Date.now() - t0) / 1000;
+  log(`image ${tag}: built in ${took.toFixed(0)}s`);
+  return { tag, seconds: took };
+}

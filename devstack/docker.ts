@@ -1,0 +1,277 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProcess, stopProcess, waitUntil, type ManagedProcess } from './process.ts';
+
+// A private Docker engine for the project's own tests (the image, compose, the Kybernate node container):
+// Debian's docker.io (installed by scripts/setup.mjs), its dockerd run as root with everything of its own —
+// the data root in the tool cache (so images built once, the base images above all, persist between
+// runs), the exec root and the API socket under the temporary folder — so it never meets a system Docker.
+// No bridge network and no iptables rules: every container here runs on the host's network (or none),
+// which needs neither, and nothing is changed on the machine's firewall.
+
+export const DOCKERD_ENV = 'KUBEAIRUNWAY_DOCKERD';
+const DEBIAN_DOCKERD = '/usr/sbin/dockerd';
+/** docker.io's client, the daemon's own release (a newer client on PATH may want a newer API). */
+const DEBIAN_DOCKER = '/usr/bin/docker';
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function searchPath(): string {
+  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
+  for (const d of ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']) if (!dirs.includes(d)) dirs.push(d);
+  return dirs.join(':');
+}
+
+function onPath(name: string): string | undefined {
+  return searchPath()
+    .split(':')
+    .map((d) => join(d, name))
+    .find(executable);
+}
+
+function dockerdBinary(): string {
+  return process.env[DOCKERD_ENV] || DEBIAN_DOCKERD;
+}
+
+/** The client beside the daemon, else Debian's, else the first on PATH. */
+export function dockerClient(): string | undefined {
+  return [join(dockerdBinary(), '..', 'docker'), DEBIAN_DOCKER].find(executable) ?? onPath('docker');
+}
+
+/** Where the engine keeps images between runs: beside the local stack's built tools. */
+export function dockerCacheDir(): string {
+  if (process.env.KUBEAIRUNWAY_DOCKER_CACHE) return process.env.KUBEAIRUNWAY_DOCKER_CACHE;
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'kubeairunway', 'docker');
+}
+
+/**
+ * Why no private Docker engine can run here, or undefined when one can: dockerd needs root, and the
+ * binaries come from setup (as root). For a test's skipIf, which then says why.
+ */
+export function dockerUnavailable(): string | undefined {
+  if (process.getuid?.() !== 0) return 'a private dockerd runs only as root (run the tests as root)';
+  const bin = dockerdBinary();
+  if (!executable(bin)) return `no dockerd at ${bin}: run \`node scripts/setup.mjs\` as root (it installs Debian's docker.io), or set ${DOCKERD_ENV}`;
+  if (!dockerClient()) return `no docker client beside ${bin} or on PATH: run \`node scripts/setup.mjs\` as root`;
+  for (const tool of ['containerd', 'runc']) if (!onPath(tool)) return `no ${tool} on PATH (dockerd runs its containers with it): run \`node scripts/setup.mjs\` as root`;
+  return undefined;
+}
+
+export interface DockerRunOptions {
+  /** Written to the command's standard input (e.g. a tar stream for `docker import -`). */
+  input?: NodeJS.ReadableStream;
+  /** Each line of output as it comes (a build's steps), for progress lines. */
+  onLine?: (line: string) => void;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface DockerEngine {
+  /** DOCKER_HOST for clients: `unix://<socket>`. */
+  host: string;
+  socket: string;
+  /** The docker client that fits the daemon. */
+  client: string;
+  /** Whether this process started the daemon (and so stops it); false when it joined one already up. */
+  owned: boolean;
+  /** Runs the docker client against this engine; resolves with its output, rejects (with the output's tail) on a non-zero exit or the timeout. */
+  run(args: string[], opts?: DockerRunOptions): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Runs `docker <args>` on `host`, bounded; output is collected (and passed line by line to onLine). */
+export function runDocker(client: string, host: string, args: string[], opts: DockerRunOptions = {}): Promise<string> {
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  return new Promise((resolve, reject) => {
+    // DOCKER_BUILDKIT=0: the classic builder, which needs no frontend image from a registry (the
+    // Dockerfile's `# syntax=` line would make BuildKit pull one).
+    const child = spawn(client, args, {
+      env: { ...process.env, DOCKER_HOST: host, DOCKER_BUILDKIT: '0', DOCKER_CLI_HINTS: 'false', ...opts.env },
+      stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let partial = '';
+    const collect = (chunk: Buffer) => {
+      const text = chunk.toString();
+      out += text;
+      if (!opts.onLine) return;
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) opts.onLine(line);
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    if (opts.input && child.stdin) {
+      opts.input.pipe(child.stdin);
+      child.stdin.on('error', () => undefined);
+    }
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`docker ${args.slice(0, 3).join(' ')} … did not finish within ${timeoutMs / 1000}s. Last output:\n${out.trimEnd().split('\n').slice(-20).join('\n')}`));
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`docker ${args.slice(0, 3).join(' ')} … failed (${signal ?? `exit ${code}`}):\n${out.trimEnd().split('\n').slice(-20).join('\n')}`));
+    });
+  });
+}
+
+/** Paths of the one private engine per data root. The socket path stays short (unix sockets allow 107 bytes). */
+function enginePaths(dataRoot: string) {
+  const uid = process.getuid?.() ?? 0;
+  const runDir = join(tmpdir(), `kubeairunway-docker-${uid}`);
+  return {
+    dataRoot,
+    runDir,
+    execRoot: join(runDir, 'exec'),
+    socket: join(runDir, 'docker.sock'),
+    pidFile: join(runDir, 'dockerd.pid'),
+    logFile: join(dockerCacheDir(), 'dockerd.log'),
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The dockerd recorded in the pid file, if it still runs on our data root. */
+function recordedDaemon(paths: ReturnType<typeof enginePaths>): number | undefined {
+  if (!existsSync(paths.pidFile)) return undefined;
+  const pid = Number(readFileSync(paths.pidFile, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return undefined;
+  return commandOf(pid).includes(paths.dataRoot) ? pid : undefined;
+}
+
+async function answers(client: string, host: string): Promise<boolean> {
+  try {
+    await runDocker(client, host, ['version', '--format', '{{.Server.Version}}'], { timeoutMs: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function killAndWait(pid: number, graceMs: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + graceMs;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (alive(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/**
+ * Starts the private engine, or joins the one already serving its socket (another test file or `npm run
+ * dev` of this user): one data root takes one daemon. A daemon left on the data root that no longer
+ * answers (its owner was SIGKILLed mid-start) is stopped first. Ready when the API answers (bounded).
+ */
+export async function startDocker(opts: { log?: (line: string) => void; readyTimeoutMs?: number } = {}): Promise<DockerEngine> {
+  const unavailable = dockerUnavailable();
+  if (unavailable) throw new Error(unavailable);
+  const client = dockerClient()!;
+  const paths = enginePaths(join(dockerCacheDir(), 'data'));
+  const host = `unix://${paths.socket}`;
+  const run = (args: string[], o?: DockerRunOptions) => runDocker(client, host, args, o);
+  const existing = recordedDaemon(paths);
+  if (existing !== undefined) {
+    if (await answers(client, host)) {
+      opts.log?.(`docker: joining the private dockerd already running (pid ${existing}, ${host})`);
+      return { host, socket: paths.socket, client, owned: false, run, stop: async () => undefined };
+    }
+    opts.log?.(`docker: stopping pid ${existing}, a private dockerd that does not answer`);
+    await killAndWait(existing, 10_000);
+  }
+  mkdirSync(paths.dataRoot, { recursive: true });
+  mkdirSync(paths.execRoot, { recursive: true });
+  rmSync(paths.socket, { force: true });
+  rmSync(paths.pidFile, { force: true });
+  const t0 = Date.now();
+  const proc: ManagedProcess = startProcess(
+    'dockerd',
+    dockerdBinary(),
+    [
+      `--data-root=${paths.dataRoot}`,
+      `--exec-root=${paths.execRoot}`,
+      `--host=${host}`,
+      `--pidfile=${paths.pidFile}`,
+      // Host network only: no docker0 bridge, no NAT rules in the machine's firewall.
+      '--bridge=none',
+      '--iptables=false',
+      '--ip-masq=false',
+    ],
+    paths.logFile,
+    { PATH: searchPath() },
+  );
+  await waitUntil(proc, 'answering on its socket', opts.readyTimeoutMs ?? 60_000, () => answers(client, host));
+  // The pid file is dockerd's own; ours holds the same id, written for a later run to find the daemon.
+  writeFileSync(paths.pidFile, String(proc.pid));
+  opts.log?.(`docker: private dockerd (pid ${proc.pid}) up in ${((Date.now() - t0) / 1000).toFixed(1)}s on ${host}, data in ${paths.dataRoot}`);
+  return {
+    host,
+    socket: paths.socket,
+    client,
+    owned: true,
+    run,
+    // SIGTERM lets dockerd stop its containers (10 s each by default) and its containerd; bounded.
+    stop: async () => {
+      await stopProcess(proc, 30_000);
+      rmSync(paths.pidFile, { force: true });
+    },
+  };
+}
+
+/** Whether `image` (a tag) is present in the engine. */
+export async function hasImage(engine: DockerEngine, image: string): Promise<boolean> {
+  try {
+    await engine.run(['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 30_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Size in bytes of a present image, as the engine reports it. */
+export async function imageSize(engine: DockerEngine, image: string): Promise<number> {
+  return Number((await engine.run(['image', 'inspect', '--format', '{{.Size}}', image], { timeoutMs: 30_000 })).trim());
+}
+
+/** `docker version`'s server version, for progress lines. */
+export function serverVersion(engine: DockerEngine): Promise<string> {
+  return engine.run(['version', '--format', '{{.Server.Version}}']).then((v) => v.trim());
+}
