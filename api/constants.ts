@@ -72,6 +72,8 @@ export const EventReason = {
   FinalizerTimeout: 'FinalizerTimeout',
   /** Beyond the seed: the provider resource does not fit its CRD (also the ResourceCreated=False reason). */
   ResourceRefused: 'ResourceRefused',
+  /** Beyond the seed: validation admitted the spec with warnings (api/messages.ts specWarnings). */
+  SpecWarning: 'SpecWarning',
 } as const;
 export type EventReason = (typeof EventReason)[keyof typeof EventReason];
 

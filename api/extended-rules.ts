@@ -3,7 +3,8 @@
 // schedules, a `kubectl scale` that changes nothing). The errors are also CEL rules of the CRD
 // (api/crd/cel-rules.ts), so the API server gives the same words with the webhook down.
 
-import { MAX_GPU_COUNT, MAX_GPUS_PER_SERVER } from './limits.ts';
+import { engineFlagName } from './engine-args.ts';
+import { MANY_REPLICAS, MAX_GPU_COUNT, MAX_GPUS_PER_SERVER, MAX_REPLICAS } from './limits.ts';
 import { field, servingMode } from './spec-helpers.ts';
 import type { ValidationResult } from './types.ts';
 import { ValidationMessage } from './validation-messages.ts';
@@ -12,6 +13,48 @@ export function extendedRules(spec: Record<string, unknown>, previousSpec: unkno
   customSourceImage(spec, out);
   gpuCounts(spec, out);
   disaggregatedReplicas(spec, previousSpec, out);
+  disaggregatedWorkers(spec, out);
+  replicaCounts(spec, out);
+  engineArgKeys(spec, out);
+}
+
+/**
+ * Disaggregated serving needs both kinds of worker: prefill computes the KV cache, decode generates
+ * from it. Zero of one while the other runs serves nothing; both at zero is a scale to zero. Also a CEL
+ * rule of the CRD. Counts of the wrong type were reported by the structural check.
+ */
+function disaggregatedWorkers(spec: Record<string, unknown>, out: ValidationResult): void {
+  if (servingMode(spec) !== 'disaggregated') return;
+  const prefill = field(spec, 'scaling', 'prefill');
+  const decode = field(spec, 'scaling', 'decode');
+  if (prefill == null || decode == null) return;
+  // As the CRD defaults an omitted count: 1.
+  const p = field(prefill, 'replicas') ?? 1;
+  const d = field(decode, 'replicas') ?? 1;
+  if (typeof p !== 'number' || typeof d !== 'number') return;
+  if (p === 0 && d !== 0) out.errors.push({ field: 'spec.scaling.prefill.replicas', message: ValidationMessage.disaggregatedNoPrefillWorkers });
+  if (d === 0 && p !== 0) out.errors.push({ field: 'spec.scaling.decode.replicas', message: ValidationMessage.disaggregatedNoDecodeWorkers });
+}
+
+/** The hard bound is the CRD's (api/limits.ts, MAX_REPLICAS), reported by the structural check; this is the soft one. */
+function replicaCounts(spec: Record<string, unknown>, out: ValidationResult): void {
+  const paths = servingMode(spec) === 'disaggregated' ? [['scaling', 'prefill', 'replicas'], ['scaling', 'decode', 'replicas']] : [['scaling', 'replicas']];
+  for (const path of paths) {
+    const count = field(spec, ...path);
+    if (typeof count === 'number' && count > MANY_REPLICAS && count <= MAX_REPLICAS) {
+      const fieldPath = `spec.${path.join('.')}`;
+      out.warnings.push({ field: fieldPath, message: ValidationMessage.replicasBeyondUsual(fieldPath, count, MANY_REPLICAS) });
+    }
+  }
+}
+
+/** A key that is not a flag name is dropped by every provider's rendering (providers/shared/engine-options.ts): say so before. */
+function engineArgKeys(spec: Record<string, unknown>, out: ValidationResult): void {
+  const args = field(spec, 'engine', 'args');
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return;
+  for (const key of Object.keys(args)) {
+    if (engineFlagName(key) === undefined) out.warnings.push({ field: `spec.engine.args[${JSON.stringify(key)}]`, message: ValidationMessage.engineArgKeyInvalid(key) });
+  }
 }
 
 /**

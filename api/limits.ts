@@ -16,3 +16,15 @@ export const MAX_GPU_COUNT = 128;
  * physical GPUs, so such a count only schedules on nodes that advertise shared or partitioned GPUs.
  */
 export const MAX_GPUS_PER_SERVER = 16;
+
+/**
+ * Hard upper bound of every replica count (`scaling.replicas`, `scaling.prefill.replicas`,
+ * `scaling.decode.replicas`). Each replica is at least one pod of a model server; Kubernetes supports
+ * clusters of at most 5,000 nodes and 150,000 pods. 10,000 is more than any real deployment of model
+ * servers and still turns a typo such as 1000000 into an error at `kubectl apply` (or `kubectl scale`)
+ * instead of a deployment that reports Running 1000000/1000000 only where operators are simulated.
+ */
+export const MAX_REPLICAS = 10_000;
+
+/** Above this many replicas validation warns (but admits): a count few clusters can schedule, worth a second look. */
+export const MANY_REPLICAS = 100;

@@ -35,6 +35,12 @@ export const events = {
     reason: EventReason.DriftDetected,
     message: 'Provider resource was modified directly, reconciling',
   }),
+  // Beyond the seed: validation's warnings (an admitted spec part of which cannot work), once per generation.
+  specWarnings: (warnings: readonly string[]): EventSpec => ({
+    type: EventType.Warning,
+    reason: EventReason.SpecWarning,
+    message: `Spec admitted with warnings: ${warnings.join('; ')}`,
+  }),
   finalizerTimeout: (): EventSpec => ({
     type: EventType.Warning,
     reason: EventReason.FinalizerTimeout,

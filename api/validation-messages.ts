@@ -29,6 +29,10 @@ export const ValidationMessage = {
   // Beyond the seed's table (api/extended-rules.ts): faults a cluster would otherwise show only later.
   customSourceRequiresImage:
     'image is required when source is custom (the model is pre-loaded in the image; provider default images hold no model)',
+  disaggregatedNoPrefillWorkers:
+    'scaling.prefill.replicas is 0 but scaling.decode.replicas is not: a disaggregated deployment serves only with at least one prefill and one decode worker (set both to 0 to scale it to zero)',
+  disaggregatedNoDecodeWorkers:
+    'scaling.decode.replicas is 0 but scaling.prefill.replicas is not: a disaggregated deployment serves only with at least one prefill and one decode worker (set both to 0 to scale it to zero)',
   disaggregatedReplicasFixed:
     'scaling.replicas cannot change in disaggregated mode (kubectl scale sets it, but it only applies to aggregated mode): set scaling.prefill.replicas and scaling.decode.replicas instead',
   // Warnings
@@ -38,6 +42,9 @@ export const ValidationMessage = {
   trustRemoteCodeNotApplicable: (engine: string): string => `engine.trustRemoteCode does not apply to ${engine} and is ignored`,
   replicasIgnoredInDisaggregated:
     'scaling.replicas is ignored in disaggregated mode: set scaling.prefill.replicas and scaling.decode.replicas instead',
+  replicasBeyondUsual: (fieldPath: string, count: number, usual: number): string =>
+    `${fieldPath} is ${count}: each replica is a model server of its own (at least one pod with its own GPUs or CPUs); more than ${usual} is rare, check the count`,
+  engineArgKeyInvalid: (rawKey: string): string => `engine.args key '${rawKey}' is not a valid flag name and is ignored`,
   gpuCountBeyondServer: (fieldPath: string, count: number, serverMax: number): string =>
     `${fieldPath} is ${count}: a replica's GPUs must all be on one node, and GPU servers have at most ${serverMax}, so this schedules only on nodes that advertise shared or partitioned GPUs (time-slicing, MIG)`,
 } as const;

@@ -15,6 +15,8 @@ const RESOURCE_CHANGE_SKIPS_ASSESSMENT = 'resource-change-skips-assessment';
  * first pass, however long the provider takes to answer (or whether any worker serves it at all).
  */
 const CORE_STATUS_BEFORE_PROVIDER = 'core-status-before-provider';
+/** Patch ID, code level 3: the Validated condition's message lists validation's warnings. */
+const VALIDATION_WARNINGS_SHOWN = 'validation-warnings-shown';
 
 /**
  * One level-triggered pass over the live object: each step reads it through an activity (from the
@@ -86,7 +88,10 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
       providerSelected: state.coreStatus?.providerSelected ?? snap.providerSelected,
     });
   }
-  const validated = { status: 'True' as const, reason: 'ValidationPassed', message: 'Spec validation passed' };
+  // What validation warns about (a spec it admits but part of which cannot work) stays visible in
+  // `kubectl get/describe`, not only at admission. Patched: the message changes the core's status write.
+  const warned = validation.warnings.length > 0 && state.takes(VALIDATION_WARNINGS_SHOWN, 3);
+  const validated = { status: 'True' as const, reason: 'ValidationPassed', message: warned ? `Spec validation passed with warnings: ${validation.warnings.join('; ')}` : 'Spec validation passed' };
 
   let provider = snap.selectedProvider;
   if (provider && snap.explicitProvider && snap.explicitProvider !== provider) {

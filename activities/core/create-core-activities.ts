@@ -70,6 +70,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
   // A missing Secret is reported once per spec generation: the check is a GET (no watch: the
   // controller may not enumerate Secrets), and a pass re-run for any other reason need not repeat it.
   const secretsChecked = new BoundedMap<string, true>(10_000);
+  const warningsReported = new BoundedMap<string, true>(10_000);
 
   /**
    * Finalizer edits are a JSON patch guarded by a `test` of the list it edits, so a finalizer another
@@ -138,10 +139,17 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         secretsChecked.set(checkKey, true);
       }
       const messages = [...new Set(result.errors.map((e) => e.message))];
+      const warnings = [...new Set(result.warnings.map((w) => w.message))];
+      // Once per generation: what admission said as warnings (if the webhook ran at all) is also an event.
+      const warnKey = `${ref.uid}/${md.metadata.generation}`;
+      if (warnings.length > 0 && !warningsReported.has(warnKey)) {
+        recorder.post(involved(ref), events.specWarnings(warnings));
+        warningsReported.set(warnKey, true);
+      }
       return {
         valid: messages.length === 0,
         message: messages.length > 0 ? messages.join('; ') : undefined,
-        warnings: result.warnings.map((w) => w.message),
+        warnings,
         ...(provider ? providerWait(provider, result.errors) : {}),
       };
     },

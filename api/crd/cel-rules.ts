@@ -25,6 +25,18 @@ function componentGpuRule(component: 'prefill' | 'decode', message: string): Cel
   };
 }
 
+/** Zero `component` workers while the `other` kind runs: a disaggregated deployment that serves nothing. */
+function componentWorkersRule(component: 'prefill' | 'decode', other: 'prefill' | 'decode', message: string): CelValidationRule {
+  // An omitted count is the CRD default, 1 (defaulting applies inside an existing prefill/decode object).
+  const count = (c: string) => `(has(self.scaling.${c}.replicas) ? self.scaling.${c}.replicas : 1)`;
+  return {
+    rule: `!${disaggregated} || !has(self.scaling) || !has(self.scaling.prefill) || !has(self.scaling.decode) || ${count(component)} != 0 || ${count(other)} == 0`,
+    message,
+    fieldPath: `.scaling.${component}.replicas`,
+    reason: 'FieldValueInvalid',
+  };
+}
+
 function engineGpuRules(): CelValidationRule[] {
   return Object.entries(GPU_ENGINES).map(([engine, displayName]) => ({
     rule: `!(has(self.engine) && has(self.engine.type) && self.engine.type == '${engine}' && !${disaggregated} && ${noResourceGpu})`,
@@ -63,6 +75,8 @@ export const specCelRules: readonly CelValidationRule[] = [
   componentGpuRule('prefill', ValidationMessage.disaggregatedRequiresPrefillGpu),
   componentGpuRule('decode', ValidationMessage.disaggregatedRequiresDecodeGpu),
   // Beyond the seed's table (api/extended-rules.ts has the same rules, for the webhook and the CLI).
+  componentWorkersRule('prefill', 'decode', ValidationMessage.disaggregatedNoPrefillWorkers),
+  componentWorkersRule('decode', 'prefill', ValidationMessage.disaggregatedNoDecodeWorkers),
   {
     rule: `!(has(self.model) && has(self.model.source) && self.model.source == 'custom') || (has(self.image) && self.image != '')`,
     message: ValidationMessage.customSourceRequiresImage,

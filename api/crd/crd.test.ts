@@ -38,6 +38,8 @@ const SEED_MESSAGES = [
 const EXTENDED_MESSAGES = [
   'image is required when source is custom (the model is pre-loaded in the image; provider default images hold no model)',
   'scaling.replicas cannot change in disaggregated mode (kubectl scale sets it, but it only applies to aggregated mode): set scaling.prefill.replicas and scaling.decode.replicas instead',
+  'scaling.prefill.replicas is 0 but scaling.decode.replicas is not: a disaggregated deployment serves only with at least one prefill and one decode worker (set both to 0 to scale it to zero)',
+  'scaling.decode.replicas is 0 but scaling.prefill.replicas is not: a disaggregated deployment serves only with at least one prefill and one decode worker (set both to 0 to scale it to zero)',
 ];
 const RULE_MESSAGES = [...SEED_MESSAGES, ...EXTENDED_MESSAGES];
 

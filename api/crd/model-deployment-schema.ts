@@ -2,7 +2,7 @@
 // structural check. Defaults here must match api/defaults.ts (a unit test compares them).
 
 import { DEFAULT_GPU_TYPE, ENGINE_TYPES, MODEL_SOURCES, PHASES, SERVING_MODES } from '../constants.ts';
-import { MAX_GPU_COUNT } from '../limits.ts';
+import { MAX_GPU_COUNT, MAX_REPLICAS } from '../limits.ts';
 import { specCelRules, specTransitionRules } from './cel-rules.ts';
 import { conditionsSchema } from './common-schemas.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
@@ -63,7 +63,7 @@ const componentScalingSchema = (component: string): JSONSchemaProps => ({
   type: 'object',
   description: `Disaggregated-mode ${component} workers.`,
   properties: {
-    replicas: { type: 'integer', format: 'int32', minimum: 0, default: 1, description: `Number of ${component} workers.` },
+    replicas: { type: 'integer', format: 'int32', minimum: 0, maximum: MAX_REPLICAS, default: 1, description: `Number of ${component} workers.` },
     gpu: gpuSchema,
     memory: quantity(`Memory per ${component} worker (required for disaggregated mode), e.g. 64Gi.`),
     cpu: quantity(`CPU per ${component} worker, e.g. "8".`),
@@ -174,6 +174,7 @@ export const modelDeploymentSpecSchema: JSONSchemaProps = {
           type: 'integer',
           format: 'int32',
           minimum: 0,
+          maximum: MAX_REPLICAS,
           default: 1,
           description: 'Replicas in aggregated mode (0 scales to zero).',
         },

@@ -10,6 +10,7 @@
 
 import fc from 'fast-check';
 import type { ModelDeploymentSpec } from '../types.ts';
+import { MAX_REPLICAS } from '../limits.ts';
 
 type Arb<T> = fc.Arbitrary<T>;
 type Obj = Record<string, unknown>;
@@ -142,7 +143,7 @@ export const validSpecArb: Arb<ModelDeploymentSpec> = fc
     gpuType: fc.option(gpuTypeArb, { nil: undefined }),
     prefill: fc.record({ replicas: fc.integer({ min: 0, max: 64 }), count: fc.integer({ min: 1, max: 128 }), memory: fc.option(quantityArb, { nil: undefined }) }),
     decode: fc.record({ replicas: fc.integer({ min: 0, max: 64 }), count: fc.integer({ min: 1, max: 128 }), cpu: fc.option(quantityArb, { nil: undefined }) }),
-    replicas: fc.option(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { nil: undefined }),
+    replicas: fc.option(fc.integer({ min: 0, max: MAX_REPLICAS }), { nil: undefined }),
     contextLength: fc.option(fc.integer({ min: 1, max: 2 ** 31 - 1 }), { nil: undefined }),
     trustRemoteCode: fc.option(fc.boolean(), { nil: undefined }),
     args: fc.option(stringMap(argKeyArb, argValueArb), { nil: undefined }),
@@ -178,7 +179,8 @@ export const validSpecArb: Arb<ModelDeploymentSpec> = fc
     if (disaggregated) {
       spec.scaling = {
         ...(g.replicas !== undefined ? { replicas: 1 } : {}),
-        prefill: { replicas: g.prefill.replicas, gpu: { count: g.prefill.count, ...gpuType }, ...(g.prefill.memory ? { memory: g.prefill.memory } : {}) },
+        // Both kinds of worker at zero (scaled to zero) or both running: one at zero alone is refused.
+        prefill: { replicas: g.decode.replicas === 0 ? 0 : Math.max(1, g.prefill.replicas), gpu: { count: g.prefill.count, ...gpuType }, ...(g.prefill.memory ? { memory: g.prefill.memory } : {}) },
         decode: { replicas: g.decode.replicas, gpu: { count: g.decode.count }, ...(g.decode.cpu ? { cpu: g.decode.cpu } : {}) },
       };
       if (g.memory !== undefined || g.cpu !== undefined) spec.resources = { ...(g.memory ? { memory: g.memory } : {}), ...(g.cpu ? { cpu: g.cpu } : {}) };

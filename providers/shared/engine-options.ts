@@ -3,6 +3,7 @@
 // Ray Serve). Order is fixed: served name, context length, trust-remote-code, then engine.args sorted
 // by key, so the same spec always yields the same arguments.
 
+import { engineFlagName } from '../../api/engine-args.ts';
 import { ValidationMessage } from '../../api/validation-messages.ts';
 import type { EngineType } from '../../api/types.ts';
 import type { ResolvedSpec } from './spec.ts';
@@ -43,8 +44,6 @@ const ENGINE_DISPLAY_NAME: Record<EngineType, string> = {
   llamacpp: 'llama.cpp',
 };
 
-const ARG_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-
 /**
  * @param reserved flags the provider sets itself (e.g. `model`); engine.args may not replace them.
  */
@@ -70,9 +69,9 @@ export function engineOptions(spec: ResolvedSpec, engine: EngineType, reserved: 
 
   const fromArgs: EngineOption[] = [];
   for (const [rawKey, value] of spec.args) {
-    const key = rawKey.replace(/^-+/, '');
-    if (!ARG_KEY.test(key)) {
-      warnings.push(`engine.args key '${rawKey}' is not a valid flag name and is ignored`);
+    const key = engineFlagName(rawKey);
+    if (key === undefined) {
+      warnings.push(ValidationMessage.engineArgKeyInvalid(rawKey));
       continue;
     }
     if (reserved.includes(key)) {
