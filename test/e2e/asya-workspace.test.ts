@@ -62,7 +62,8 @@ describe.concurrent('AsyncActor bound to a KAITO Workspace', () => {
       apiVersion: 'kaito.sh/v1beta1',
       kind: 'Workspace',
       metadata: { name: workspaceName, namespace: ns },
-      resource: { count: 1, instanceType: 'Standard_NC6s_v3' },
+      // KAITO's schema requires the label selector of the nodes it may use.
+      resource: { count: 1, instanceType: 'Standard_NC6s_v3', labelSelector: { matchLabels: { apps: 'phi-3' } } },
       inference: { preset: { name: 'phi-3-mini-4k-instruct' } },
     };
     await applyAs(WORKSPACES, workspace, KAITO);
