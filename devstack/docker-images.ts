@@ -199,6 +199,9 @@ export async function buildProjectImage(engine: DockerEngine, root: string, tag 
   // The build image is made from the base, so making it makes (or finds) both.
   const build = await ensureNodeBuildImage(engine, log);
   const base = NODE_BASE_IMAGE;
+  // Images left without a tag by earlier builds (the image this tag named, the stages' last layers):
+  // removed after this build, which keeps the layers it shares with them as its cache.
+  const leftovers = (await engine.run(['images', '--quiet', '--no-trunc', '--filter', 'dangling=true'])).split('\n').filter(Boolean);
   const t0 = Date.now();
   log(`image ${tag}: docker build of ${join(root, 'Dockerfile')} (NODE_IMAGE=${base}, BUILD_IMAGE=${build}) ...`);
   await engine.run(['build', '--network=host', '--rm', '--build-arg', `NODE_IMAGE=${base}`, '--build-arg', `BUILD_IMAGE=${build}`, '-t', tag, root], {
@@ -209,5 +212,26 @@ export async function buildProjectImage(engine: DockerEngine, root: string, tag 
   });
   const took = (Date.now() - t0) / 1000;
   log(`image ${tag}: built in ${took.toFixed(0)}s`);
+  // One at a time and without force: an image another still builds on stays.
+  for (const id of leftovers) await engine.run(['rmi', id], { timeoutMs: 60_000 }).catch(() => undefined);
   return { tag, seconds: took };
+}
+
+/**
+ * A Kybernate node: trixie's containerd (1.7), runc and CRIU (4.x, which dumps on recent kernels where
+ * Debian 12's 3.17 cannot), and iptables, with which CRIU locks a container's network while it dumps.
+ */
+export async function ensureKybernateNodeImage(engine: DockerEngine, log: Log = () => undefined): Promise<string> {
+  const base = await ensureNodeBaseImage(engine, log);
+  return ensureDerivedImage(
+    engine,
+    KYBERNATE_NODE_IMAGE,
+    [
+      `FROM ${base}`,
+      'RUN apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install containerd runc criu iptables && apt-get clean && rm -rf /var/lib/apt/lists/*',
+      // Refuse to tag an image whose CRIU is older than 4 (checkpoints would fail as on Debian 12).
+      'RUN criu --version && criu --version | grep -Eq "Version: ([4-9]|[1-9][0-9])\\." && containerd --version && runc --version',
+    ],
+    { log },
+  );
 }
