@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deploymentFingerprint, providerConfigFingerprint, childFingerprint } from './fingerprint.ts';
+import { deploymentFingerprint, providerConfigFingerprint, childFingerprint, specFingerprint } from './fingerprint.ts';
 
 describe('fingerprints decide which watch events wake a workflow', () => {
   const md = { metadata: { generation: 1, labels: { a: '1' }, annotations: {}, finalizers: ['kubeairunway.ai/finalizer'], resourceVersion: '5' }, status: { phase: 'Running' } };
@@ -31,5 +31,14 @@ describe('fingerprints decide which watch events wake a workflow', () => {
     expect(childFingerprint({ ...res, metadata: { ...res.metadata, annotations: { 'kubeairunway.ai/applied-state': 'x' } } })).toBe(base);
     expect(childFingerprint({ ...res, status: { state: 'successful' } })).not.toBe(base);
     expect(childFingerprint({ ...res, metadata: { ...res.metadata, generation: 4 } })).not.toBe(base);
+  });
+
+  it("wakes the other kinds on spec edits, pausing and deletion, not on their status or labels", () => {
+    const base = { metadata: { name: 'a', generation: 1, resourceVersion: '1' }, status: { phase: 'Running' } };
+    const same = specFingerprint(base);
+    expect(specFingerprint({ ...base, metadata: { ...base.metadata, resourceVersion: '2', labels: { x: 'y' } }, status: { phase: 'Failed' } })).toBe(same);
+    expect(specFingerprint({ ...base, metadata: { ...base.metadata, generation: 2 } })).not.toBe(same);
+    expect(specFingerprint({ ...base, metadata: { ...base.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } })).not.toBe(same);
+    expect(specFingerprint({ ...base, metadata: { ...base.metadata, annotations: { 'kubeairunway.ai/reconcile-paused': 'true' } } })).not.toBe(same);
   });
 });

@@ -16,6 +16,15 @@ export function deploymentFingerprint(obj: AnyObject): string {
 }
 
 /**
+ * What about an object of the engine's other kinds wakes its workflow: spec edits (generation), pausing
+ * and deletion; its own status writes do not.
+ */
+export function specFingerprint(obj: AnyObject): string {
+  const m = obj.metadata ?? {};
+  return JSON.stringify([m.generation ?? 0, m.deletionTimestamp ?? '', m.annotations?.[PAUSE_ANNOTATION] ?? '']);
+}
+
+/**
  * What about an InferenceProviderConfig can change a deployment's course: its spec, readiness and the
  * CRD version it reports. The heartbeat (`lastHeartbeat`) is left out, or every heartbeat would wake
  * every deployment of that provider.

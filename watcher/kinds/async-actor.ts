@@ -1,14 +1,7 @@
-import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { ASYA_FINALIZER, ASYA_GROUP, ASYA_VERSION, ASYNC_ACTOR_KIND, ASYNC_ACTOR_PLURAL, MANAGED_BY_LABEL } from '../../api/asya/constants.ts';
-import type { AnyObject } from '../../kube/custom-objects.ts';
 import { K8sName, K8sNamespace } from '../../workflows/engine/search-attributes.ts';
+import { specFingerprint } from '../fingerprint.ts';
 import type { WatchedKind } from '../watched-kind.ts';
-
-/** Spec edits, pausing and deletion wake an AsyncActor's workflow; its status and finalizer writes do not. */
-function asyncActorFingerprint(obj: AnyObject): string {
-  const m = obj.metadata ?? {};
-  return JSON.stringify([m.generation ?? 0, m.deletionTimestamp ?? '', m.annotations?.[PAUSE_ANNOTATION] ?? '']);
-}
 
 /**
  * AsyncActors (seed 002). Their workloads carry the label `asya.sh/managed-by=<actor>`: the ones they
@@ -24,7 +17,7 @@ export const asyncActorKind: WatchedKind = {
     { key: K8sNamespace, value: ref.namespace },
     { key: K8sName, value: ref.name },
   ],
-  fingerprint: asyncActorFingerprint,
+  fingerprint: specFingerprint,
   isNew: (actor) => !actor.metadata?.finalizers?.includes(ASYA_FINALIZER),
   children: [
     { group: 'apps', version: 'v1', plural: 'deployments', labelSelector: MANAGED_BY_LABEL, ownerLabel: MANAGED_BY_LABEL },

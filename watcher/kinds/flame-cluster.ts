@@ -1,14 +1,7 @@
-import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { FLAME_CLUSTER_KIND, FLAME_CLUSTER_LABEL, FLAME_CLUSTER_PLURAL, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
-import type { AnyObject } from '../../kube/custom-objects.ts';
 import { K8sName, K8sNamespace } from '../../workflows/engine/search-attributes.ts';
+import { specFingerprint } from '../fingerprint.ts';
 import type { WatchedKind } from '../watched-kind.ts';
-
-/** Spec edits (generation), pausing and deletion wake a FlameCluster's workflow; its own status writes do not. */
-function flameClusterFingerprint(obj: AnyObject): string {
-  const m = obj.metadata ?? {};
-  return JSON.stringify([m.generation ?? 0, m.deletionTimestamp ?? '', m.annotations?.[PAUSE_ANNOTATION] ?? '']);
-}
 
 /**
  * FlameClusters (seed 004): the workflow owns a ConfigMap, two Services and raw Pods, all labelled with
@@ -22,7 +15,7 @@ export const flameClusterKind: WatchedKind = {
     { key: K8sNamespace, value: ref.namespace },
     { key: K8sName, value: ref.name },
   ],
-  fingerprint: flameClusterFingerprint,
+  fingerprint: specFingerprint,
   // No finalizer: a cluster the workflow has not written status to yet is new.
   isNew: (fc) => fc.status === undefined,
   children: [

@@ -1,14 +1,8 @@
-import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { CHECKPOINT_KIND, CHECKPOINT_PLURAL, KYBERNATE_GROUP, KYBERNATE_VERSION, RESTORE_KIND, RESTORE_LABEL, RESTORE_PLURAL } from '../../api/kybernate/constants.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
 import { K8sName, K8sNamespace } from '../../workflows/engine/search-attributes.ts';
+import { specFingerprint } from '../fingerprint.ts';
 import type { WatchedKind } from '../watched-kind.ts';
-
-/** Spec edits, pausing and deletion wake a restore's workflow; its status writes do not. */
-function restoreFingerprint(obj: AnyObject): string {
-  const m = obj.metadata ?? {};
-  return JSON.stringify([m.generation ?? 0, m.deletionTimestamp ?? '', m.annotations?.[PAUSE_ANNOTATION] ?? '']);
-}
 
 /** What of a checkpoint a restore waits on: its phase and image (a Pending restore goes on when it completes). */
 function checkpointFingerprint(obj: AnyObject): string {
@@ -28,7 +22,7 @@ export const kybernateRestoreKind: WatchedKind = {
     { key: K8sNamespace, value: ref.namespace },
     { key: K8sName, value: ref.name },
   ],
-  fingerprint: restoreFingerprint,
+  fingerprint: specFingerprint,
   // No finalizer: a restore the workflow has not written status to yet is new.
   isNew: (r) => r.status === undefined,
   children: [{ group: '', version: 'v1', plural: 'pods', labelSelector: RESTORE_LABEL }],

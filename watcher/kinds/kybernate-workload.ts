@@ -1,14 +1,7 @@
-import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { CHECKPOINT_PLURAL, KYBERNATE_GROUP, KYBERNATE_VERSION, WORKLOAD_KIND, WORKLOAD_LABEL, WORKLOAD_PLURAL } from '../../api/kybernate/constants.ts';
-import type { AnyObject } from '../../kube/custom-objects.ts';
 import { K8sName, K8sNamespace } from '../../workflows/engine/search-attributes.ts';
+import { specFingerprint } from '../fingerprint.ts';
 import type { WatchedKind } from '../watched-kind.ts';
-
-/** Spec edits, pausing and deletion wake a workload's workflow; its status writes do not. */
-function workloadFingerprint(obj: AnyObject): string {
-  const m = obj.metadata ?? {};
-  return JSON.stringify([m.generation ?? 0, m.deletionTimestamp ?? '', m.annotations?.[PAUSE_ANNOTATION] ?? '']);
-}
 
 /**
  * KybernateWorkloads (seed 003 §3.3): long-lived workflows. Their pod and the KybernateCheckpoint of
@@ -24,7 +17,7 @@ export const kybernateWorkloadKind: WatchedKind = {
     { key: K8sNamespace, value: ref.namespace },
     { key: K8sName, value: ref.name },
   ],
-  fingerprint: workloadFingerprint,
+  fingerprint: specFingerprint,
   // No finalizer: a workload the workflow has not written status to yet is new.
   isNew: (w) => w.status === undefined,
   children: [
