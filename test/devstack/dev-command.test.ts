@@ -85,7 +85,7 @@ describe('kubeairunway dev', () => {
     expect(second.output()).not.toMatch(/Uncaught|unhandled|error while stopping/i);
     expect(existsSync(join(dir, 'stack.pids.json'))).toBe(false);
     for (const port of [ports.temporal, ports.ui, ports.metrics]) expect(portHolder(port)).toBeUndefined();
-  });
+  }, 400_000);
 
   it('takes a Ctrl-C and its relayed copy (tsx and the terminal both send SIGINT) for one press: stops cleanly, not forced', async () => {
     const ports = { temporal: await freePort(), ui: await freePort(), metrics: await freePort() };
