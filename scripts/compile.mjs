@@ -79,11 +79,11 @@ export function staleness(root = ROOT) {
 }
 
 /**
- * Brings dist/ up to date with the sources; returns how many files it compiled. Syntax errors fail it,
- * naming file and line. Concurrent runs are harmless: every file is written to a temporary name and
+ * Brings dist/ up to date with the sources; returns how many files it compiled. Syntax errors are
+ * reported through `warn`, naming file and line. Concurrent runs are harmless: every file is written to a temporary name and
  * renamed into place, and the manifest last.
  */
-export async function compileChanged({ root = ROOT, log = () => {} } = {}) {
+export async function compileChanged({ root = ROOT, log = () => {}, warn = (text) => process.stderr.write(`${text}\n`) } = {}) {
   const state = staleness(root);
   if (state.changed.length === 0 && state.removed.length === 0) return 0;
   const t0 = Date.now();
@@ -98,12 +98,14 @@ export async function compileChanged({ root = ROOT, log = () => {} } = {}) {
     sourceMap: false,
   };
   const errors = [];
+  const broken = new Set();
   for (const rel of state.changed) {
     const file = join(root, rel);
     const out = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: options, fileName: file, reportDiagnostics: true });
     for (const d of out.diagnostics ?? []) {
       const where = d.file && d.start !== undefined ? `:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
       errors.push(`${rel}${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      broken.add(rel);
     }
     const target = join(state.outDir, jsPath(rel));
     mkdirSync(dirname(target), { recursive: true });
@@ -111,7 +113,10 @@ export async function compileChanged({ root = ROOT, log = () => {} } = {}) {
     writeFileSync(tmp, out.outputText);
     renameSync(tmp, target);
   }
-  if (errors.length > 0) throw new Error(`cannot compile the sources:\n${errors.slice(0, 20).join('\n')}${errors.length > 20 ? `\n… and ${errors.length - 20} more` : ''}`);
+  // A file with syntax errors is written anyway (a command that imports it fails there, naming it; the
+  // others run) and is not recorded, so the next call compiles it again. Said on stderr, every call.
+  if (errors.length > 0) warn(`cannot compile ${broken.size} source file(s):\n${errors.slice(0, 20).join('\n')}${errors.length > 20 ? `\n… and ${errors.length - 20} more` : ''}`);
+  for (const rel of broken) state.sources.delete(rel);
   for (const rel of state.removed) rmSync(join(state.outDir, jsPath(rel)), { force: true });
   // The prebuilt workflow bundle of `npm run build` may not match the sources any more.
   rmSync(join(state.outDir, 'workflow-bundle.js'), { force: true });
