@@ -5,6 +5,7 @@
 // one of these, with the CRD's defaults filled in.
 
 import type { ObjectMetadata, Quantity, ResourceRequirements } from '../common/checks.ts';
+import type { Condition } from '../common/status-reader.ts';
 import type { Mode } from './constants.ts';
 
 export type Transport = 'rabbitmq' | 'sqs';
@@ -109,14 +110,8 @@ export interface AsyncActorSpec {
 
 export type ConditionType = 'TargetResolved' | 'RuntimeInjected' | 'ScalingReady' | 'TransportReady' | 'WorkloadReady';
 
-export interface Condition {
-  type: ConditionType | string;
-  status: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+/** Conditions of the AsyncActor; `type` is one of ConditionType. */
+export type { Condition } from '../common/status-reader.ts';
 
 /** Upstream's summary values (research 1a). */
 export type ActorStatusValue =

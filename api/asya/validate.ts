@@ -8,91 +8,56 @@
 // way the API server stores the object.
 //
 // Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/asya/ and
-// the shared field checks of api/common/checks.ts.
+// the shared checks of api/common/ (the validator frame, field checks, status readers).
 
-import {
-  boolean,
-  checkEnum,
-  checkHead,
-  checkResources,
-  checkString,
-  collect,
-  compact,
-  integer,
-  isCount,
-  isObject,
-  optionalObject,
-  optionalString,
-  requiredString,
-  show,
-  typeName,
-  type FieldIssue,
-  type Obj,
-  type Report,
-} from '../common/checks.ts';
-import {
-  ASYA_API_VERSION,
-  ASYNC_ACTOR_KIND,
-  INJECTED_VOLUMES,
-  RUNTIME_CONTAINER,
-  SIDECAR_CONTAINER,
-  type Mode,
-} from './constants.ts';
+import { boolean, compact, isObject, optionalEnum, optionalObject, optionalResources, optionalString, requiredEnum, requiredObject, requiredString, show, typeName, type FieldIssue, type Obj, type ObjectMetadata, type Report } from '../common/checks.ts';
+import { defaultedEnum, defaultedString } from '../common/defaulted.ts';
+import { checkReplicaRange, integer, requiredInteger } from '../common/integers.ts';
+import { kindValidator, type Validation } from '../common/object-validator.ts';
+import { conditions, count, flag, oneOf, statusReader, text } from '../common/status-reader.ts';
+import { COMMAND_RULES, dnsLabelRules, IMAGE_RULES, objectNameRules, URL_PATH_RULES } from '../common/string-rules.ts';
+import { ASYA_API_VERSION, ASYNC_ACTOR_KIND, INJECTED_VOLUMES, RUNTIME_CONTAINER, SIDECAR_CONTAINER } from './constants.ts';
 import { DEFAULT_RUNTIME, DEFAULT_SCALING, DEFAULT_TARGET_PROTOCOL, DEFAULT_TIMEOUT, DEFAULT_WORKLOAD } from './defaults.ts';
 import { AsyncActorMessage } from './messages.ts';
-import {
-  ACTOR_NAME_PATTERN,
-  DNS_LABEL_PATTERN,
-  MAX_ACTOR_NAME_LENGTH,
-  MAX_DNS_LABEL_LENGTH,
-  MAX_OBJECT_NAME_LENGTH,
-  MAX_SHORT_STRING,
-  MAX_URL_LENGTH,
-  NO_WHITESPACE_PATTERN,
-  OBJECT_NAME_PATTERN,
-  TARGET_URL_PATTERN,
-  URL_PATH_PATTERN,
-} from './patterns.ts';
-import { PULL_POLICIES, TARGET_PROTOCOLS, TRANSPORTS, WORKLOAD_KINDS, WORKLOAD_REF_KINDS } from './values.ts';
-import type {
-  AsyncActor,
-  AsyncActorSpec,
-  AsyncActorStatus,
-  Condition,
-  EnvVar,
-  RuntimeSpec,
-  ScalingSpec,
-  SidecarSpec,
-  TargetService,
-  TimeoutSpec,
-  WorkloadRef,
-  WorkloadSpec,
-} from './types.ts';
+import { ACTOR_NAME_PATTERN, MAX_ACTOR_NAME_LENGTH, MAX_SHORT_STRING, MAX_URL_LENGTH, NO_WHITESPACE_PATTERN, TARGET_URL_PATTERN } from './patterns.ts';
+import { MODES, PULL_POLICIES, TARGET_PROTOCOLS, TRANSPORTS, WORKLOAD_KINDS, WORKLOAD_REF_KINDS } from './values.ts';
+import type { AsyncActor, AsyncActorSpec, AsyncActorStatus, EnvVar, RuntimeSpec, ScalingSpec, SidecarSpec, TargetService, TimeoutSpec, WorkloadRef, WorkloadSpec } from './types.ts';
 
 export type AsyncActorIssue = FieldIssue;
-
-export type AsyncActorValidation =
-  | { valid: true; actor: AsyncActor }
-  | { valid: false; errors: AsyncActorIssue[]; message: string };
+export type AsyncActorValidation = Validation<'actor', AsyncActor>;
 
 const ACTOR_NAME = new RegExp(ACTOR_NAME_PATTERN);
-const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
-const OBJECT_NAME = new RegExp(OBJECT_NAME_PATTERN);
 const NO_WHITESPACE = new RegExp(NO_WHITESPACE_PATTERN);
 const TARGET_URL = new RegExp(TARGET_URL_PATTERN);
-const URL_PATH = new RegExp(URL_PATH_PATTERN);
 
-const HEAD = {
-  apiVersion: ASYA_API_VERSION,
-  kind: ASYNC_ACTOR_KIND,
-  nameProblem: (name: string) => (ACTOR_NAME.test(name) && name.length <= MAX_ACTOR_NAME_LENGTH ? undefined : AsyncActorMessage.actorName),
-  finalizers: true,
-};
+/** The stored status, keeping only well-typed fields. */
+const readStatus = statusReader<AsyncActorStatus>({
+  mode: oneOf(MODES),
+  resolvedTarget: text,
+  runtimeInjected: flag,
+  conflictCount: count,
+  lastConflictTime: text,
+  replicas: count,
+  readyReplicas: count,
+  desiredReplicas: count,
+  totalReplicas: count,
+  pendingReplicas: count,
+  failingPods: count,
+  status: text,
+  conditions,
+  observedGeneration: count,
+});
 
-export function validateAsyncActor(obj: unknown): AsyncActorValidation {
-  const result = collect((report) => check(obj, report));
-  return result.valid ? { valid: true, actor: result.value } : result;
-}
+export const validateAsyncActor: (obj: unknown) => AsyncActorValidation = kindValidator('actor', {
+  head: {
+    apiVersion: ASYA_API_VERSION,
+    kind: ASYNC_ACTOR_KIND,
+    nameProblem: (name: string) => (ACTOR_NAME.test(name) && name.length <= MAX_ACTOR_NAME_LENGTH ? undefined : AsyncActorMessage.actorName),
+    finalizers: true,
+  },
+  spec: (spec, report, metadata) => checkSpec(spec, metadata, report),
+  status: readStatus,
+});
 
 /** The API version a workloadRef of this kind must carry (the workloadRefApiVersion rule). */
 export function apiVersionFits(kind: string, apiVersion: string): boolean {
@@ -101,19 +66,8 @@ export function apiVersionFits(kind: string, apiVersion: string): boolean {
   return apiVersion.startsWith('kaito.sh/');
 }
 
-/** Every check reports through `report` and returns what it could read; the result is used only when nothing was reported. */
-function check(obj: unknown, report: Report): AsyncActor | undefined {
-  const head = checkHead(obj, HEAD, report);
-  if (!head) return undefined;
-  const spec = checkSpec(head.spec, head.metadata.namespace, report);
-  const status = readStatus(head.status);
-  return { apiVersion: ASYA_API_VERSION, kind: ASYNC_ACTOR_KIND, metadata: head.metadata, spec, ...(status ? { status } : {}) };
-}
-
-function checkSpec(spec: Obj, namespace: string | undefined, report: Report): AsyncActorSpec {
-  const transport = spec.transport;
-  if (transport == null || transport === '') report('spec.transport', 'required');
-  else checkEnum(transport, TRANSPORTS, 'spec.transport', report);
+function checkSpec(spec: Obj, metadata: ObjectMetadata, report: Report): AsyncActorSpec {
+  const transport = requiredEnum(spec, 'transport', 'spec', report, TRANSPORTS);
 
   const sidecar = optionalObject(spec, 'sidecar', 'spec', report);
   const timeout = optionalObject(spec, 'timeout', 'spec', report);
@@ -128,7 +82,7 @@ function checkSpec(spec: Obj, namespace: string | undefined, report: Report): As
     timeout: checkTimeout(timeout ?? {}, 'spec.timeout', report),
     scaling: checkScaling(scaling ?? {}, 'spec.scaling', report),
     workload: workload ? checkWorkload(workload, 'spec.workload', report) : undefined,
-    workloadRef: workloadRef ? checkWorkloadRef(workloadRef, 'spec.workloadRef', namespace, report) : undefined,
+    workloadRef: workloadRef ? checkWorkloadRef(workloadRef, 'spec.workloadRef', metadata.namespace, report) : undefined,
     runtime: runtime ? checkRuntime(runtime, 'spec.runtime', report) : undefined,
   });
 
@@ -147,14 +101,10 @@ function checkSpec(spec: Obj, namespace: string | undefined, report: Report): As
 }
 
 function checkSidecar(value: Obj, path: string, report: Report): SidecarSpec {
-  const image = value.image;
-  if (image != null) checkString(image, `${path}.image`, report, { pattern: NO_WHITESPACE, what: 'an image reference without whitespace', minLength: 1 });
-  const pullPolicy = value.imagePullPolicy;
-  if (pullPolicy != null) checkEnum(pullPolicy, PULL_POLICIES, `${path}.imagePullPolicy`, report);
   return compact({
-    image: typeof image === 'string' ? image : undefined,
-    imagePullPolicy: pullPolicy as SidecarSpec['imagePullPolicy'],
-    resources: value.resources == null ? undefined : checkResources(value.resources, `${path}.resources`, report),
+    image: optionalString(value, 'image', path, report, IMAGE_RULES),
+    imagePullPolicy: optionalEnum(value, 'imagePullPolicy', path, report, PULL_POLICIES),
+    resources: optionalResources(value, path, report),
     env: value.env == null ? undefined : checkEnv(value.env, `${path}.env`, report),
   });
 }
@@ -175,24 +125,19 @@ function checkScaling(value: Obj, path: string, report: Report): ScalingSpec {
     cooldownPeriod: integer(value, 'cooldownPeriod', path, report, { min: 0, fallback: DEFAULT_SCALING.cooldownPeriod }),
     queueLength: integer(value, 'queueLength', path, report, { min: 1, fallback: DEFAULT_SCALING.queueLength }),
   };
-  if (scaling.minReplicas > scaling.maxReplicas) report(path, AsyncActorMessage.scalingBounds);
-  return scaling;
+  return checkReplicaRange(scaling, path, report, AsyncActorMessage.scalingBounds);
 }
 
 function checkWorkload(value: Obj, path: string, report: Report): WorkloadSpec {
-  const kind = value.kind ?? DEFAULT_WORKLOAD.kind;
-  checkEnum(kind, WORKLOAD_KINDS, `${path}.kind`, report);
-  const python = value.pythonExecutable ?? DEFAULT_WORKLOAD.pythonExecutable;
-  checkString(python, `${path}.pythonExecutable`, report, { pattern: NO_WHITESPACE, what: 'a command without whitespace', minLength: 1 });
-  const template = value.template;
-  if (template == null) report(`${path}.template`, 'required');
-  else if (!isObject(template)) report(`${path}.template`, `must be an object, got ${typeName(template)}`);
-  else checkPodTemplate(template, `${path}.template`, report);
+  const kind = defaultedEnum(value, 'kind', path, report, WORKLOAD_KINDS, DEFAULT_WORKLOAD.kind);
+  const pythonExecutable = defaultedString(value, 'pythonExecutable', path, report, COMMAND_RULES, DEFAULT_WORKLOAD.pythonExecutable);
+  const template = requiredObject(value, 'template', path, report);
+  if (template) checkPodTemplate(template, `${path}.template`, report);
   return {
-    kind: kind as WorkloadSpec['kind'],
+    kind,
     replicas: integer(value, 'replicas', path, report, { min: 0, fallback: DEFAULT_WORKLOAD.replicas }),
-    pythonExecutable: python as string,
-    template: isObject(template) ? template : {},
+    pythonExecutable,
+    template: template ?? {},
   };
 }
 
@@ -242,66 +187,41 @@ function checkPodTemplate(template: Obj, path: string, report: Report): void {
 
 function checkWorkloadRef(value: Obj, path: string, actorNamespace: string | undefined, report: Report): WorkloadRef {
   const apiVersion = requiredString(value, 'apiVersion', path, report, { maxLength: MAX_SHORT_STRING });
-  const kind = value.kind;
-  if (kind == null || kind === '') report(`${path}.kind`, 'required');
-  else checkEnum(kind, WORKLOAD_REF_KINDS, `${path}.kind`, report);
-  const name = requiredString(value, 'name', path, report, { pattern: OBJECT_NAME, what: 'a DNS-1123 subdomain', maxLength: MAX_OBJECT_NAME_LENGTH });
-  const namespace = value.namespace;
-  if (namespace != null) {
-    checkString(namespace, `${path}.namespace`, report, { pattern: DNS_LABEL, what: 'a DNS-1123 label', maxLength: MAX_DNS_LABEL_LENGTH, minLength: 1 });
-    // The ScaledObject must sit next to its target and our label names the actor by name only.
-    if (typeof namespace === 'string' && actorNamespace && namespace !== actorNamespace) {
-      report(`${path}.namespace`, `must be the AsyncActor's own namespace (${actorNamespace}), got ${show(namespace)}: an actor binds only to workloads next to it`);
-    }
+  const kind = requiredEnum(value, 'kind', path, report, WORKLOAD_REF_KINDS);
+  const name = requiredString(value, 'name', path, report, objectNameRules());
+  const namespace = optionalString(value, 'namespace', path, report, dnsLabelRules());
+  // The ScaledObject must sit next to its target and our label names the actor by name only.
+  if (typeof value.namespace === 'string' && actorNamespace && value.namespace !== actorNamespace) {
+    report(`${path}.namespace`, `must be the AsyncActor's own namespace (${actorNamespace}), got ${show(value.namespace)}: an actor binds only to workloads next to it`);
   }
-  if (apiVersion && typeof kind === 'string' && (WORKLOAD_REF_KINDS as readonly string[]).includes(kind) && !apiVersionFits(kind, apiVersion)) {
-    report(path, AsyncActorMessage.workloadRefApiVersion);
-  }
-  return compact({
-    apiVersion: apiVersion ?? '',
-    kind: kind as WorkloadRef['kind'],
-    name: name ?? '',
-    namespace: typeof namespace === 'string' ? namespace : undefined,
-  });
+  if (apiVersion && kind && !apiVersionFits(kind, apiVersion)) report(path, AsyncActorMessage.workloadRefApiVersion);
+  return compact({ apiVersion: apiVersion ?? '', kind: kind as WorkloadRef['kind'], name: name ?? '', namespace });
 }
 
 function checkRuntime(value: Obj, path: string, report: Report): RuntimeSpec {
-  const targetURL = value.targetURL;
-  if (targetURL != null) checkString(targetURL, `${path}.targetURL`, report, { pattern: TARGET_URL, what: 'an http:// or https:// URL', maxLength: MAX_URL_LENGTH });
+  const targetURL = optionalString(value, 'targetURL', path, report, { pattern: TARGET_URL, what: 'an http:// or https:// URL', maxLength: MAX_URL_LENGTH });
   const service = optionalObject(value, 'targetService', path, report);
-  const image = value.image ?? DEFAULT_RUNTIME.image;
-  checkString(image, `${path}.image`, report, { pattern: NO_WHITESPACE, what: 'an image reference without whitespace', minLength: 1 });
+  const image = defaultedString(value, 'image', path, report, IMAGE_RULES, DEFAULT_RUNTIME.image);
   const handler = requiredString(value, 'handler', path, report, { pattern: NO_WHITESPACE, what: 'a handler such as "package.module.function"' });
-  const python = value.pythonExecutable ?? DEFAULT_RUNTIME.pythonExecutable;
-  checkString(python, `${path}.pythonExecutable`, report, { pattern: NO_WHITESPACE, what: 'a command without whitespace', minLength: 1 });
+  const pythonExecutable = defaultedString(value, 'pythonExecutable', path, report, COMMAND_RULES, DEFAULT_RUNTIME.pythonExecutable);
   return compact({
-    targetURL: typeof targetURL === 'string' ? targetURL : undefined,
+    targetURL,
     targetService: service ? checkTargetService(service, `${path}.targetService`, report) : undefined,
-    image: image as string,
+    image,
     handler: handler ?? '',
     env: value.env == null ? undefined : checkEnv(value.env, `${path}.env`, report),
-    resources: value.resources == null ? undefined : checkResources(value.resources, `${path}.resources`, report),
-    pythonExecutable: python as string,
+    resources: optionalResources(value, path, report),
+    pythonExecutable,
   });
 }
 
 function checkTargetService(value: Obj, path: string, report: Report): TargetService {
-  const name = requiredString(value, 'name', path, report, { pattern: DNS_LABEL, what: 'a Service name (DNS-1123 label)', maxLength: MAX_DNS_LABEL_LENGTH });
-  const port = value.port;
-  if (port == null) report(`${path}.port`, 'required');
-  else if (!isCount(port, 1) || port > 65535) report(`${path}.port`, `must be an integer from 1 to 65535, got ${show(port)}`);
-  const namespace = value.namespace;
-  if (namespace != null) checkString(namespace, `${path}.namespace`, report, { pattern: DNS_LABEL, what: 'a DNS-1123 label', maxLength: MAX_DNS_LABEL_LENGTH, minLength: 1 });
-  const protocol = value.protocol ?? DEFAULT_TARGET_PROTOCOL;
-  checkEnum(protocol, TARGET_PROTOCOLS, `${path}.protocol`, report);
-  const urlPath = value.path;
-  if (urlPath != null) checkString(urlPath, `${path}.path`, report, { pattern: URL_PATH, what: "a path starting with '/', without whitespace", maxLength: MAX_URL_LENGTH });
   return compact({
-    name: name ?? '',
-    port: port as number,
-    namespace: typeof namespace === 'string' ? namespace : undefined,
-    protocol: protocol as TargetService['protocol'],
-    path: typeof urlPath === 'string' ? urlPath : undefined,
+    name: requiredString(value, 'name', path, report, dnsLabelRules('a Service name (DNS-1123 label)')) ?? '',
+    port: requiredInteger(value, 'port', path, report, { min: 1, max: 65535 }) as number,
+    namespace: optionalString(value, 'namespace', path, report, dnsLabelRules()),
+    protocol: defaultedEnum(value, 'protocol', path, report, TARGET_PROTOCOLS, DEFAULT_TARGET_PROTOCOL),
+    path: optionalString(value, 'path', path, report, URL_PATH_RULES),
   });
 }
 
@@ -323,44 +243,6 @@ function checkEnv(value: unknown, path: string, report: Report): EnvVar[] {
       if (seen.has(name)) report(`${at}.name`, `duplicate name ${show(name)}`);
       seen.add(name);
     }
-    const text = optionalString(entry, 'value', at, report);
-    const from = entry.valueFrom;
-    if (from != null && !isObject(from)) report(`${at}.valueFrom`, `must be an object, got ${typeName(from)}`);
-    return [compact({ name: name ?? '', value: text, valueFrom: isObject(from) ? from : undefined })];
+    return [compact({ name: name ?? '', value: optionalString(entry, 'value', at, report), valueFrom: optionalObject(entry, 'valueFrom', at, report) })];
   });
-}
-
-/** The stored status, keeping only well-typed fields: a malformed status never makes the actor invalid (the controller rewrites it). */
-function readStatus(value: unknown): AsyncActorStatus | undefined {
-  if (!isObject(value)) return undefined;
-  const count = (key: string): number | undefined => {
-    const field = value[key];
-    return isCount(field, 0) ? field : undefined;
-  };
-  const text = (key: string): string | undefined => {
-    const field = value[key];
-    return typeof field === 'string' ? field : undefined;
-  };
-  const mode: Mode | undefined = value.mode === 'Standalone' || value.mode === 'Binding' ? value.mode : undefined;
-  const conditions = Array.isArray(value.conditions) ? value.conditions.filter(isCondition).map((c) => ({ ...c })) : undefined;
-  return compact({
-    mode,
-    resolvedTarget: text('resolvedTarget'),
-    runtimeInjected: typeof value.runtimeInjected === 'boolean' ? value.runtimeInjected : undefined,
-    conflictCount: count('conflictCount'),
-    lastConflictTime: text('lastConflictTime'),
-    replicas: count('replicas'),
-    readyReplicas: count('readyReplicas'),
-    desiredReplicas: count('desiredReplicas'),
-    totalReplicas: count('totalReplicas'),
-    pendingReplicas: count('pendingReplicas'),
-    failingPods: count('failingPods'),
-    status: text('status'),
-    conditions,
-    observedGeneration: count('observedGeneration'),
-  });
-}
-
-function isCondition(value: unknown): value is Condition {
-  return isObject(value) && typeof value.type === 'string' && (value.status === 'True' || value.status === 'False' || value.status === 'Unknown');
 }

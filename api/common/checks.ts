@@ -62,14 +62,19 @@ export function checkEnum<T extends string>(value: unknown, allowed: readonly T[
   return false;
 }
 
-/** An integer in [min, max], or the default when absent. */
-export function integer(parent: Obj, key: string, parentPath: string, report: Report, bounds: { min: number; max?: number; fallback: number }): number {
+/** A required enumerated string; undefined (and reported) when absent, empty or not one of `allowed`. */
+export function requiredEnum<T extends string>(parent: Obj, key: string, parentPath: string, report: Report, allowed: readonly T[]): T | undefined {
   const value = parent[key];
-  if (value == null) return bounds.fallback;
-  if (isCount(value, bounds.min) && (bounds.max === undefined || value <= bounds.max)) return value;
-  const range = bounds.max === undefined ? `>= ${bounds.min}` : `from ${bounds.min} to ${bounds.max}`;
-  report(`${parentPath}.${key}`, `must be an integer ${range}, got ${show(value)}`);
-  return bounds.fallback;
+  const field = `${parentPath}.${key}`;
+  if (value == null || value === '') report(field, 'required');
+  else if (checkEnum(value, allowed, field, report)) return value;
+  return undefined;
+}
+
+/** An optional enumerated string; undefined when absent, and reported (and undefined) when not one of `allowed`. */
+export function optionalEnum<T extends string>(parent: Obj, key: string, parentPath: string, report: Report, allowed: readonly T[]): T | undefined {
+  const value = parent[key];
+  return value != null && checkEnum(value, allowed, `${parentPath}.${key}`, report) ? value : undefined;
 }
 
 /** A boolean, or the default when absent. */
@@ -213,18 +218,34 @@ export function checkResources(value: unknown, path: string, report: Report): Re
   });
 }
 
+/** A container's `resources` under `parent`, when present. */
+export function optionalResources(parent: Obj, parentPath: string, report: Report): ResourceRequirements | undefined {
+  return parent.resources == null ? undefined : checkResources(parent.resources, `${parentPath}.resources`, report);
+}
+
 function checkQuantities(value: unknown, path: string, report: Report): Record<string, Quantity> {
+  return checkMap(value, path, report, 'must be a map of resource names to quantities', (quantity, field): quantity is Quantity => {
+    // Numbers must be integers, as the CRD's int-or-string type requires: half a CPU is "500m" or "0.5".
+    if (typeof quantity === 'string' ? QUANTITY.test(quantity) : isCount(quantity, 0)) return true;
+    report(field, `must be a non-negative quantity such as "500m", "2Gi" or 4, got ${show(quantity)}`);
+    return false;
+  });
+}
+
+/**
+ * A map whose values `entry` checks (and reports under `<path>.<key>`), read in sorted key order so the
+ * result does not depend on the order of the manifest. A null value counts as absent (the API server
+ * drops null fields); `notAMap` is the message when the value is no map at all.
+ */
+export function checkMap<V>(value: unknown, path: string, report: Report, notAMap: string, entry: (item: unknown, field: string) => item is V): Record<string, V> {
   if (!isObject(value)) {
-    report(path, `must be a map of resource names to quantities, got ${typeName(value)}`);
+    report(path, `${notAMap}, got ${typeName(value)}`);
     return {};
   }
-  const out: [string, Quantity][] = [];
+  const out: [string, V][] = [];
   for (const key of Object.keys(value).sort()) {
-    const quantity = value[key];
-    if (quantity == null) continue;
-    // Numbers must be integers, as the CRD's int-or-string type requires: half a CPU is "500m" or "0.5".
-    if (typeof quantity === 'string' ? QUANTITY.test(quantity) : isCount(quantity, 0)) out.push([key, quantity as Quantity]);
-    else report(`${path}.${key}`, `must be a non-negative quantity such as "500m", "2Gi" or 4, got ${show(quantity)}`);
+    const item = value[key];
+    if (item != null && entry(item, `${path}.${key}`)) out.push([key, item]);
   }
   return Object.fromEntries(out);
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seedCluster, seedSpec } from './testing.ts';
@@ -200,17 +200,22 @@ describe('validateFlameCluster: errors name the field', () => {
 describe('validate.ts can run inside workflow code', () => {
   const source = readFileSync(join(import.meta.dirname, 'validate.ts'), 'utf8');
   const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+  const commonDir = join(import.meta.dirname, '..', 'common');
+  const common = readdirSync(commonDir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => readFileSync(join(commonDir, f), 'utf8'));
 
-  it('imports only the pure files next to it and the shared field checks', () => {
-    expect(imports.every((i) => /^(\.\/(names|constants|types)|\.\.\/common\/checks)\.ts$/.test(i ?? ''))).toBe(true);
+  it('imports only the pure files next to it and the shared checks of api/common/, which import only each other', () => {
+    expect(imports.every((i) => /^(\.\/(names|constants|types)|\.\.\/common\/[a-z-]+)\.ts$/.test(i ?? ''))).toBe(true);
     const names = readFileSync(join(import.meta.dirname, 'names.ts'), 'utf8');
     const constants = readFileSync(join(import.meta.dirname, 'constants.ts'), 'utf8');
-    const checks = readFileSync(join(import.meta.dirname, '..', 'common', 'checks.ts'), 'utf8');
-    expect(`${names}\n${constants}\n${checks}`).not.toMatch(/^import /m);
+    expect(`${names}\n${constants}`).not.toMatch(/^import /m);
+    const commonImports = common.flatMap((text) => [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]));
+    expect(commonImports.length).toBeGreaterThan(0);
+    expect(commonImports.every((i) => /^\.\/[a-z-]+\.ts$/.test(i ?? ''))).toBe(true);
   });
 
   it('reads no clock and draws no random numbers', () => {
-    const checks = readFileSync(join(import.meta.dirname, '..', 'common', 'checks.ts'), 'utf8');
-    expect(`${source}\n${checks}`).not.toMatch(/\bDate\b|Math\.random|performance\.|process\./);
+    expect([source, ...common].join('\n')).not.toMatch(/\bDate\b|Math\.random|performance\.|process\./);
   });
 });

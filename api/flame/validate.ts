@@ -5,85 +5,54 @@
 // server prunes unknown ones.
 //
 // Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/flame/ and
-// the shared field checks of api/common/checks.ts.
+// the shared checks of api/common/ (the validator frame, field checks).
 
-import {
-  checkHead,
-  checkResources,
-  collect,
-  compact,
-  isCount,
-  isObject,
-  optionalString,
-  requiredObject,
-  show,
-  typeName,
-  type FieldIssue,
-  type Obj,
-  type Report,
-} from '../common/checks.ts';
+import { optionalResources, compact, isCount, isObject, optionalObject, optionalString, requiredObject, show, typeName, type FieldIssue, type Obj, type ObjectMetadata, type Report } from '../common/checks.ts';
+import { optionalInteger, requiredInteger } from '../common/integers.ts';
+import { kindValidator, type Validation } from '../common/object-validator.ts';
 import { CLUSTER_NAME_PATTERN, IMAGE_PATTERN, longestChildName, MAX_CHILD_NAME_LENGTH } from './names.ts';
 import { FLAME_API_VERSION, FLAME_CLUSTER_KIND } from './constants.ts';
-import type {
-  ExecutorManagerSpec,
-  FlameCluster,
-  FlameClusterSpec,
-  FlameClusterStatus,
-  ObjectCacheSpec,
-  SessionManagerSpec,
-} from './types.ts';
+import type { ExecutorManagerSpec, FlameCluster, FlameClusterSpec, FlameClusterStatus, ObjectCacheSpec, SessionManagerSpec } from './types.ts';
 
 export type FlameIssue = FieldIssue;
-
-export type FlameValidation =
-  | { valid: true; cluster: FlameCluster }
-  | { valid: false; errors: FlameIssue[]; message: string };
+export type FlameValidation = Validation<'cluster', FlameCluster>;
 
 const CLUSTER_NAME = new RegExp(CLUSTER_NAME_PATTERN);
 const IMAGE = new RegExp(IMAGE_PATTERN);
 
-const HEAD = {
-  apiVersion: FLAME_API_VERSION,
-  kind: FLAME_CLUSTER_KIND,
-  nameProblem: (name: string) =>
-    CLUSTER_NAME.test(name)
-      ? undefined
-      : `must be a DNS-1035 label (lower-case letters, digits and '-', starting with a letter and ending with a letter or digit), since it prefixes the Service names; got ${show(name)}`,
-  finalizers: false,
-};
+export const validateFlameCluster: (obj: unknown) => FlameValidation = kindValidator('cluster', {
+  head: {
+    apiVersion: FLAME_API_VERSION,
+    kind: FLAME_CLUSTER_KIND,
+    nameProblem: (name: string) =>
+      CLUSTER_NAME.test(name)
+        ? undefined
+        : `must be a DNS-1035 label (lower-case letters, digits and '-', starting with a letter and ending with a letter or digit), since it prefixes the Service names; got ${show(name)}`,
+    finalizers: false,
+  },
+  spec: checkSpec,
+  status: readStatus,
+});
 
-export function validateFlameCluster(obj: unknown): FlameValidation {
-  const result = collect((report) => check(obj, report));
-  return result.valid ? { valid: true, cluster: result.value } : result;
-}
-
-/** Every check below reports through `report` and returns what it could read; the result is used only when nothing was reported. */
-function check(obj: unknown, report: Report): FlameCluster | undefined {
-  const head = checkHead(obj, HEAD, report);
-  if (!head) return undefined;
-  const { metadata } = head;
-  const spec = checkSpec(head.spec, report);
-  const replicas = spec.executorManager.replicas;
-  if (metadata.name && CLUSTER_NAME.test(metadata.name)) checkNameLength(metadata.name, isCount(replicas, 0) ? replicas : 0, report);
-  const status = readStatus(head.status);
-  return { apiVersion: FLAME_API_VERSION, kind: FLAME_CLUSTER_KIND, metadata, spec, ...(status ? { status } : {}) };
-}
-
-function checkSpec(spec: Obj, report: Report): FlameClusterSpec {
+/** The spec, then the name length it allows (the executor count names the longest pod). */
+function checkSpec(spec: Obj, report: Report, metadata: ObjectMetadata): FlameClusterSpec {
   const sessionManager = requiredObject(spec, 'sessionManager', 'spec', report);
   const executorManager = requiredObject(spec, 'executorManager', 'spec', report);
-  return compact({
+  const checked = compact({
     // A missing or malformed component is one error, not also one per field inside it.
     sessionManager: sessionManager ? checkSessionManager(sessionManager, 'spec.sessionManager', report) : ({} as SessionManagerSpec),
     executorManager: executorManager ? checkExecutorManager(executorManager, 'spec.executorManager', report) : ({} as ExecutorManagerSpec),
-    objectCache: spec.objectCache == null ? undefined : checkObjectCache(spec.objectCache, 'spec.objectCache', report),
+    objectCache: checkObjectCache(spec, report),
   });
+  const replicas = checked.executorManager.replicas;
+  if (metadata.name && CLUSTER_NAME.test(metadata.name)) checkNameLength(metadata.name, isCount(replicas, 0) ? replicas : 0, report);
+  return checked;
 }
 
 function checkSessionManager(value: Obj, path: string, report: Report): SessionManagerSpec {
   return compact({
     image: checkImage(value, path, report),
-    resources: value.resources == null ? undefined : checkResources(value.resources, `${path}.resources`, report),
+    resources: optionalResources(value, path, report),
     slot: optionalString(value, 'slot', path, report),
     policy: optionalString(value, 'policy', path, report),
     storage: optionalString(value, 'storage', path, report),
@@ -91,31 +60,21 @@ function checkSessionManager(value: Obj, path: string, report: Report): SessionM
 }
 
 function checkExecutorManager(value: Obj, path: string, report: Report): ExecutorManagerSpec {
-  const image = checkImage(value, path, report);
-  const replicas = value.replicas;
-  if (replicas == null) report(`${path}.replicas`, 'required');
-  else if (!isCount(replicas, 0)) report(`${path}.replicas`, `must be an integer >= 0, got ${show(replicas)}`);
-  const resources = value.resources == null ? undefined : checkResources(value.resources, `${path}.resources`, report);
-  const shim = optionalString(value, 'shim', path, report);
-  const maxExecutors = value.maxExecutors;
-  if (maxExecutors != null && !isCount(maxExecutors, 1)) report(`${path}.maxExecutors`, `must be an integer >= 1, got ${show(maxExecutors)}`);
   return compact({
-    image,
-    replicas: replicas as number,
-    resources,
-    shim,
-    maxExecutors: maxExecutors == null ? undefined : (maxExecutors as number),
+    image: checkImage(value, path, report),
+    replicas: requiredInteger(value, 'replicas', path, report, { min: 0 }) as number,
+    resources: optionalResources(value, path, report),
+    shim: optionalString(value, 'shim', path, report),
+    maxExecutors: optionalInteger(value, 'maxExecutors', path, report, { min: 1 }),
   });
 }
 
-function checkObjectCache(value: unknown, path: string, report: Report): ObjectCacheSpec {
-  if (!isObject(value)) {
-    report(path, `must be an object, got ${typeName(value)}`);
-    return {};
-  }
+function checkObjectCache(spec: Obj, report: Report): ObjectCacheSpec | undefined {
+  const value = optionalObject(spec, 'objectCache', 'spec', report);
+  if (!value) return undefined;
   return compact({
-    networkInterface: optionalString(value, 'networkInterface', path, report),
-    storage: optionalString(value, 'storage', path, report),
+    networkInterface: optionalString(value, 'networkInterface', 'spec.objectCache', report),
+    storage: optionalString(value, 'storage', 'spec.objectCache', report),
   });
 }
 
@@ -143,8 +102,7 @@ function checkNameLength(name: string, replicas: number, report: Report): void {
  * The stored status when it is well formed, else nothing: a malformed status never makes the cluster
  * invalid (the controller rewrites it), it is just not trusted.
  */
-function readStatus(value: unknown): FlameClusterStatus | undefined {
-  if (!isObject(value)) return undefined;
+function readStatus(value: Obj): FlameClusterStatus | undefined {
   const { sessionManager: sm, executorManager: em, state, configGeneration, observedGeneration, message } = value;
   if (!isObject(sm) || !isCount(sm.ready, 0) || typeof sm.endpoint !== 'string') return undefined;
   if (!isObject(em) || !isCount(em.replicas, 0) || !isCount(em.ready, 0)) return undefined;

@@ -5,6 +5,7 @@
 // validators (validate-*.ts) turn an unknown object into one of these, with the CRDs' defaults filled in.
 
 import type { ObjectMetadata, Quantity, ResourceRequirements } from '../common/checks.ts';
+import type { Condition } from '../common/status-reader.ts';
 import type { CHECKPOINT_PHASES, RESTORE_PHASES, STORAGE_TYPES, WORKLOAD_PHASES } from './values.ts';
 
 export type StorageType = (typeof STORAGE_TYPES)[number];
@@ -22,14 +23,7 @@ export interface StorageSpec {
 /** A Kubernetes quantity ("500m", "1Gi", or a plain number) and a container's requests/limits, passed to the pod as given. */
 export type { Quantity, ResourceRequirements };
 
-export interface Condition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+export type { Condition } from '../common/status-reader.ts';
 
 export type KybernateMetadata = ObjectMetadata;
 

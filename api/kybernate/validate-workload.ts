@@ -6,47 +6,47 @@
 // filled in and unknown fields dropped.
 //
 // Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/kybernate/ and
-// the shared field checks of api/common/checks.ts.
+// the shared checks of api/common/ (the validator frame, field checks, status readers).
 
-import { KYBERNATE_API_VERSION, WORKLOAD_KIND } from './constants.ts';
+import { WORKLOAD_KIND } from './constants.ts';
 import { DEFAULT_ACTIVATOR, DEFAULT_IDLE_TIMEOUT, DEFAULT_SCALE_TO_ZERO, DEFAULT_SUSPEND_ENABLED } from './defaults.ts';
 import { KybernateMessage } from './messages.ts';
-import { DURATION_PATTERN, MAX_DURATION_LENGTH, MAX_OWNER_NAME_LENGTH, MAX_URL_PATH_LENGTH, URL_PATH_PATTERN } from './patterns.ts';
+import { DURATION_PATTERN, MAX_DURATION_LENGTH, MAX_OWNER_NAME_LENGTH } from './patterns.ts';
 import { WORKLOAD_PHASES } from './values.ts';
-import { boolean, checkString, collect, compact, integer, isObject, optionalObject, typeName, type FieldIssue, type Obj, type Report } from '../common/checks.ts';
-import { checkHead, checkStorage, statusReader } from './validate-common.ts';
+import { boolean, isObject, optionalObject, requiredObject, typeName, type Obj, type Report } from '../common/checks.ts';
+import { defaultedString } from '../common/defaulted.ts';
+import { checkReplicaRange, integer } from '../common/integers.ts';
+import { kindValidator, type Validation } from '../common/object-validator.ts';
+import { count, oneOf, statusReader, text } from '../common/status-reader.ts';
+import { URL_PATH_RULES } from '../common/string-rules.ts';
+import { checkStorage, COMMON_STATUS_FIELDS, kybernateHead } from './validate-common.ts';
 import type { ActivatorSpec, KybernateWorkload, KybernateWorkloadSpec, KybernateWorkloadStatus, ScaleToZeroSpec, SuspendSpec } from './types.ts';
 
-export type KybernateWorkloadValidation =
-  | { valid: true; workload: KybernateWorkload }
-  | { valid: false; errors: FieldIssue[]; message: string };
+export type KybernateWorkloadValidation = Validation<'workload', KybernateWorkload>;
 
-const DURATION = new RegExp(DURATION_PATTERN);
-const URL_PATH = new RegExp(URL_PATH_PATTERN);
-const DURATION_RULES = { pattern: DURATION, what: 'a positive duration such as "30s", "5m" or "1h30m" (whole numbers; units ms, s, m, h)', maxLength: MAX_DURATION_LENGTH };
+const DURATION_RULES = { pattern: new RegExp(DURATION_PATTERN), what: 'a positive duration such as "30s", "5m" or "1h30m" (whole numbers; units ms, s, m, h)', maxLength: MAX_DURATION_LENGTH };
 
-export function validateKybernateWorkload(obj: unknown): KybernateWorkloadValidation {
-  const result = collect((report) => check(obj, report));
-  return result.valid ? { valid: true, workload: result.value } : result;
-}
-
-function check(obj: unknown, report: Report): KybernateWorkload | undefined {
-  const head = checkHead(obj, WORKLOAD_KIND, report, { maxLength: MAX_OWNER_NAME_LENGTH, message: KybernateMessage.workloadName });
-  if (!head) return undefined;
-  const status = head.status ? readStatus(head.status) : undefined;
-  return { apiVersion: KYBERNATE_API_VERSION, kind: WORKLOAD_KIND, metadata: head.metadata, spec: checkSpec(head.spec, report), ...(status ? { status } : {}) };
-}
+export const validateKybernateWorkload: (obj: unknown) => KybernateWorkloadValidation = kindValidator('workload', {
+  head: kybernateHead(WORKLOAD_KIND, { maxLength: MAX_OWNER_NAME_LENGTH, message: KybernateMessage.workloadName }),
+  spec: checkSpec,
+  status: statusReader<KybernateWorkloadStatus>({
+    phase: oneOf(WORKLOAD_PHASES),
+    activeReplicas: count,
+    suspendedCheckpoints: count,
+    lastActivityTime: text,
+    podName: text,
+    ...COMMON_STATUS_FIELDS,
+  }),
+});
 
 function checkSpec(spec: Obj, report: Report): KybernateWorkloadSpec {
-  const template = spec.template;
-  if (template == null) report('spec.template', 'required');
-  else if (!isObject(template)) report('spec.template', `must be an object, got ${typeName(template)}`);
-  else checkPodTemplate(template, 'spec.template', report);
+  const template = requiredObject(spec, 'template', 'spec', report);
+  if (template) checkPodTemplate(template, 'spec.template', report);
   const suspend = optionalObject(spec, 'suspend', 'spec', report);
   const scaleToZero = optionalObject(spec, 'scaleToZero', 'spec', report);
   const activator = optionalObject(spec, 'activator', 'spec', report);
   return {
-    template: isObject(template) ? template : {},
+    template: template ?? {},
     suspend: checkSuspend(suspend ?? {}, 'spec.suspend', report),
     scaleToZero: checkScaleToZero(scaleToZero ?? {}, 'spec.scaleToZero', report),
     activator: checkActivator(activator ?? {}, 'spec.activator', report),
@@ -80,12 +80,11 @@ function checkPodTemplate(template: Obj, path: string, report: Report): void {
 }
 
 function checkSuspend(value: Obj, path: string, report: Report): SuspendSpec {
-  const idleTimeout = value.idleTimeout ?? DEFAULT_IDLE_TIMEOUT;
-  checkString(idleTimeout, `${path}.idleTimeout`, report, DURATION_RULES);
+  const idleTimeout = defaultedString(value, 'idleTimeout', path, report, DURATION_RULES, DEFAULT_IDLE_TIMEOUT);
   const storage = optionalObject(value, 'storage', path, report);
   return {
     enabled: boolean(value, 'enabled', path, report, DEFAULT_SUSPEND_ENABLED),
-    idleTimeout: typeof idleTimeout === 'string' ? idleTimeout : DEFAULT_IDLE_TIMEOUT,
+    idleTimeout,
     storage: checkStorage(storage ?? {}, `${path}.storage`, report),
   };
 }
@@ -96,33 +95,16 @@ function checkScaleToZero(value: Obj, path: string, report: Report): ScaleToZero
     minReplicas: integer(value, 'minReplicas', path, report, { min: 0, fallback: DEFAULT_SCALE_TO_ZERO.minReplicas }),
     maxReplicas: integer(value, 'maxReplicas', path, report, { min: 1, fallback: DEFAULT_SCALE_TO_ZERO.maxReplicas }),
   };
-  if (scale.minReplicas > scale.maxReplicas) report(path, KybernateMessage.replicaBounds);
-  return scale;
+  return checkReplicaRange(scale, path, report, KybernateMessage.replicaBounds);
 }
 
 function checkActivator(value: Obj, path: string, report: Report): ActivatorSpec {
-  const healthPath = value.healthPath ?? DEFAULT_ACTIVATOR.healthPath;
-  checkString(healthPath, `${path}.healthPath`, report, { pattern: URL_PATH, what: "a path starting with '/', without whitespace", maxLength: MAX_URL_PATH_LENGTH });
-  const queueTimeout = value.queueTimeout ?? DEFAULT_ACTIVATOR.queueTimeout;
-  checkString(queueTimeout, `${path}.queueTimeout`, report, DURATION_RULES);
+  const healthPath = defaultedString(value, 'healthPath', path, report, URL_PATH_RULES, DEFAULT_ACTIVATOR.healthPath);
+  const queueTimeout = defaultedString(value, 'queueTimeout', path, report, DURATION_RULES, DEFAULT_ACTIVATOR.queueTimeout);
   return {
     enabled: boolean(value, 'enabled', path, report, DEFAULT_ACTIVATOR.enabled),
     port: integer(value, 'port', path, report, { min: 1, max: 65535, fallback: DEFAULT_ACTIVATOR.port }),
-    healthPath: typeof healthPath === 'string' ? healthPath : DEFAULT_ACTIVATOR.healthPath,
-    queueTimeout: typeof queueTimeout === 'string' ? queueTimeout : DEFAULT_ACTIVATOR.queueTimeout,
+    healthPath,
+    queueTimeout,
   };
-}
-
-function readStatus(status: Obj): KybernateWorkloadStatus {
-  const read = statusReader(status);
-  return compact({
-    phase: read.oneOf('phase', WORKLOAD_PHASES),
-    activeReplicas: read.count('activeReplicas'),
-    suspendedCheckpoints: read.count('suspendedCheckpoints'),
-    lastActivityTime: read.text('lastActivityTime'),
-    podName: read.text('podName'),
-    message: read.text('message'),
-    conditions: read.conditions(),
-    observedGeneration: read.count('observedGeneration'),
-  });
 }
