@@ -147,7 +147,8 @@ describe('docker-compose.yml', () => {
 
   it('builds the controller from this Dockerfile, tagged with the package version', () => {
     expect(services.kubeairunway!.build).toBe('.');
-    expect(services.kubeairunway!.image).toBe(`ghcr.io/kubeairunway/kubeairunway:v${pkg.version}`);
+    // KUBEAIRUNWAY_IMAGE names a locally built one instead (compose without a registry).
+    expect(services.kubeairunway!.image).toBe(`\${KUBEAIRUNWAY_IMAGE:-ghcr.io/kubeairunway/kubeairunway:v${pkg.version}}`);
     expect(services.kubeairunway!.command?.[0]).toBe('run');
     expect(services.kubeairunway!.command).toContain('--temporal-address=temporal:7233');
   });
