@@ -9,29 +9,12 @@
 
 import { DEFAULT_RUNTIME, DEFAULT_SCALING, DEFAULT_TARGET_PROTOCOL, DEFAULT_TIMEOUT, DEFAULT_WORKLOAD } from '../asya/defaults.ts';
 import { AsyncActorMessage } from '../asya/messages.ts';
-import {
-  ACTOR_NAME_PATTERN,
-  DNS_LABEL_PATTERN,
-  MAX_ACTOR_NAME_LENGTH,
-  MAX_DNS_LABEL_LENGTH,
-  MAX_OBJECT_NAME_LENGTH,
-  MAX_SHORT_STRING,
-  MAX_URL_LENGTH,
-  NO_WHITESPACE_PATTERN,
-  OBJECT_NAME_PATTERN,
-  TARGET_URL_PATTERN,
-  URL_PATH_PATTERN,
-} from '../asya/patterns.ts';
-import { PULL_POLICIES, TARGET_PROTOCOLS, TRANSPORTS, WORKLOAD_KINDS, WORKLOAD_REF_KINDS } from '../asya/values.ts';
-import { conditionsSchema, observedGenerationSchema, resourcesSchema, rootSchema } from './common-schemas.ts';
+import { ACTOR_NAME_PATTERN, MAX_ACTOR_NAME_LENGTH, TARGET_URL_PATTERN } from '../asya/patterns.ts';
+import { DNS_LABEL_PATTERN, MAX_DNS_LABEL_LENGTH, MAX_OBJECT_NAME_LENGTH, MAX_SHORT_STRING, MAX_URL_LENGTH, NO_WHITESPACE_PATTERN, OBJECT_NAME_PATTERN, URL_PATH_PATTERN } from '../common/patterns.ts';
+import { MODES, PULL_POLICIES, TARGET_PROTOCOLS, TRANSPORTS, WORKLOAD_KINDS, WORKLOAD_REF_KINDS } from '../asya/values.ts';
+import { conditionsSchema, observedGenerationSchema, replicaRangeRule, resourcesSchema, rootSchema, statusSchema } from './common-schemas.ts';
+import { enumOf, image, int, port, str } from './field-schemas.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
-
-const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
-const int = (description: string, minimum: number, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'integer', format: 'int32', minimum, description, ...extra });
-const enumOf = (values: readonly string[], description: string, extra: JSONSchemaProps = {}): JSONSchemaProps =>
-  str(description, { enum: [...values], maxLength: MAX_SHORT_STRING, ...extra });
-
-const image = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => str(description, { minLength: 1, pattern: NO_WHITESPACE_PATTERN, ...extra });
 
 const resources = (container: string): JSONSchemaProps =>
   resourcesSchema(`Resource requests and limits of the ${container} container, passed to the pod unchanged.`);
@@ -86,14 +69,7 @@ const scalingSchema: JSONSchemaProps = {
     cooldownPeriod: int('Seconds after the last message before scaling to minReplicas.', 0, { default: DEFAULT_SCALING.cooldownPeriod }),
     queueLength: int('Target queued messages per replica.', 1, { default: DEFAULT_SCALING.queueLength }),
   },
-  'x-kubernetes-validations': [
-    {
-      rule: '!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas',
-      message: AsyncActorMessage.scalingBounds,
-      fieldPath: '.minReplicas',
-      reason: 'FieldValueInvalid',
-    },
-  ],
+  'x-kubernetes-validations': [replicaRangeRule(AsyncActorMessage.scalingBounds)],
 };
 
 const workloadSchema: JSONSchemaProps = {
@@ -148,7 +124,7 @@ const runtimeSchema: JSONSchemaProps = {
       required: ['name', 'port'],
       properties: {
         name: str('Service name.', { minLength: 1, maxLength: MAX_DNS_LABEL_LENGTH, pattern: DNS_LABEL_PATTERN }),
-        port: { type: 'integer', format: 'int32', minimum: 1, maximum: 65535, description: 'Service port.' },
+        port: port('Service port.'),
         namespace: str("Service namespace; the actor's when omitted.", { minLength: 1, maxLength: MAX_DNS_LABEL_LENGTH, pattern: DNS_LABEL_PATTERN }),
         protocol: enumOf(TARGET_PROTOCOLS, 'http or https.', { default: DEFAULT_TARGET_PROTOCOL }),
         path: str("Appended to the URL, e.g. /v1/chat/completions.", { maxLength: MAX_URL_LENGTH, pattern: URL_PATH_PATTERN }),
@@ -205,26 +181,22 @@ export const asyncActorSpecSchema: JSONSchemaProps = {
   'x-kubernetes-validations': asyncActorSpecRules,
 };
 
-export const asyncActorStatusSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Observed state, written by the controller.',
-  properties: {
-    mode: str('Standalone or Binding.', { enum: ['Standalone', 'Binding'] }),
-    resolvedTarget: str('The workload that runs the actor, Kind/namespace/name.'),
-    runtimeInjected: { type: 'boolean', description: 'Binding mode: whether the runtime and sidecar are in the target workload.' },
-    conflictCount: int('Binding mode: times the injected containers were removed by the workload\'s owner.', 0),
-    lastConflictTime: str('When the last such removal was seen.', { format: 'date-time' }),
-    replicas: int('Running (ready) replicas.', 0),
-    readyReplicas: int('Ready replicas.', 0),
-    desiredReplicas: int('Replicas asked for (by the spec or KEDA).', 0),
-    totalReplicas: int('Pods of the workload.', 0),
-    pendingReplicas: int('Pods not yet ready and not failing.', 0),
-    failingPods: int('Pods failing (crash loops, image pulls, scheduling, volumes).', 0),
-    status: str('Summary: Running, Napping, Degraded, Creating, ScalingUp, ScalingDown, Updating, Terminating, or an error such as WorkloadError.'),
-    conditions: conditionsSchema,
-    observedGeneration: observedGenerationSchema,
-  },
-};
+export const asyncActorStatusSchema: JSONSchemaProps = statusSchema({
+  mode: str('Standalone or Binding.', { enum: [...MODES] }),
+  resolvedTarget: str('The workload that runs the actor, Kind/namespace/name.'),
+  runtimeInjected: { type: 'boolean', description: 'Binding mode: whether the runtime and sidecar are in the target workload.' },
+  conflictCount: int('Binding mode: times the injected containers were removed by the workload\'s owner.', 0),
+  lastConflictTime: str('When the last such removal was seen.', { format: 'date-time' }),
+  replicas: int('Running (ready) replicas.', 0),
+  readyReplicas: int('Ready replicas.', 0),
+  desiredReplicas: int('Replicas asked for (by the spec or KEDA).', 0),
+  totalReplicas: int('Pods of the workload.', 0),
+  pendingReplicas: int('Pods not yet ready and not failing.', 0),
+  failingPods: int('Pods failing (crash loops, image pulls, scheduling, volumes).', 0),
+  status: str('Summary: Running, Napping, Degraded, Creating, ScalingUp, ScalingDown, Updating, Terminating, or an error such as WorkloadError.'),
+  conditions: conditionsSchema,
+  observedGeneration: observedGenerationSchema,
+});
 
 /**
  * The name rule sits on the whole object: only there can CEL see metadata.name. The API server takes no

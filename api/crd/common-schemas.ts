@@ -1,8 +1,8 @@
-// Schema pieces shared by the CRDs: the root of an object, conditions, the observed generation, and a
-// container's resources.
+// Schema pieces shared by the CRDs: the root of an object, its status, conditions, the observed
+// generation, a container's resources and the replica range rule. Leaf builders: ./field-schemas.ts.
 
 import { QUANTITY_STRING_PATTERN } from '../common/checks.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
+import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
 /**
  * The root of a kind: apiVersion, kind, metadata, spec and status, with rules on the whole object (only
@@ -24,6 +24,19 @@ export function rootSchema(description: string, spec: JSONSchemaProps, status: J
     },
     ...(rules ? { 'x-kubernetes-validations': rules } : {}),
   };
+}
+
+/** The status of the kinds beyond ModelDeployment: written by their controller only. */
+export function statusSchema(properties: Record<string, JSONSchemaProps>): JSONSchemaProps {
+  return { type: 'object', description: 'Observed state, written by the controller.', properties };
+}
+
+/**
+ * minReplicas <= maxReplicas on an object that holds both (each may be left to its default), reported
+ * on minReplicas with `message`, the words its validator uses (checkReplicaRange, api/common/integers.ts).
+ */
+export function replicaRangeRule(message: string): CelValidationRule {
+  return { rule: '!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas', message, fieldPath: '.minReplicas', reason: 'FieldValueInvalid' };
 }
 
 /** status.observedGeneration of the kinds beyond ModelDeployment. */

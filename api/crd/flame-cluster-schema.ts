@@ -3,17 +3,13 @@
 // `kubectl apply` refuses a broken cluster in the same terms instead of the controller finding out later.
 
 import { MAX_COUNT } from '../common/checks.ts';
-import { CLUSTER_NAME_PATTERN, IMAGE_PATTERN, MAX_CHILD_NAME_LENGTH, flameNames } from '../flame/names.ts';
-import { observedGenerationSchema, resourcesSchema, rootSchema } from './common-schemas.ts';
+import { CLUSTER_NAME_PATTERN, MAX_CHILD_NAME_LENGTH, flameNames } from '../flame/names.ts';
+import { observedGenerationSchema, resourcesSchema, rootSchema, statusSchema } from './common-schemas.ts';
+import { image as imageSchema, str } from './field-schemas.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
-const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
-
-const image = (component: string, example: string): JSONSchemaProps =>
-  str(`Container image of the ${component}, with an explicit tag (e.g. ${example}).`, {
-    minLength: 1,
-    pattern: IMAGE_PATTERN,
-  });
+/** An image reference without whitespace (the validator's IMAGE_PATTERN, api/flame/names.ts). */
+const image = (component: string, example: string): JSONSchemaProps => imageSchema(`Container image of the ${component}, with an explicit tag (e.g. ${example}).`);
 
 const resources = (component: string): JSONSchemaProps =>
   resourcesSchema(`Resource requests and limits of the ${component} container, passed to its pod unchanged.`);
@@ -58,30 +54,26 @@ export const flameClusterSpecSchema: JSONSchemaProps = {
   },
 };
 
-export const flameClusterStatusSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Observed state, written by the controller.',
-  properties: {
-    sessionManager: {
-      type: 'object',
-      properties: {
-        ready: { type: 'integer', minimum: 0, description: 'Ready session manager pods (0 or 1).' },
-        endpoint: str('Where executors and clients reach the session manager.'),
-      },
+export const flameClusterStatusSchema: JSONSchemaProps = statusSchema({
+  sessionManager: {
+    type: 'object',
+    properties: {
+      ready: { type: 'integer', minimum: 0, description: 'Ready session manager pods (0 or 1).' },
+      endpoint: str('Where executors and clients reach the session manager.'),
     },
-    executorManager: {
-      type: 'object',
-      properties: {
-        replicas: { type: 'integer', minimum: 0, description: 'Requested executor manager pods.' },
-        ready: { type: 'integer', minimum: 0, description: 'Ready executor manager pods.' },
-      },
-    },
-    state: str('Pending, Running or Failed.', { enum: ['Pending', 'Running', 'Failed'] }),
-    configGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'Bumped whenever the generated flame-cluster.yaml changes.' },
-    observedGeneration: observedGenerationSchema,
-    message: str('Human-readable summary.'),
   },
-};
+  executorManager: {
+    type: 'object',
+    properties: {
+      replicas: { type: 'integer', minimum: 0, description: 'Requested executor manager pods.' },
+      ready: { type: 'integer', minimum: 0, description: 'Ready executor manager pods.' },
+    },
+  },
+  state: str('Pending, Running or Failed.', { enum: ['Pending', 'Running', 'Failed'] }),
+  configGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'Bumped whenever the generated flame-cluster.yaml changes.' },
+  observedGeneration: observedGenerationSchema,
+  message: str('Human-readable summary.'),
+});
 
 const SESSION_MANAGER_SUFFIX = flameNames.sessionManager('').length;
 const EXECUTOR_SUFFIX = flameNames.executor('', 0).length - 1;

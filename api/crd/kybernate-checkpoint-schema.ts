@@ -6,8 +6,9 @@
 import { DEFAULT_CHECKPOINT_TIMEOUT, DEFAULT_GPU_ENABLED, DEFAULT_LEAVE_RUNNING } from '../kybernate/defaults.ts';
 import { ABSOLUTE_PATH_PATTERN, DNS_LABEL_PATTERN, MAX_DNS_LABEL_LENGTH, MAX_OBJECT_NAME_LENGTH, OBJECT_NAME_PATTERN } from '../kybernate/patterns.ts';
 import { CHECKPOINT_PHASES } from '../kybernate/values.ts';
-import { rootSchema } from './common-schemas.ts';
-import { bool, commonStatusFields, enumOf, int, storageSchema, str, timestamp } from './kybernate-common-schema.ts';
+import { rootSchema, statusSchema } from './common-schemas.ts';
+import { bool, enumOf, int, str, timestamp } from './field-schemas.ts';
+import { commonStatusFields, storageSchema } from './kybernate-common-schema.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
 export const checkpointSpecSchema: JSONSchemaProps = {
@@ -32,20 +33,16 @@ export const checkpointSpecSchema: JSONSchemaProps = {
   },
 };
 
-export const checkpointStatusSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Observed state, written by the controller.',
-  properties: {
-    phase: enumOf(CHECKPOINT_PHASES, 'Pending, InProgress, Completed or Failed.'),
-    checkpointRef: str('The checkpoint image, e.g. containerd.io/checkpoint/<id>:<timestamp>.'),
-    checkpointSize: str('Size of the checkpoint, e.g. 2.2Gi.'),
-    startTime: timestamp('When the checkpoint started.'),
-    completionTime: timestamp('When it completed.'),
-    nodeName: str("The node whose containerd holds the checkpoint."),
-    containerID: str('The container checkpointed (containerd ID).'),
-    ...commonStatusFields,
-  },
-};
+export const checkpointStatusSchema: JSONSchemaProps = statusSchema({
+  phase: enumOf(CHECKPOINT_PHASES, 'Pending, InProgress, Completed or Failed.'),
+  checkpointRef: str('The checkpoint image, e.g. containerd.io/checkpoint/<id>:<timestamp>.'),
+  checkpointSize: str('Size of the checkpoint, e.g. 2.2Gi.'),
+  startTime: timestamp('When the checkpoint started.'),
+  completionTime: timestamp('When it completed.'),
+  nodeName: str("The node whose containerd holds the checkpoint."),
+  containerID: str('The container checkpointed (containerd ID).'),
+  ...commonStatusFields,
+});
 
 export const checkpointRootSchema: JSONSchemaProps = rootSchema(
   "KybernateCheckpoint checkpoints a running container (CRIU through containerd) into a checkpoint image.",

@@ -1,21 +1,15 @@
 // Schema pieces the three Kybernate CRDs share (seed 003 §3): storage of a checkpoint, the status fields
-// every kind has, and the builders (the root and resources are those of ./common-schemas.ts). The validators in api/kybernate/ check the same
-// rules with the same messages (api/kybernate/crd.test.ts runs both over one table).
+// every kind has, and the owner-name rule (the builders are those of ./field-schemas.ts and
+// ./common-schemas.ts). The validators in api/kybernate/ check the same rules with the same messages
+// (api/kybernate/crd.test.ts runs both over one table).
 
 import { DEFAULT_STORAGE_TYPE } from '../kybernate/defaults.ts';
 import { KybernateMessage } from '../kybernate/messages.ts';
-import { MAX_SHORT_STRING, NO_WHITESPACE_PATTERN } from '../kybernate/patterns.ts';
+import { MAX_OWNER_NAME_LENGTH } from '../kybernate/patterns.ts';
 import { STORAGE_TYPES } from '../kybernate/values.ts';
 import { conditionsSchema, observedGenerationSchema } from './common-schemas.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
-
-export const str = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', description, ...extra });
-export const int = (description: string, minimum: number, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'integer', format: 'int32', minimum, description, ...extra });
-export const bool = (description: string, extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'boolean', description, ...extra });
-export const enumOf = (values: readonly string[], description: string, extra: JSONSchemaProps = {}): JSONSchemaProps =>
-  str(description, { enum: [...values], maxLength: MAX_SHORT_STRING, ...extra });
-export const image = (description: string): JSONSchemaProps => str(description, { minLength: 1, pattern: NO_WHITESPACE_PATTERN });
-export const timestamp = (description: string): JSONSchemaProps => str(description, { format: 'date-time' });
+import { enumOf, image, str } from './field-schemas.ts';
+import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
 /**
  * Where a checkpoint image goes. The default sits on the object itself ({}), so the API server fills
@@ -47,3 +41,11 @@ export const commonStatusFields: Record<string, JSONSchemaProps> = {
   conditions: conditionsSchema,
   observedGeneration: observedGenerationSchema,
 };
+
+/**
+ * Restores and workloads name their pod's label with their own name, so it is at most a label value
+ * long. The rule sits on the whole object: only there can CEL see metadata.name.
+ */
+export function ownerNameRules(message: string): CelValidationRule[] {
+  return [{ rule: `size(self.metadata.name) <= ${MAX_OWNER_NAME_LENGTH}`, message, reason: 'FieldValueInvalid' }];
+}

@@ -3,16 +3,11 @@
 
 import { DEFAULT_GPU_ENABLED, DEFAULT_RESTORE_TIMEOUT } from '../kybernate/defaults.ts';
 import { KybernateMessage } from '../kybernate/messages.ts';
-import {
-  LABEL_VALUE_PATTERN,
-  MAX_LABEL_VALUE_LENGTH,
-  MAX_OBJECT_NAME_LENGTH,
-  MAX_OWNER_NAME_LENGTH,
-  OBJECT_NAME_PATTERN,
-} from '../kybernate/patterns.ts';
+import { LABEL_VALUE_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_OBJECT_NAME_LENGTH, OBJECT_NAME_PATTERN } from '../kybernate/patterns.ts';
 import { RESTORE_PHASES } from '../kybernate/values.ts';
-import { resourcesSchema, rootSchema } from './common-schemas.ts';
-import { bool, commonStatusFields, enumOf, image, int, str, timestamp } from './kybernate-common-schema.ts';
+import { resourcesSchema, rootSchema, statusSchema } from './common-schemas.ts';
+import { bool, enumOf, image, int, str, timestamp } from './field-schemas.ts';
+import { commonStatusFields, ownerNameRules } from './kybernate-common-schema.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
 export const restoreSpecSchema: JSONSchemaProps = {
@@ -49,23 +44,18 @@ export const restoreSpecSchema: JSONSchemaProps = {
   'x-kubernetes-validations': [{ rule: 'has(self.checkpointRef) != has(self.checkpointImage)', message: KybernateMessage.exactlyOneSource, reason: 'FieldValueInvalid' }],
 };
 
-export const restoreStatusSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Observed state, written by the controller.',
-  properties: {
-    phase: enumOf(RESTORE_PHASES, 'Pending, Restoring, Running or Failed.'),
-    restoredPodName: str('The restore pod.'),
-    restoredPodUID: str('Its UID.'),
-    restoreTime: timestamp('When the restored pod was seen running.'),
-    counterValue: { type: 'integer', format: 'int64', description: "For debugging: the counter value the restored process continued from (the seed's counter workload)." },
-    ...commonStatusFields,
-  },
-};
+export const restoreStatusSchema: JSONSchemaProps = statusSchema({
+  phase: enumOf(RESTORE_PHASES, 'Pending, Restoring, Running or Failed.'),
+  restoredPodName: str('The restore pod.'),
+  restoredPodUID: str('Its UID.'),
+  restoreTime: timestamp('When the restored pod was seen running.'),
+  counterValue: { type: 'integer', format: 'int64', description: "For debugging: the counter value the restored process continued from (the seed's counter workload)." },
+  ...commonStatusFields,
+});
 
-/** The name rule sits on the whole object: only there can CEL see metadata.name. */
 export const restoreRootSchema: JSONSchemaProps = rootSchema(
   'KybernateRestore brings a checkpoint back as a new pod, annotated kybernate.io/restore-from for the node runtime that restores it.',
   restoreSpecSchema,
   restoreStatusSchema,
-  [{ rule: `size(self.metadata.name) <= ${MAX_OWNER_NAME_LENGTH}`, message: KybernateMessage.restoreName, reason: 'FieldValueInvalid' }],
+  ownerNameRules(KybernateMessage.restoreName),
 );

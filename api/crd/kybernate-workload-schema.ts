@@ -4,10 +4,11 @@
 
 import { DEFAULT_ACTIVATOR, DEFAULT_IDLE_TIMEOUT, DEFAULT_SCALE_TO_ZERO, DEFAULT_SUSPEND_ENABLED } from '../kybernate/defaults.ts';
 import { KybernateMessage } from '../kybernate/messages.ts';
-import { DURATION_PATTERN, MAX_DURATION_LENGTH, MAX_OWNER_NAME_LENGTH, MAX_URL_PATH_LENGTH, URL_PATH_PATTERN } from '../kybernate/patterns.ts';
+import { DURATION_PATTERN, MAX_DURATION_LENGTH, MAX_URL_PATH_LENGTH, URL_PATH_PATTERN } from '../kybernate/patterns.ts';
 import { WORKLOAD_PHASES } from '../kybernate/values.ts';
-import { rootSchema } from './common-schemas.ts';
-import { bool, commonStatusFields, enumOf, int, storageSchema, str, timestamp } from './kybernate-common-schema.ts';
+import { replicaRangeRule, rootSchema, statusSchema } from './common-schemas.ts';
+import { bool, enumOf, int, port, str, timestamp } from './field-schemas.ts';
+import { commonStatusFields, ownerNameRules, storageSchema } from './kybernate-common-schema.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
 const duration = (description: string, fallback: string): JSONSchemaProps =>
@@ -42,14 +43,7 @@ export const workloadSpecSchema: JSONSchemaProps = {
         minReplicas: int('Fewest replicas.', 0, { default: DEFAULT_SCALE_TO_ZERO.minReplicas }),
         maxReplicas: int('Most replicas.', 1, { default: DEFAULT_SCALE_TO_ZERO.maxReplicas }),
       },
-      'x-kubernetes-validations': [
-        {
-          rule: '!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas',
-          message: KybernateMessage.replicaBounds,
-          fieldPath: '.minReplicas',
-          reason: 'FieldValueInvalid',
-        },
-      ],
+      'x-kubernetes-validations': [replicaRangeRule(KybernateMessage.replicaBounds)],
     },
     activator: {
       type: 'object',
@@ -57,7 +51,7 @@ export const workloadSpecSchema: JSONSchemaProps = {
       default: {},
       properties: {
         enabled: bool('Run the activator.', { default: DEFAULT_ACTIVATOR.enabled }),
-        port: { type: 'integer', format: 'int32', minimum: 1, maximum: 65535, default: DEFAULT_ACTIVATOR.port, description: 'Port the workload serves on.' },
+        port: port('Port the workload serves on.', { default: DEFAULT_ACTIVATOR.port }),
         healthPath: str('Path that answers once the workload is ready.', { maxLength: MAX_URL_PATH_LENGTH, pattern: URL_PATH_PATTERN, default: DEFAULT_ACTIVATOR.healthPath }),
         queueTimeout: duration('Longest a request is held while the workload wakes.', DEFAULT_ACTIVATOR.queueTimeout),
       },
@@ -65,23 +59,18 @@ export const workloadSpecSchema: JSONSchemaProps = {
   },
 };
 
-export const workloadStatusSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Observed state, written by the controller.',
-  properties: {
-    phase: enumOf(WORKLOAD_PHASES, 'Pending, Running, Suspending, Suspended, Restoring or Failed.'),
-    activeReplicas: { type: 'integer', format: 'int32', minimum: 0, description: 'Running pods.' },
-    suspendedCheckpoints: { type: 'integer', format: 'int32', minimum: 0, description: 'Suspends that ended in a checkpoint.' },
-    lastActivityTime: timestamp('When the last request was seen.'),
-    podName: str("The workload's pod."),
-    ...commonStatusFields,
-  },
-};
+export const workloadStatusSchema: JSONSchemaProps = statusSchema({
+  phase: enumOf(WORKLOAD_PHASES, 'Pending, Running, Suspending, Suspended, Restoring or Failed.'),
+  activeReplicas: int('Running pods.', 0),
+  suspendedCheckpoints: int('Suspends that ended in a checkpoint.', 0),
+  lastActivityTime: timestamp('When the last request was seen.'),
+  podName: str("The workload's pod."),
+  ...commonStatusFields,
+});
 
-/** The name rule sits on the whole object: only there can CEL see metadata.name. */
 export const workloadRootSchema: JSONSchemaProps = rootSchema(
   'KybernateWorkload runs a pod that is checkpointed and removed when idle, and restored on the next request.',
   workloadSpecSchema,
   workloadStatusSchema,
-  [{ rule: `size(self.metadata.name) <= ${MAX_OWNER_NAME_LENGTH}`, message: KybernateMessage.workloadName, reason: 'FieldValueInvalid' }],
+  ownerNameRules(KybernateMessage.workloadName),
 );
