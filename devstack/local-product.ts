@@ -34,6 +34,8 @@ export interface LocalProductOptions {
   /** Serve the KybernateWorkloads' activator on loopback at this port (0: any free port). */
   activatorPort?: number;
   settings?: Partial<ReconcileSettings>;
+  /** API groups whose real operator runs beside (e.g. `ray.io`): not simulated. */
+  realOperators?: readonly string[];
   log?: (line: string) => void;
 }
 
@@ -63,7 +65,7 @@ export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalPr
     health: { temporalLink: true, sources: [() => stack.health().down.map((d) => `${d.name} (${d.reason} ${((Date.now() - d.since) / 1000).toFixed(0)}s ago; restarting)`)] },
     // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
     ...(opts.webhook ? { webhook: { namespace: 'kubeairunway-system', register: {} } } : {}),
-    simulators: { readyAfterMs: opts.simulatedReadyAfterMs },
+    simulators: { readyAfterMs: opts.simulatedReadyAfterMs, ...(opts.realOperators ? { realOperators: opts.realOperators } : {}) },
     // Step logs only for failures here; the console belongs to the person trying the product.
     log: plainLog(opts.log ?? (() => {}), { steps: createLogger({ level: 'warn' }) }),
   };

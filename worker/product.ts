@@ -45,8 +45,11 @@ export interface ProductDescription {
   activator?: { port: number; host: string };
   /** Serve the admission webhook, its certificate Secret in `namespace`; registered with the API server when `register` is given. */
   webhook?: { namespace: string; host?: string; port?: number; register?: WebhookRegistration };
-  /** The local stack only: simulated upstream operators and kubelet, reporting ready after this long. */
-  simulators?: { readyAfterMs: number };
+  /**
+   * The local stack only: simulated upstream operators and kubelet, reporting ready after this long;
+   * none for the API groups in `realOperators` (their real operator runs: `dev --real-operators`).
+   */
+  simulators?: { readyAfterMs: number; realOperators?: readonly string[] };
   /** Prebuilt workflow code (tests share one bundle); bundled or loaded from the build otherwise. */
   workflowBundle?: ControllerOptions['workflowBundle'];
   heartbeatMs?: number;
@@ -192,7 +195,7 @@ export function productParts(d: ProductDescription, started: Started = {}): Part
     },
     d.simulators !== undefined && {
       name: 'simulators',
-      start: () => startSimulators(d, d.simulators!.readyAfterMs),
+      start: () => startSimulators(d, d.simulators!.readyAfterMs, d.simulators!.realOperators ?? []),
     },
   ];
   return parts.filter((p): p is PartSpec => p !== false);
@@ -210,7 +213,7 @@ function health(d: ProductDescription, started: Started): HealthReport {
  * (or Failed) by one each.
  * Loaded only when asked for: `run` never needs them.
  */
-async function startSimulators(d: ProductDescription, readyAfterMs: number) {
+async function startSimulators(d: ProductDescription, readyAfterMs: number, realOperators: readonly string[]) {
   const [{ UPSTREAM_SCRIPTS }, { startSimulator }, { startPodReadinessSimulator }] = await Promise.all([
     import('../devstack/simulators/scripts.ts'),
     import('../devstack/simulators/simulator.ts'),
@@ -218,7 +221,7 @@ async function startSimulators(d: ProductDescription, readyAfterMs: number) {
   ]);
   const log = d.log.lines('simulators');
   const starting = await Promise.allSettled([
-    ...UPSTREAM_SCRIPTS.map((script) => startSimulator(d.kc, script, { readyAfterMs, log })),
+    ...UPSTREAM_SCRIPTS.filter((script) => !realOperators.includes(script.group)).map((script) => startSimulator(d.kc, script, { readyAfterMs, log })),
     startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces }),
     // KybernateRestores' pods too: nothing here restores them from their checkpoint, they just start.
     startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces, labelSelector: RESTORE_LABEL }),

@@ -1,6 +1,7 @@
 import { stackCrdFiles } from '../../devstack/crd-files.ts';
 import { removePidFile } from '../../devstack/leftovers.ts';
 import { startLocalProduct, type LocalProduct } from '../../devstack/local-product.ts';
+import { startRealOperators, type RealOperators } from '../../devstack/operators.ts';
 import { describeHolder, portHolder } from '../../devstack/port-holder.ts';
 import { PortTakenError, portTakenMessage } from '../../devstack/port-plan.ts';
 import { portIsFree } from '../../devstack/ports.ts';
@@ -19,6 +20,8 @@ export interface DevOptions {
   metricsPort: number;
   /** The KybernateWorkloads' activator on loopback; none when omitted. */
   activatorPort?: number;
+  /** Run the real KubeRay and KEDA operators (devstack/operators.ts) instead of the simulated KubeRay operator. */
+  realOperators?: boolean;
 }
 
 
@@ -29,6 +32,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
   const interrupted = onInterrupt((remaining) => log(repeatMessage(remaining)));
   let stack: Stack | undefined;
   let product: LocalProduct | undefined;
+  let operators: RealOperators | undefined;
   const aborting = new AbortController();
   const starting = (async () => {
     await claimPort(opts.metricsPort, 'The metrics and /healthz', '--metrics-port');
@@ -46,9 +50,16 @@ export async function runDev(opts: DevOptions): Promise<void> {
       signal: aborting.signal,
       log,
     });
-    product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, metricsPort: opts.metricsPort, ...(opts.activatorPort !== undefined ? { activatorPort: opts.activatorPort } : {}), log });
+    if (opts.realOperators) {
+      const t0 = Date.now();
+      operators = await startRealOperators({ kubeconfigPath: stack.kubeconfigPath, stateDir: stack.stateDir });
+      log(`KubeRay and KEDA operators ready in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+    }
+    const realOperators = operators ? { realOperators: operators.simulatorsReplaced } : {};
+    product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, metricsPort: opts.metricsPort, ...(opts.activatorPort !== undefined ? { activatorPort: opts.activatorPort } : {}), ...realOperators, log });
   })();
   const first = await Promise.race([starting.then(() => 'started' as const), interrupted.then(() => 'interrupted' as const)]).catch(async (err: Error) => {
+    await operators?.stop();
     await stack?.stop();
     removePidFile(opts.stateDir);
     if (err instanceof PortTakenError) throw new CliError(err.message);
@@ -61,18 +72,20 @@ export async function runDev(opts: DevOptions): Promise<void> {
     aborting.abort();
     await starting.catch(() => undefined);
     await product?.stop();
+    await operators?.stop();
     await stack?.stop();
     await stopProcessesLoggingIn(opts.stateDir);
     removePidFile(opts.stateDir);
     log('stopped');
     return;
   }
-  printWelcome(stack!, product!);
+  printWelcome(stack!, product!, operators);
   await interrupted;
   log('stopping ...');
   // Calls in flight when the Temporal connection closes fail with "Channel has been shut down"; expected now.
   swallowShutdownNoise(log);
   await product!.stop();
+  await operators?.stop();
   // The stack's servers are stopped by process id, whatever happened above.
   await stack!.stop();
   log('stopped');
@@ -85,7 +98,7 @@ async function claimPort(port: number, what: string, flag: string): Promise<void
   throw new PortTakenError(portTakenMessage(what, port, holder ? describeHolder(holder) : 'a process this user cannot see', flag));
 }
 
-function printWelcome(stack: Stack, product: LocalProduct): void {
+function printWelcome(stack: Stack, product: LocalProduct, operators: RealOperators | undefined): void {
   process.stdout.write(
     [
       '',
@@ -100,6 +113,9 @@ function printWelcome(stack: Stack, product: LocalProduct): void {
       ...(product.activatorUrl ? [`  activator:    ${product.activatorUrl}/<namespace>/<workload>/<path> (KybernateWorkloads: wakes them, holds the request)`] : []),
       `  health:       ${product.metricsUrl?.replace(/\/metrics$/, '/healthz')}`,
       `  logs:         ${stack.stateDir}/*.log`,
+      operators
+        ? `  operators:    real KubeRay and KEDA (logs: ${operators.operators.map((o) => o.logFile).join(', ')}); KAITO and Dynamo simulated`
+        : '  operators:    simulated (KAITO, Dynamo, KubeRay); --real-operators runs the real KubeRay and KEDA ones',
       `  deploy:       kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/gpu-vllm-dynamo.yaml`,
       `  watch:        kubectl --kubeconfig ${stack.kubeconfigPath} get md -w`,
       `  history:      node bin/kubeairunway.js history default/llama-8b --kubeconfig ${stack.kubeconfigPath}`,
