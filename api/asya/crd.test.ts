@@ -4,100 +4,18 @@
 // server does it: nulls dropped, defaults filled in, then types, bounds, patterns, enums, required keys
 // and list-map keys, then the CEL rules on every node present.
 
-import { evaluate } from '@marcbachmann/cel-js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asyncActorCrd } from '../crd/crds.ts';
-import type { JSONSchemaProps } from '../crd/schema-types.ts';
+import { admitted as isAdmitted, celFailures, rootSchemaOf, stored } from '../testing/admission.ts';
 import { AsyncActorMessage } from './messages.ts';
 import { actorObject, bindingSpec, standaloneSpec } from './testing.ts';
 import { validateAsyncActor } from './validate.ts';
 
 type Json = Record<string, unknown>;
-type Node = JSONSchemaProps & { anyOf?: JSONSchemaProps[]; 'x-kubernetes-int-or-string'?: true };
 
-const root = asyncActorCrd.spec.versions[0]!.schema.openAPIV3Schema;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function hasType(value: unknown, type: JSONSchemaProps['type']): boolean {
-  switch (type) {
-    case undefined:
-      return true;
-    case 'object':
-      return isObject(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    default:
-      return typeof value === type;
-  }
-}
-
-/** Null object fields are dropped and absent ones defaulted, as the API server does before validating. */
-function stored(value: unknown, schema: Node): unknown {
-  if (Array.isArray(value)) return schema.items ? value.map((v) => stored(v, schema.items!)) : value;
-  if (!isObject(value) || schema['x-kubernetes-preserve-unknown-fields']) return value;
-  const out: Json = {};
-  for (const [key, child] of Object.entries(value)) if (child !== null) out[key] = child;
-  for (const [key, child] of Object.entries(schema.properties ?? {})) {
-    if (out[key] === undefined && child.default !== undefined) out[key] = structuredClone(child.default);
-    if (out[key] !== undefined) out[key] = stored(out[key], child);
-  }
-  if (schema.additionalProperties) for (const key of Object.keys(out)) if (!schema.properties?.[key]) out[key] = stored(out[key], schema.additionalProperties);
-  return out;
-}
-
-function schemaErrors(value: unknown, schema: Node, path: string): string[] {
-  if (!hasType(value, schema.type)) return [`${path}: type`];
-  if (schema.anyOf && !schema.anyOf.some((branch) => hasType(value, branch.type))) return [`${path}: anyOf`];
-  const errors: string[] = [];
-  if (schema.enum && !schema.enum.includes(value as string)) errors.push(`${path}: enum`);
-  if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${path}: minimum`);
-    if (schema.maximum !== undefined && value > schema.maximum) errors.push(`${path}: maximum`);
-  }
-  if (typeof value === 'string') {
-    if (schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${path}: minLength`);
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) errors.push(`${path}: maxLength`);
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) errors.push(`${path}: pattern`);
-  }
-  if (Array.isArray(value) && schema.items) {
-    value.forEach((item, i) => errors.push(...schemaErrors(item, schema.items!, `${path}[${i}]`)));
-    const keys = schema['x-kubernetes-list-map-keys'];
-    if (keys) {
-      const ids = value.map((item) => JSON.stringify(keys.map((k) => (isObject(item) ? item[k] : undefined))));
-      if (new Set(ids).size !== ids.length) errors.push(`${path}: duplicate`);
-    }
-  }
-  if (isObject(value) && !schema['x-kubernetes-preserve-unknown-fields']) {
-    for (const key of schema.required ?? []) if (value[key] == null) errors.push(`${path}.${key}: required`);
-    for (const [key, child] of Object.entries(value)) {
-      const childSchema = schema.properties?.[key] ?? schema.additionalProperties;
-      // Unknown fields are pruned, not refused.
-      if (childSchema) errors.push(...schemaErrors(child, childSchema, `${path}.${key}`));
-    }
-  }
-  return errors;
-}
-
-/** Messages of the CEL rules that fail, on every node present. */
-function celFailures(value: unknown, schema: Node): string[] {
-  const failures = (schema['x-kubernetes-validations'] ?? []).filter((r) => evaluate(r.rule, { self: value }) !== true).map((r) => r.message);
-  if (isObject(value)) {
-    for (const [key, child] of Object.entries(schema.properties ?? {})) if (value[key] !== undefined) failures.push(...celFailures(value[key], child));
-  }
-  return failures;
-}
-
-/** Whether the API server would store `object`: the schema first, then (on a valid object) the CEL rules. */
-function admitted(object: Json): boolean {
-  const value = stored(object, root);
-  if (schemaErrors(value, root, '').length > 0) return false;
-  return celFailures(value, root).length === 0;
-}
+const root = rootSchemaOf(asyncActorCrd);
+const admitted = (object: Json): boolean => isAdmitted(object, root);
 
 function variant(base: () => Json, change: (spec: Json) => void, name?: string): Json {
   const spec = structuredClone(base());

@@ -1,67 +1,18 @@
 // The FlameCluster CRD and validateFlameCluster agree: whatever the API server would admit, the
 // workflow accepts, and the reverse. The schema is evaluated offline the way the API server does it
-// (types, int-or-string, required, minimum, minLength, pattern, then the CEL rules on the whole object).
+// (api/testing/admission.ts: types, int-or-string, required, bounds, patterns, then the CEL rules).
 
-import { evaluate } from '@marcbachmann/cel-js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { flameClusterCrd } from '../crd/crds.ts';
-import type { JSONSchemaProps } from '../crd/schema-types.ts';
+import { admitted as isAdmitted, rootSchemaOf } from '../testing/admission.ts';
 import { seedSpec } from './testing.ts';
 import { validateFlameCluster } from './validate.ts';
 
 type Json = Record<string, unknown>;
-type Node = JSONSchemaProps & { anyOf?: JSONSchemaProps[]; 'x-kubernetes-int-or-string'?: true };
 
-const root = flameClusterCrd.spec.versions[0]!.schema.openAPIV3Schema;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function hasType(value: unknown, type: JSONSchemaProps['type']): boolean {
-  switch (type) {
-    case undefined:
-      return true;
-    case 'object':
-      return isObject(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    default:
-      return typeof value === type;
-  }
-}
-
-/** Schema violations of `value`; null fields count as absent (the API server drops them). */
-function schemaErrors(value: unknown, schema: Node, path: string): string[] {
-  if (!hasType(value, schema.type)) return [`${path}: type`];
-  if (schema.anyOf && !schema.anyOf.some((branch) => hasType(value, branch.type))) return [`${path}: anyOf`];
-  const errors: string[] = [];
-  if (typeof value === 'number' && schema.minimum !== undefined && value < schema.minimum) errors.push(`${path}: minimum`);
-  if (typeof value === 'number' && schema.maximum !== undefined && value > schema.maximum) errors.push(`${path}: maximum`);
-  if (typeof value === 'string') {
-    if (schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${path}: minLength`);
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) errors.push(`${path}: pattern`);
-  }
-  if (isObject(value)) {
-    for (const key of schema.required ?? []) if (value[key] == null) errors.push(`${path}.${key}: required`);
-    for (const [key, child] of Object.entries(value)) {
-      if (child == null) continue;
-      const childSchema = schema.properties?.[key] ?? schema.additionalProperties;
-      // Unknown fields are pruned, not refused.
-      if (childSchema) errors.push(...schemaErrors(child, childSchema, `${path}.${key}`));
-    }
-  }
-  return errors;
-}
-
-/** Whether the API server would store `object`: the schema first, then (on a valid object) the CEL rules. */
-function admitted(object: Json): boolean {
-  if (schemaErrors(object, root, '').length > 0) return false;
-  return (root['x-kubernetes-validations'] ?? []).every((r) => evaluate(r.rule, { self: object }) === true);
-}
+const root = rootSchemaOf(flameClusterCrd);
+const admitted = (object: Json): boolean => isAdmitted(object, root);
 
 function cluster(name: string, spec: unknown): Json {
   return { apiVersion: 'flame.xflops.io/v1alpha1', kind: 'FlameCluster', metadata: { name }, spec };

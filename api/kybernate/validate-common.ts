@@ -5,7 +5,7 @@
 import { KYBERNATE_API_VERSION } from './constants.ts';
 import { DEFAULT_STORAGE_TYPE } from './defaults.ts';
 import { KybernateMessage } from './messages.ts';
-import { LABEL_VALUE_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_OBJECT_NAME_LENGTH, OBJECT_NAME_PATTERN } from './patterns.ts';
+import { LABEL_VALUE_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_OBJECT_NAME_LENGTH, MAX_OWNER_NAME_LENGTH, OBJECT_NAME_PATTERN } from './patterns.ts';
 import { STORAGE_TYPES } from './values.ts';
 import { checkMap, checkString, compact, optionalString, show, type HeadRules, type Obj, type Report } from '../common/checks.ts';
 import { defaultedEnum } from '../common/defaulted.ts';
@@ -16,22 +16,20 @@ import type { StorageSpec } from './types.ts';
 const OBJECT_NAME = new RegExp(OBJECT_NAME_PATTERN);
 const LABEL_VALUE = new RegExp(LABEL_VALUE_PATTERN);
 
-/** A name limit beyond the API server's own (a DNS-1123 subdomain), with the CEL rule's message. */
-export interface NameLimit {
-  maxLength: number;
-  message: string;
+/**
+ * The head rules of a Kybernate kind: its API version, a DNS-1123 subdomain name, finalizers kept.
+ * `ownerNameMessage` is for the kinds that label their pod with their own name (restores, workloads):
+ * such a name is at most a label value long, refused in the CEL rule's words (ownerNameRules).
+ */
+export function kybernateHead(kind: string, ownerNameMessage?: string): HeadRules {
+  return { apiVersion: KYBERNATE_API_VERSION, kind, nameProblem: (name) => nameProblem(name, ownerNameMessage), finalizers: true };
 }
 
-/** The head rules of a Kybernate kind: its API version, a DNS-1123 subdomain name (within `nameLimit`), finalizers kept. */
-export function kybernateHead(kind: string, nameLimit?: NameLimit): HeadRules {
-  return { apiVersion: KYBERNATE_API_VERSION, kind, nameProblem: (name) => nameProblem(name, nameLimit), finalizers: true };
-}
-
-function nameProblem(name: string, nameLimit: NameLimit | undefined): string | undefined {
+function nameProblem(name: string, ownerNameMessage: string | undefined): string | undefined {
   if (!OBJECT_NAME.test(name) || name.length > MAX_OBJECT_NAME_LENGTH) {
     return `must be a DNS-1123 subdomain (at most ${MAX_OBJECT_NAME_LENGTH} lower-case letters, digits, '-' and '.', starting and ending with a letter or digit), got ${show(name)}`;
   }
-  return nameLimit && name.length > nameLimit.maxLength ? nameLimit.message : undefined;
+  return ownerNameMessage !== undefined && name.length > MAX_OWNER_NAME_LENGTH ? ownerNameMessage : undefined;
 }
 
 /** Storage with its type defaulted, and the CEL rules of the storage schema (registry needs image; s3 needs bucket and key). */

@@ -8,7 +8,6 @@
 import { RESTORE_KIND } from './constants.ts';
 import { DEFAULT_GPU_ENABLED, DEFAULT_RESTORE_TIMEOUT } from './defaults.ts';
 import { KybernateMessage } from './messages.ts';
-import { MAX_OWNER_NAME_LENGTH } from './patterns.ts';
 import { RESTORE_PHASES } from './values.ts';
 import { boolean, compact, optionalObject, optionalResources, optionalString, type Obj, type Report } from '../common/checks.ts';
 import { integer } from '../common/integers.ts';
@@ -21,7 +20,7 @@ import type { KybernateRestore, KybernateRestoreSpec, KybernateRestoreStatus, Ta
 export type KybernateRestoreValidation = Validation<'restore', KybernateRestore>;
 
 export const validateKybernateRestore: (obj: unknown) => KybernateRestoreValidation = kindValidator('restore', {
-  head: kybernateHead(RESTORE_KIND, { maxLength: MAX_OWNER_NAME_LENGTH, message: KybernateMessage.restoreName }),
+  head: kybernateHead(RESTORE_KIND, KybernateMessage.restoreName),
   spec: checkSpec,
   status: statusReader<KybernateRestoreStatus>({
     phase: oneOf(RESTORE_PHASES),

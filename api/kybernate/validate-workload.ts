@@ -11,7 +11,7 @@
 import { WORKLOAD_KIND } from './constants.ts';
 import { DEFAULT_ACTIVATOR, DEFAULT_IDLE_TIMEOUT, DEFAULT_SCALE_TO_ZERO, DEFAULT_SUSPEND_ENABLED } from './defaults.ts';
 import { KybernateMessage } from './messages.ts';
-import { DURATION_PATTERN, MAX_DURATION_LENGTH, MAX_OWNER_NAME_LENGTH } from './patterns.ts';
+import { DURATION_PATTERN, MAX_DURATION_LENGTH } from './patterns.ts';
 import { WORKLOAD_PHASES } from './values.ts';
 import { boolean, isObject, optionalObject, requiredObject, typeName, type Obj, type Report } from '../common/checks.ts';
 import { defaultedString } from '../common/defaulted.ts';
@@ -27,7 +27,7 @@ export type KybernateWorkloadValidation = Validation<'workload', KybernateWorklo
 const DURATION_RULES = { pattern: new RegExp(DURATION_PATTERN), what: 'a positive duration such as "30s", "5m" or "1h30m" (whole numbers; units ms, s, m, h)', maxLength: MAX_DURATION_LENGTH };
 
 export const validateKybernateWorkload: (obj: unknown) => KybernateWorkloadValidation = kindValidator('workload', {
-  head: kybernateHead(WORKLOAD_KIND, { maxLength: MAX_OWNER_NAME_LENGTH, message: KybernateMessage.workloadName }),
+  head: kybernateHead(WORKLOAD_KIND, KybernateMessage.workloadName),
   spec: checkSpec,
   status: statusReader<KybernateWorkloadStatus>({
     phase: oneOf(WORKLOAD_PHASES),
