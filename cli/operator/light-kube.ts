@@ -11,7 +11,9 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+import type { parse as parseType } from 'yaml';
+import { BeyondSubset, parseKubeconfigYaml } from './kubeconfig-yaml.ts';
 import type { AnyObject, CollectionRef, ResourceRef } from '../../kube/custom-objects.ts';
 import type { KubeOptions } from './connection-options.ts';
 
@@ -88,7 +90,7 @@ export function openLightKube(opts: KubeOptions, env: NodeJS.ProcessEnv = proces
   for (const file of files) {
     let doc: KubeconfigFile;
     try {
-      doc = (parse(readFileSync(file, 'utf8')) ?? {}) as KubeconfigFile;
+      doc = (readKubeconfig(readFileSync(file, 'utf8')) ?? {}) as KubeconfigFile;
     } catch {
       // A file of $KUBECONFIG may be missing, as kubectl allows; an explicit one is for the full client to report.
       if (opts.kubeconfig) return undefined;
@@ -124,6 +126,19 @@ export function openLightKube(opts: KubeOptions, env: NodeJS.ProcessEnv = proces
     return reader(c.server!, context.namespace ?? 'default', tls, token);
   } catch {
     return undefined;
+  }
+}
+
+/** JSON, or YAML: the plain subset kubeconfigs are written in without the `yaml` package (kubeconfig-yaml.ts), else with it. */
+function readKubeconfig(text: string): unknown {
+  if (text.trimStart().startsWith('{')) return JSON.parse(text);
+  try {
+    return parseKubeconfigYaml(text);
+  } catch (err) {
+    if (!(err instanceof BeyondSubset)) throw err;
+    // Loaded only now, synchronously: about 40 ms that most calls never pay.
+    const { parse } = createRequire(import.meta.url)('yaml') as { parse: typeof parseType };
+    return parse(text);
   }
 }
 

@@ -24,7 +24,7 @@ export function openTarget(arg: string, opts: KubeOptions & TargetFlags): { kube
 }
 
 /** A Kubernetes failure as one sentence: what was being done, and what to do about it. */
-export function kubeFailure(err: unknown, action: string, session: Pick<KubeSession, 'server'>, kind = DEFAULT_KIND): CliError {
+export function kubeFailure(err: unknown, action: string, session: Pick<KubeSession, 'server'>, kind: string = DEFAULT_KIND): CliError {
   if (err instanceof CliError) return err;
   const k = classifyKubeError(err);
   switch (k.type) {

@@ -1,4 +1,4 @@
-import type { SearchAttributeKey } from '@temporalio/common';
+import type { defineSearchAttributeKey } from '@temporalio/common';
 import { SEARCH_ATTRIBUTE_NAMES as N } from './search-attribute-names.ts';
 
 /**
@@ -6,7 +6,7 @@ import { SEARCH_ATTRIBUTE_NAMES as N } from './search-attribute-names.ts';
  * built here: loading @temporalio/common for it costs every CLI call (the kinds' registrations import
  * these keys) about 75 ms of CPU.
  */
-const keyword = (name: string): SearchAttributeKey<'KEYWORD'> => ({ name, type: 'KEYWORD' });
+const keyword = (name: string): ReturnType<typeof defineSearchAttributeKey<'KEYWORD'>> => ({ name, type: 'KEYWORD' });
 
 // The custom search attributes that make the Temporal UI a history browser of every object, e.g.
 //   Kind = "FlameCluster" AND K8sNamespace = "team-a" AND K8sPhase = "Failed"
