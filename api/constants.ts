@@ -1,18 +1,13 @@
 // Names shared by every part of kubeairunway: API group, labels, annotations, condition types and
 // reasons, event reasons (seed 001 §9) and server-side-apply field managers (seed 001 §3.10).
 
-export const GROUP = 'kubeairunway.ai';
-export const VERSION = 'v1alpha1';
-export const API_VERSION = `${GROUP}/${VERSION}`;
+import { kindNames } from './common/kind-names.ts';
 
-export const MODEL_DEPLOYMENT_KIND = 'ModelDeployment';
-export const MODEL_DEPLOYMENT_PLURAL = 'modeldeployments';
-export const MODEL_DEPLOYMENT_SINGULAR = 'modeldeployment';
-export const MODEL_DEPLOYMENT_SHORT_NAME = 'md';
+export const MODEL_DEPLOYMENT = kindNames({ group: 'kubeairunway.ai', version: 'v1alpha1', kind: 'ModelDeployment', plural: 'modeldeployments', singular: 'modeldeployment', shortNames: ['md'] });
+export const { group: GROUP, version: VERSION, apiVersion: API_VERSION, kind: MODEL_DEPLOYMENT_KIND, plural: MODEL_DEPLOYMENT_PLURAL } = MODEL_DEPLOYMENT;
 
-export const PROVIDER_CONFIG_KIND = 'InferenceProviderConfig';
-export const PROVIDER_CONFIG_PLURAL = 'inferenceproviderconfigs';
-export const PROVIDER_CONFIG_SINGULAR = 'inferenceproviderconfig';
+export const PROVIDER_CONFIG = kindNames({ group: GROUP, version: VERSION, kind: 'InferenceProviderConfig', plural: 'inferenceproviderconfigs', singular: 'inferenceproviderconfig' });
+export const { kind: PROVIDER_CONFIG_KIND, plural: PROVIDER_CONFIG_PLURAL } = PROVIDER_CONFIG;
 
 export const FINALIZER = 'kubeairunway.ai/finalizer';
 

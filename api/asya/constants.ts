@@ -1,16 +1,12 @@
 // Names of the AsyncActor kind (seed 002, research "Asya" 1a): its API group, the finalizer, the labels
 // and annotations it puts on what it creates or binds to, the container and volume names it injects,
 // and the queue names. Kept apart from api/constants.ts: Asya is its own API group, not kubeairunway.ai.
-// Pure (no imports), so workflow code, the CRD schema and the activities all agree on them.
+// Pure (no imports beyond api/common/), so workflow code, the CRD schema and the activities all agree on them.
 
-export const ASYA_GROUP = 'asya.sh';
-export const ASYA_VERSION = 'v1alpha1';
-export const ASYA_API_VERSION = `${ASYA_GROUP}/${ASYA_VERSION}`;
+import { kindNames } from '../common/kind-names.ts';
 
-export const ASYNC_ACTOR_KIND = 'AsyncActor';
-export const ASYNC_ACTOR_PLURAL = 'asyncactors';
-export const ASYNC_ACTOR_SINGULAR = 'asyncactor';
-export const ASYNC_ACTOR_SHORT_NAMES: readonly string[] = ['asya', 'asyas'];
+export const ASYNC_ACTOR = kindNames({ group: 'asya.sh', version: 'v1alpha1', kind: 'AsyncActor', plural: 'asyncactors', singular: 'asyncactor', shortNames: ['asya', 'asyas'] });
+export const { group: ASYA_GROUP, version: ASYA_VERSION, apiVersion: ASYA_API_VERSION, kind: ASYNC_ACTOR_KIND, plural: ASYNC_ACTOR_PLURAL } = ASYNC_ACTOR;
 
 /** On the AsyncActor while it may still have to un-inject a foreign workload or delete its queue. */
 export const ASYA_FINALIZER = 'asya.sh/finalizer';
@@ -92,10 +88,8 @@ export function formatTarget(target: { kind: string; namespace?: string; name: s
   return `${target.kind}/${target.namespace ?? ''}/${target.name}`;
 }
 
-export const KEDA_GROUP = 'keda.sh';
-export const KEDA_VERSION = 'v1alpha1';
-export const KEDA_API_VERSION = `${KEDA_GROUP}/${KEDA_VERSION}`;
-export const SCALED_OBJECT_KIND = 'ScaledObject';
-export const SCALED_OBJECT_PLURAL = 'scaledobjects';
+/** KEDA's kinds the actors use: the ScaledObject we write, and the TriggerAuthentication it names. */
+export const SCALED_OBJECT = kindNames({ group: 'keda.sh', version: 'v1alpha1', kind: 'ScaledObject', plural: 'scaledobjects' });
+export const { group: KEDA_GROUP, version: KEDA_VERSION, apiVersion: KEDA_API_VERSION, kind: SCALED_OBJECT_KIND, plural: SCALED_OBJECT_PLURAL } = SCALED_OBJECT;
 export const TRIGGER_AUTHENTICATION_KIND = 'TriggerAuthentication';
 export const TRIGGER_AUTHENTICATION_PLURAL = 'triggerauthentications';

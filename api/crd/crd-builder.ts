@@ -1,17 +1,14 @@
-// One CustomResourceDefinition from what is the kind's own: its group, version and names, its schema,
-// subresources and printer columns. Every kind serves one version, stored, and lists its age last.
+// One CustomResourceDefinition from what is the kind's own: its names (declared with its constants), its
+// schema, subresources and printer columns. Every kind serves one version, stored, and lists its age last.
 
+import type { KindNamesDeclaration } from '../common/kind-names.ts';
 import type { CustomResourceDefinition, JSONSchemaProps, PrinterColumn } from './schema-types.ts';
 
 type Version = CustomResourceDefinition['spec']['versions'][number];
 
-export interface KindDeclaration {
-  group: string;
-  version: string;
-  kind: string;
-  plural: string;
+/** The kind's names (api/common/kind-names.ts) and what its CRD adds to them. */
+export interface KindDeclaration extends KindNamesDeclaration {
   singular: string;
-  shortNames?: readonly string[];
   /** `kubectl get <category>` lists every kind of the category. */
   category: string;
   scope?: CustomResourceDefinition['spec']['scope'];

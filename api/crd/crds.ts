@@ -1,49 +1,9 @@
 // The CustomResourceDefinitions as data. `npm run crds` serializes them into deploy/crds/.
 
-import {
-  GROUP,
-  MODEL_DEPLOYMENT_KIND,
-  MODEL_DEPLOYMENT_PLURAL,
-  MODEL_DEPLOYMENT_SHORT_NAME,
-  MODEL_DEPLOYMENT_SINGULAR,
-  PROVIDER_CONFIG_KIND,
-  PROVIDER_CONFIG_PLURAL,
-  PROVIDER_CONFIG_SINGULAR,
-  VERSION,
-} from '../constants.ts';
-import {
-  FLAME_CLUSTER_KIND,
-  FLAME_CLUSTER_PLURAL,
-  FLAME_CLUSTER_SHORT_NAME,
-  FLAME_CLUSTER_SINGULAR,
-  FLAME_GROUP,
-  FLAME_VERSION,
-} from '../flame/constants.ts';
-import {
-  ASYA_GROUP,
-  ASYA_VERSION,
-  ASYNC_ACTOR_KIND,
-  ASYNC_ACTOR_PLURAL,
-  ASYNC_ACTOR_SHORT_NAMES,
-  ASYNC_ACTOR_SINGULAR,
-} from '../asya/constants.ts';
-import {
-  CHECKPOINT_KIND,
-  CHECKPOINT_PLURAL,
-  CHECKPOINT_SHORT_NAMES,
-  CHECKPOINT_SINGULAR,
-  KYBERNATE_CATEGORY,
-  KYBERNATE_GROUP,
-  KYBERNATE_VERSION,
-  RESTORE_KIND,
-  RESTORE_PLURAL,
-  RESTORE_SHORT_NAMES,
-  RESTORE_SINGULAR,
-  WORKLOAD_KIND,
-  WORKLOAD_PLURAL,
-  WORKLOAD_SHORT_NAMES,
-  WORKLOAD_SINGULAR,
-} from '../kybernate/constants.ts';
+import { GROUP, MODEL_DEPLOYMENT, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG, PROVIDER_CONFIG_PLURAL } from '../constants.ts';
+import { FLAME_CLUSTER, FLAME_CLUSTER_PLURAL, FLAME_GROUP } from '../flame/constants.ts';
+import { ASYA_GROUP, ASYNC_ACTOR, ASYNC_ACTOR_PLURAL } from '../asya/constants.ts';
+import { CHECKPOINT, CHECKPOINT_PLURAL, KYBERNATE_CATEGORY, KYBERNATE_GROUP, RESTORE, RESTORE_PLURAL, WORKLOAD, WORKLOAD_PLURAL } from '../kybernate/constants.ts';
 import { asyncActorRootSchema } from './async-actor-schema.ts';
 import { rootSchema } from './common-schemas.ts';
 import { customResourceDefinition } from './crd-builder.ts';
@@ -56,12 +16,7 @@ import { providerConfigSpecSchema, providerConfigStatusSchema } from './provider
 import type { CustomResourceDefinition } from './schema-types.ts';
 
 export const modelDeploymentCrd = customResourceDefinition({
-  group: GROUP,
-  version: VERSION,
-  kind: MODEL_DEPLOYMENT_KIND,
-  plural: MODEL_DEPLOYMENT_PLURAL,
-  singular: MODEL_DEPLOYMENT_SINGULAR,
-  shortNames: [MODEL_DEPLOYMENT_SHORT_NAME],
+  ...MODEL_DEPLOYMENT,
   category: 'kubeairunway',
   schema: rootSchema(
     'ModelDeployment is one LLM inference deployment, served by an inference provider (KAITO, Dynamo, KubeRay, ...).',
@@ -83,11 +38,7 @@ export const modelDeploymentCrd = customResourceDefinition({
 });
 
 export const providerConfigCrd = customResourceDefinition({
-  group: GROUP,
-  version: VERSION,
-  kind: PROVIDER_CONFIG_KIND,
-  plural: PROVIDER_CONFIG_PLURAL,
-  singular: PROVIDER_CONFIG_SINGULAR,
+  ...PROVIDER_CONFIG,
   category: 'kubeairunway',
   scope: 'Cluster',
   schema: rootSchema(
@@ -103,12 +54,7 @@ export const providerConfigCrd = customResourceDefinition({
 
 /** FlameCluster (seed 004): its own API group, reconciled by the same engine. */
 export const flameClusterCrd = customResourceDefinition({
-  group: FLAME_GROUP,
-  version: FLAME_VERSION,
-  kind: FLAME_CLUSTER_KIND,
-  plural: FLAME_CLUSTER_PLURAL,
-  singular: FLAME_CLUSTER_SINGULAR,
-  shortNames: [FLAME_CLUSTER_SHORT_NAME],
+  ...FLAME_CLUSTER,
   category: 'flame',
   schema: flameClusterRootSchema,
   printerColumns: [
@@ -120,12 +66,7 @@ export const flameClusterCrd = customResourceDefinition({
 
 /** AsyncActor (seed 002): its own API group, reconciled by the same engine. */
 export const asyncActorCrd = customResourceDefinition({
-  group: ASYA_GROUP,
-  version: ASYA_VERSION,
-  kind: ASYNC_ACTOR_KIND,
-  plural: ASYNC_ACTOR_PLURAL,
-  singular: ASYNC_ACTOR_SINGULAR,
-  shortNames: ASYNC_ACTOR_SHORT_NAMES,
+  ...ASYNC_ACTOR,
   category: 'asya',
   schema: asyncActorRootSchema,
   printerColumns: [
@@ -137,14 +78,10 @@ export const asyncActorCrd = customResourceDefinition({
 });
 
 /** The Kybernate kinds (seed 003): namespaced in kybernate.io, listed together by `kubectl get kybernate`. */
-const KYBERNATE = { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, category: KYBERNATE_CATEGORY };
 
 export const kybernateCheckpointCrd = customResourceDefinition({
-  ...KYBERNATE,
-  kind: CHECKPOINT_KIND,
-  plural: CHECKPOINT_PLURAL,
-  singular: CHECKPOINT_SINGULAR,
-  shortNames: CHECKPOINT_SHORT_NAMES,
+  ...CHECKPOINT,
+  category: KYBERNATE_CATEGORY,
   schema: checkpointRootSchema,
   printerColumns: [
     { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
@@ -156,11 +93,8 @@ export const kybernateCheckpointCrd = customResourceDefinition({
 });
 
 export const kybernateRestoreCrd = customResourceDefinition({
-  ...KYBERNATE,
-  kind: RESTORE_KIND,
-  plural: RESTORE_PLURAL,
-  singular: RESTORE_SINGULAR,
-  shortNames: RESTORE_SHORT_NAMES,
+  ...RESTORE,
+  category: KYBERNATE_CATEGORY,
   schema: restoreRootSchema,
   printerColumns: [
     { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
@@ -171,11 +105,8 @@ export const kybernateRestoreCrd = customResourceDefinition({
 });
 
 export const kybernateWorkloadCrd = customResourceDefinition({
-  ...KYBERNATE,
-  kind: WORKLOAD_KIND,
-  plural: WORKLOAD_PLURAL,
-  singular: WORKLOAD_SINGULAR,
-  shortNames: WORKLOAD_SHORT_NAMES,
+  ...WORKLOAD,
+  category: KYBERNATE_CATEGORY,
   schema: workloadRootSchema,
   printerColumns: [
     { name: 'Phase', type: 'string', jsonPath: '.status.phase' },

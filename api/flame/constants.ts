@@ -1,14 +1,10 @@
 // Names of the FlameCluster kind (seed 004): its API group, and the labels, annotations and keys its
 // children carry. Kept apart from api/constants.ts: Flame is its own API group, not kubeairunway.ai.
 
-export const FLAME_GROUP = 'flame.xflops.io';
-export const FLAME_VERSION = 'v1alpha1';
-export const FLAME_API_VERSION = `${FLAME_GROUP}/${FLAME_VERSION}`;
+import { kindNames } from '../common/kind-names.ts';
 
-export const FLAME_CLUSTER_KIND = 'FlameCluster';
-export const FLAME_CLUSTER_PLURAL = 'flameclusters';
-export const FLAME_CLUSTER_SINGULAR = 'flamecluster';
-export const FLAME_CLUSTER_SHORT_NAME = 'fc';
+export const FLAME_CLUSTER = kindNames({ group: 'flame.xflops.io', version: 'v1alpha1', kind: 'FlameCluster', plural: 'flameclusters', singular: 'flamecluster', shortNames: ['fc'] });
+export const { group: FLAME_GROUP, version: FLAME_VERSION, apiVersion: FLAME_API_VERSION, kind: FLAME_CLUSTER_KIND, plural: FLAME_CLUSTER_PLURAL } = FLAME_CLUSTER;
 
 /** On every child (ConfigMap, Services, Pods): the name of the FlameCluster that owns it. */
 export const FLAME_CLUSTER_LABEL = 'flame.xflops.io/cluster';

@@ -1,29 +1,25 @@
 // Names of the three Kybernate kinds (seed 003, research "Kybernate" 2a): their API group, the
 // finalizer, the annotation and labels on the pods they create, the condition types, and the per-node
 // task queue their node activities run on. Kept apart from api/constants.ts: Kybernate is its own API
-// group, not kubeairunway.ai. Pure (no imports), so workflow code, the CRD schema and the activities
-// all agree on them.
+// group, not kubeairunway.ai. Pure (no imports beyond api/common/), so workflow code, the CRD schema
+// and the activities all agree on them.
+
+import { kindNames } from '../common/kind-names.ts';
 
 export const KYBERNATE_GROUP = 'kybernate.io';
 export const KYBERNATE_VERSION = 'v1alpha1';
-export const KYBERNATE_API_VERSION = `${KYBERNATE_GROUP}/${KYBERNATE_VERSION}`;
 /** `kubectl get kybernate` lists all three kinds. */
 export const KYBERNATE_CATEGORY = 'kybernate';
 
-export const CHECKPOINT_KIND = 'KybernateCheckpoint';
-export const CHECKPOINT_PLURAL = 'kybernatecheckpoints';
-export const CHECKPOINT_SINGULAR = 'kybernatecheckpoint';
-export const CHECKPOINT_SHORT_NAMES: readonly string[] = ['kcp'];
-
-export const RESTORE_KIND = 'KybernateRestore';
-export const RESTORE_PLURAL = 'kybernaterestores';
-export const RESTORE_SINGULAR = 'kybernaterestore';
-export const RESTORE_SHORT_NAMES: readonly string[] = ['krs'];
-
-export const WORKLOAD_KIND = 'KybernateWorkload';
-export const WORKLOAD_PLURAL = 'kybernateworkloads';
-export const WORKLOAD_SINGULAR = 'kybernateworkload';
-export const WORKLOAD_SHORT_NAMES: readonly string[] = ['kwl'];
+const kybernateKind = <T extends { kind: string; plural: string; singular: string; shortNames: readonly string[] }>(names: T) =>
+  kindNames({ group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, ...names });
+export const CHECKPOINT = kybernateKind({ kind: 'KybernateCheckpoint', plural: 'kybernatecheckpoints', singular: 'kybernatecheckpoint', shortNames: ['kcp'] });
+export const RESTORE = kybernateKind({ kind: 'KybernateRestore', plural: 'kybernaterestores', singular: 'kybernaterestore', shortNames: ['krs'] });
+export const WORKLOAD = kybernateKind({ kind: 'KybernateWorkload', plural: 'kybernateworkloads', singular: 'kybernateworkload', shortNames: ['kwl'] });
+export const KYBERNATE_API_VERSION = CHECKPOINT.apiVersion;
+export const { kind: CHECKPOINT_KIND, plural: CHECKPOINT_PLURAL } = CHECKPOINT;
+export const { kind: RESTORE_KIND, plural: RESTORE_PLURAL } = RESTORE;
+export const { kind: WORKLOAD_KIND, plural: WORKLOAD_PLURAL } = WORKLOAD;
 
 export const KYBERNATE_KINDS: readonly string[] = [CHECKPOINT_KIND, RESTORE_KIND, WORKLOAD_KIND];
 
