@@ -20,13 +20,14 @@ afterEach(() => {
 describe('the operators\' version check', () => {
   // What `go version -m` prints: the main module after `go install`, a dependency after a module build.
   const installed = 'kuberay-operator: go1.26.8\n\tpath\tgithub.com/ray-project/kuberay/ray-operator\n\tmod\tgithub.com/ray-project/kuberay/ray-operator\tv1.5.0\th1:KCj=\n\tdep\tgithub.com/Masterminds/semver/v3\tv3.3.1\th1:x=\n';
-  const built = 'keda-operator: go1.26.8\n\tpath\tgithub.com/kedacore/keda/v2/cmd/operator\n\tmod\tlocal.invalid/keda-build\t(devel)\t\n\tdep\tgithub.com/kedacore/keda/v2\tv2.21.0\th1:abc=\n';
+  const built = 'keda-operator: go1.26.8\n\tpath\tgithub.com/kedacore/keda/v2/cmd/operator\n\tmod\tgithub.com/kedacore/keda/v2\tv2.21.0\th1:R6z=\n\tdep\tcel.dev/expr\tv0.25.3\th1:A2j=\n';
 
   it('reads KubeRay\'s version from the main module and KEDA\'s from the dependency', () => {
     expect(toolSpec('kuberay-operator').versionPattern.exec(installed)?.[1]).toBe('1.5.0');
     expect(toolSpec('keda-operator').versionPattern.exec(built)?.[1]).toBe('2.21.0');
     // Neither matches the other's binary, nor a module that merely starts with the same path.
     expect(toolSpec('kuberay-operator').versionPattern.exec(built)).toBeNull();
+    expect(toolSpec('keda-operator').versionPattern.exec(installed)).toBeNull();
     expect(toolSpec('keda-operator').versionPattern.exec(built.replace('keda/v2\t', 'keda/v2-fork\t'))).toBeNull();
   });
 

@@ -94,9 +94,10 @@ export const TOOLS: readonly ToolSpec[] = [
     envVar: 'KUBEAIRUNWAY_KEDA_OPERATOR_BIN',
     build: 'keda',
     role: 'operator',
-    // Built inside a throwaway module, so KEDA is a dependency there, not the main module.
+    // Built inside a throwaway module: `go version -m` names the module of the main package on its
+    // `mod` line (Go 1.26), older toolchains list it as a `dep` of the throwaway module.
     versionArgs: [],
-    versionPattern: /^\s+dep\s+github\.com\/kedacore\/keda\/v2\s+v(\d+\.\d+\.\d+)\s/m,
+    versionPattern: /^\s+(?:mod|dep)\s+github\.com\/kedacore\/keda\/v2\s+v(\d+\.\d+\.\d+)\s/m,
     goModule: KEDA_MODULE,
   },
 ];
