@@ -13,19 +13,35 @@ interface PidRecord {
   pids: number[];
 }
 
-function alive(pid: number): boolean {
+const zombie = (statFile: string): boolean => {
+  try {
+    return /^\d+ \(.*\) [ZX]/s.test(readFileSync(statFile, 'utf8'));
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * Whether `pid` may still hold ports. A killed process whose parent has not collected it yet holds none
+ * (a zombie): gone. But a killed multi-threaded server (etcd, kube-apiserver and Temporal are Go) shows
+ * its main thread as a zombie while its other threads still exit, and until the last one has, its
+ * sockets stay open, listening: it counts as alive until every thread is a zombie. (Counting it gone
+ * earlier moved the API server's port after a reap, blaming "a process of uid 0 this user cannot inspect".)
+ */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {
     // EPERM: it exists, as another user's process.
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  // A killed process whose parent has not collected it yet holds no ports any more: count it as gone.
+  let threads: string[];
   try {
-    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    threads = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return false;
+    return !zombie(`/proc/${pid}/stat`);
   }
+  return threads.some((tid) => !zombie(`/proc/${pid}/task/${tid}/stat`));
 }
 
 function commandLine(pid: number): string {

@@ -17,9 +17,13 @@ const path = require('node:path');
 const [stateDir, pidFileName, owner, graceMs] = process.argv.slice(1);
 const file = path.join(stateDir, pidFileName);
 const log = (line) => { try { fs.appendFileSync(path.join(stateDir, 'orphan-guard.log'), new Date().toISOString() + ' ' + line + '\n'); } catch {} };
+const zombie = (stat) => { try { return /^\d+ \(.*\) [ZX]/s.test(fs.readFileSync(stat, 'utf8')); } catch { return true; } };
+// As leftovers.ts's alive(): a Go server's main thread is a zombie while its other threads still exit.
 const alive = (pid) => {
   try { process.kill(pid, 0); } catch (err) { if (err.code !== 'EPERM') return false; }
-  try { return !/^\d+ \(.*\) Z/s.test(fs.readFileSync('/proc/' + pid + '/stat', 'utf8')); } catch { return false; }
+  let tasks;
+  try { tasks = fs.readdirSync('/proc/' + pid + '/task'); } catch { return !zombie('/proc/' + pid + '/stat'); }
+  return tasks.some((t) => !zombie('/proc/' + pid + '/task/' + t + '/stat'));
 };
 const ours = (pid) => { try { return fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8').includes(stateDir); } catch { return false; } };
 const kill = (pid, sig) => { try { process.kill(pid, sig); } catch {} };

@@ -38,7 +38,11 @@ describe('socketInode and readableCommand', () => {
 
   it('describes a holder it can or cannot see into', () => {
     expect(describeHolder({ port: 7233, pid: 12, command: 'temporal server', uid: 0 })).toBe('pid 12 (temporal server)');
-    expect(describeHolder({ port: 7233, uid: 0 })).toMatch(/uid 0 .*ss -ltnp 'sport = :7233'/);
+    // Another user's socket, seen by a user who cannot look into other users' processes.
+    expect(describeHolder({ port: 7233, uid: 0 }, 1000)).toMatch(/^a process of uid 0 this user cannot inspect .*ss -ltnp 'sport = :7233'/);
+    // A socket root (or its owner) could see into and still finds no process for: not "cannot inspect".
+    expect(describeHolder({ port: 7233, uid: 0 }, 0)).toMatch(/^a listening socket of uid 0 that no process here holds: an exiting process, or one in another PID namespace/);
+    expect(describeHolder({ port: 7233, uid: 1000 }, 1000)).not.toContain('cannot inspect');
   });
 });
 

@@ -77,8 +77,16 @@ export function portHolder(port: number): PortHolder | undefined {
   return { port, uid: sockets[0]!.uid };
 }
 
-/** "pid 1234 (temporal server start-dev …)", or what is known about a process we cannot see into. */
-export function describeHolder(holder: PortHolder): string {
+/**
+ * "pid 1234 (temporal server start-dev …)", or what is known about a socket no visible process holds:
+ * another user's process (this user cannot look into it), or, when this user could look (its own uid,
+ * or root), a process that is exiting (its sockets close when its last thread has: a moment) or one in
+ * another PID namespace (a container).
+ */
+export function describeHolder(holder: PortHolder, viewerUid: number | undefined = process.getuid?.()): string {
   if (holder.pid !== undefined) return `pid ${holder.pid} (${holder.command || 'unknown command'})`;
+  if (viewerUid === 0 || viewerUid === holder.uid) {
+    return `a listening socket of uid ${holder.uid} that no process here holds: an exiting process, or one in another PID namespace such as a container (try: ss -ltnp 'sport = :${holder.port}')`;
+  }
   return `a process of uid ${holder.uid} this user cannot inspect (try: sudo ss -ltnp 'sport = :${holder.port}')`;
 }

@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planPorts, PortTakenError, portTakenMessage } from './port-plan.ts';
+import { portHolder } from './port-holder.ts';
 import { freePort } from './ports.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'port-plan-test-'));
@@ -49,5 +50,32 @@ describe('planPorts', () => {
     }
     const free = await freePort();
     expect((await planPorts(dir, { temporal: { port: free, what: 'x' } }, () => {})).temporal).toBe(free);
+  });
+
+  it('keeps a recorded port that only TIME-WAIT sockets hold (servers bind it with SO_REUSEADDR), and names no holder', async () => {
+    const first = await planPorts(dir, {}, () => {});
+    // A server that closes an accepted connection first leaves that connection in TIME-WAIT on its port,
+    // as a stopped kube-apiserver leaves its clients' connections.
+    const server = createServer((socket) => socket.end());
+    const port = first.kubeApiServer;
+    await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    await new Promise<void>((resolve, reject) => {
+      const client = connect(port, '127.0.0.1');
+      client.on('error', reject);
+      client.on('end', () => client.end());
+      client.on('close', () => resolve());
+      client.resume();
+    });
+    await new Promise<void>((r) => server.close(() => r()));
+    const timeWait = (table: string) =>
+      table.split('\n').some((line) => {
+        const f = line.trim().split(/\s+/);
+        return f[3] === '06' && Number.parseInt(f[1]!.slice(f[1]!.lastIndexOf(':') + 1), 16) === port;
+      });
+    expect(timeWait(readFileSync('/proc/net/tcp', 'utf8')), 'a TIME-WAIT socket on the port').toBe(true);
+    expect(portHolder(port)).toBeUndefined();
+    const lines: string[] = [];
+    expect((await planPorts(dir, {}, (l) => lines.push(l))).kubeApiServer).toBe(port);
+    expect(lines).toEqual([]);
   });
 });
