@@ -30,8 +30,11 @@ export function oneOf<T extends string>(allowed: readonly T[]): FieldReader<T> {
   return (value) => ((allowed as readonly unknown[]).includes(value) ? (value as T) : undefined);
 }
 
+/** A reader for each field of the status `T`. */
+export type StatusFields<T> = { [K in keyof T]-?: FieldReader<NonNullable<T[K]>> };
+
 /** The reader of a whole status: each field of `T` read by its reader, the fields it drops left out. */
-export function statusReader<T extends object>(fields: { [K in keyof T]-?: FieldReader<NonNullable<T[K]>> }): (status: Obj) => T {
+export function statusReader<T extends object>(fields: StatusFields<T>): (status: Obj) => T {
   const readers = Object.entries(fields) as [string, FieldReader<unknown>][];
   return (status) => compact(Object.fromEntries(readers.map(([key, read]) => [key, read(status[key])]))) as T;
 }

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { kybernateCheckpointCrd, kybernateRestoreCrd, kybernateWorkloadCrd } from '../crd/crds.ts';
+import type { Validation as KindValidation } from '../common/object-validator.ts';
 import type { CustomResourceDefinition } from '../crd/schema-types.ts';
 import { admitted, celFailures, rootSchemaOf as rootOf, stored, type SchemaNode as Node } from '../testing/admission.ts';
 import { CHECKPOINT_KIND, RESTORE_KIND, WORKLOAD_KIND } from './constants.ts';
@@ -28,37 +29,23 @@ interface Kind {
   validate: (object: unknown) => Validation;
 }
 
-const asValidation = (result: { valid: true; spec: unknown } | { valid: false; errors: { field: string; message: string }[] }): Validation =>
-  result.valid ? result : { valid: false, messages: result.errors.map((e) => e.message), fields: result.errors.map((e) => e.field) };
+/** One kind of the table: its CRD, fixture and validator, whose result is read under `key`. */
+function kindOf<K extends string>(kind: string, crd: CustomResourceDefinition, base: () => Json, key: K, validate: (o: unknown) => KindValidation<K, { spec: unknown }>): Kind {
+  return {
+    kind,
+    root: rootOf(crd),
+    base,
+    validate: (o) => {
+      const r = validate(o);
+      return r.valid ? { valid: true, spec: r[key].spec } : { valid: false, messages: r.errors.map((e) => e.message), fields: r.errors.map((e) => e.field) };
+    },
+  };
+}
 
 const KINDS: Record<'checkpoint' | 'restore' | 'workload', Kind> = {
-  checkpoint: {
-    kind: CHECKPOINT_KIND,
-    root: rootOf(kybernateCheckpointCrd),
-    base: checkpointSpec,
-    validate: (o) => {
-      const r = validateKybernateCheckpoint(o);
-      return asValidation(r.valid ? { valid: true, spec: r.checkpoint.spec } : r);
-    },
-  },
-  restore: {
-    kind: RESTORE_KIND,
-    root: rootOf(kybernateRestoreCrd),
-    base: restoreSpec,
-    validate: (o) => {
-      const r = validateKybernateRestore(o);
-      return asValidation(r.valid ? { valid: true, spec: r.restore.spec } : r);
-    },
-  },
-  workload: {
-    kind: WORKLOAD_KIND,
-    root: rootOf(kybernateWorkloadCrd),
-    base: workloadSpec,
-    validate: (o) => {
-      const r = validateKybernateWorkload(o);
-      return asValidation(r.valid ? { valid: true, spec: r.workload.spec } : r);
-    },
-  },
+  checkpoint: kindOf(CHECKPOINT_KIND, kybernateCheckpointCrd, checkpointSpec, 'checkpoint', validateKybernateCheckpoint),
+  restore: kindOf(RESTORE_KIND, kybernateRestoreCrd, restoreSpec, 'restore', validateKybernateRestore),
+  workload: kindOf(WORKLOAD_KIND, kybernateWorkloadCrd, workloadSpec, 'workload', validateKybernateWorkload),
 };
 
 type Row = [name: string, kind: Kind, object: Json, admitted: boolean, valid: boolean];

@@ -13,9 +13,9 @@ import { CHECKPOINT_PHASES } from './values.ts';
 import { boolean, compact, optionalObject, optionalString, requiredString, type Obj, type Report } from '../common/checks.ts';
 import { integer } from '../common/integers.ts';
 import { kindValidator, type Validation } from '../common/object-validator.ts';
-import { oneOf, statusReader, text } from '../common/status-reader.ts';
+import { text } from '../common/status-reader.ts';
 import { dnsLabelRules, objectNameRules } from '../common/string-rules.ts';
-import { checkStorage, COMMON_STATUS_FIELDS, kybernateHead } from './validate-common.ts';
+import { checkStorage, kybernateHead, kybernateStatus } from './validate-common.ts';
 import type { CheckpointGpuSpec, KybernateCheckpoint, KybernateCheckpointSpec, KybernateCheckpointStatus } from './types.ts';
 
 export type KybernateCheckpointValidation = Validation<'checkpoint', KybernateCheckpoint>;
@@ -25,15 +25,13 @@ const ABSOLUTE_PATH = new RegExp(ABSOLUTE_PATH_PATTERN);
 export const validateKybernateCheckpoint: (obj: unknown) => KybernateCheckpointValidation = kindValidator('checkpoint', {
   head: kybernateHead(CHECKPOINT_KIND),
   spec: checkSpec,
-  status: statusReader<KybernateCheckpointStatus>({
-    phase: oneOf(CHECKPOINT_PHASES),
+  status: kybernateStatus<KybernateCheckpointStatus>(CHECKPOINT_PHASES, {
     checkpointRef: text,
     checkpointSize: text,
     startTime: text,
     completionTime: text,
     nodeName: text,
     containerID: text,
-    ...COMMON_STATUS_FIELDS,
   }),
 });
 

@@ -9,7 +9,7 @@ import { LABEL_VALUE_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_OBJECT_NAME_LENGTH, MA
 import { STORAGE_TYPES } from './values.ts';
 import { checkMap, checkString, compact, optionalString, show, type HeadRules, type Obj, type Report } from '../common/checks.ts';
 import { defaultedEnum } from '../common/defaulted.ts';
-import { conditions, count, text } from '../common/status-reader.ts';
+import { conditions, count, oneOf, statusReader, text, type Condition, type StatusFields } from '../common/status-reader.ts';
 import { IMAGE_RULES } from '../common/string-rules.ts';
 import type { StorageSpec } from './types.ts';
 
@@ -55,5 +55,18 @@ export function checkNodeSelector(value: unknown, path: string, report: Report):
   return checkMap(value, path, report, 'must be a map of node labels to values', (label, field): label is string => checkString(label, field, report, LABEL_VALUE_RULES));
 }
 
-/** The status fields every Kybernate kind has, read leniently (api/common/status-reader.ts). */
-export const COMMON_STATUS_FIELDS = { message: text, conditions, observedGeneration: count };
+/** The status fields every Kybernate kind has. */
+interface KybernateStatus {
+  phase?: string;
+  message?: string;
+  conditions?: Condition[];
+  observedGeneration?: number;
+}
+
+/**
+ * The lenient reader (api/common/status-reader.ts) of a Kybernate kind's status: its phase (one of
+ * `phases`), its own `fields`, then the message, conditions and observed generation every kind has.
+ */
+export function kybernateStatus<T extends KybernateStatus>(phases: readonly NonNullable<T['phase']>[], fields: Omit<StatusFields<T>, keyof KybernateStatus>): (status: Obj) => T {
+  return statusReader<T>({ phase: oneOf(phases), ...fields, message: text, conditions, observedGeneration: count } as StatusFields<T>);
+}

@@ -12,9 +12,9 @@ import { RESTORE_PHASES } from './values.ts';
 import { boolean, compact, optionalObject, optionalResources, optionalString, type Obj, type Report } from '../common/checks.ts';
 import { integer } from '../common/integers.ts';
 import { kindValidator, type Validation } from '../common/object-validator.ts';
-import { oneOf, statusReader, text, wholeNumber } from '../common/status-reader.ts';
+import { text, wholeNumber } from '../common/status-reader.ts';
 import { IMAGE_RULES, objectNameRules } from '../common/string-rules.ts';
-import { checkNodeSelector, COMMON_STATUS_FIELDS, kybernateHead } from './validate-common.ts';
+import { checkNodeSelector, kybernateHead, kybernateStatus } from './validate-common.ts';
 import type { KybernateRestore, KybernateRestoreSpec, KybernateRestoreStatus, TargetPodSpec } from './types.ts';
 
 export type KybernateRestoreValidation = Validation<'restore', KybernateRestore>;
@@ -22,14 +22,7 @@ export type KybernateRestoreValidation = Validation<'restore', KybernateRestore>
 export const validateKybernateRestore: (obj: unknown) => KybernateRestoreValidation = kindValidator('restore', {
   head: kybernateHead(RESTORE_KIND, KybernateMessage.restoreName),
   spec: checkSpec,
-  status: statusReader<KybernateRestoreStatus>({
-    phase: oneOf(RESTORE_PHASES),
-    restoredPodName: text,
-    restoredPodUID: text,
-    restoreTime: text,
-    counterValue: wholeNumber,
-    ...COMMON_STATUS_FIELDS,
-  }),
+  status: kybernateStatus<KybernateRestoreStatus>(RESTORE_PHASES, { restoredPodName: text, restoredPodUID: text, restoreTime: text, counterValue: wholeNumber }),
 });
 
 function checkSpec(spec: Obj, report: Report): KybernateRestoreSpec {

@@ -17,9 +17,9 @@ import { boolean, isObject, optionalObject, requiredObject, typeName, type Obj, 
 import { defaultedString } from '../common/defaulted.ts';
 import { checkReplicaRange, integer } from '../common/integers.ts';
 import { kindValidator, type Validation } from '../common/object-validator.ts';
-import { count, oneOf, statusReader, text } from '../common/status-reader.ts';
+import { count, text } from '../common/status-reader.ts';
 import { URL_PATH_RULES } from '../common/string-rules.ts';
-import { checkStorage, COMMON_STATUS_FIELDS, kybernateHead } from './validate-common.ts';
+import { checkStorage, kybernateHead, kybernateStatus } from './validate-common.ts';
 import type { ActivatorSpec, KybernateWorkload, KybernateWorkloadSpec, KybernateWorkloadStatus, ScaleToZeroSpec, SuspendSpec } from './types.ts';
 
 export type KybernateWorkloadValidation = Validation<'workload', KybernateWorkload>;
@@ -29,14 +29,7 @@ const DURATION_RULES = { pattern: new RegExp(DURATION_PATTERN), what: 'a positiv
 export const validateKybernateWorkload: (obj: unknown) => KybernateWorkloadValidation = kindValidator('workload', {
   head: kybernateHead(WORKLOAD_KIND, KybernateMessage.workloadName),
   spec: checkSpec,
-  status: statusReader<KybernateWorkloadStatus>({
-    phase: oneOf(WORKLOAD_PHASES),
-    activeReplicas: count,
-    suspendedCheckpoints: count,
-    lastActivityTime: text,
-    podName: text,
-    ...COMMON_STATUS_FIELDS,
-  }),
+  status: kybernateStatus<KybernateWorkloadStatus>(WORKLOAD_PHASES, { activeReplicas: count, suspendedCheckpoints: count, lastActivityTime: text, podName: text }),
 });
 
 function checkSpec(spec: Obj, report: Report): KybernateWorkloadSpec {
