@@ -3,6 +3,7 @@
 // Every spec field is optional here because the API server stores what users wrote; `applyDefaults`
 // (api/defaults.ts) fills the gaps and `validate` (api/validate.ts) reports what is still missing.
 
+import type { ObjectMetadata } from './common/checks.ts';
 import type { OverrideSchema } from './overrides.ts';
 
 export type ModelSource = 'huggingface' | 'custom';
@@ -12,18 +13,13 @@ export type ProviderName = string; // dynamo | kaito | kuberay | any third-party
 export type Phase = 'Pending' | 'Deploying' | 'Running' | 'Failed' | 'Terminating';
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
-/** Minimal object metadata: only what the controller reads or writes. */
-export interface ObjectMeta {
-  name?: string;
-  namespace?: string;
-  uid?: string;
-  generation?: number;
-  resourceVersion?: string;
+/**
+ * Minimal object metadata: only what the controller reads or writes. The fields every kind keeps
+ * (api/common/checks.ts ObjectMetadata), all optional here since ModelDeployment's validator reads the
+ * stored object as it is, and the two only this controller reads.
+ */
+export interface ObjectMeta extends Partial<ObjectMetadata> {
   creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
   ownerReferences?: OwnerReference[];
 }
 
