@@ -41,7 +41,8 @@ run(process.execPath, [join(root, 'scripts', 'compile.mjs'), '--quiet']);
 
 if (!process.argv.includes('--no-tools')) {
   say('checking local-stack binaries (a first build takes several minutes; later runs reuse the cache) ...');
-  run(join(root, 'node_modules', '.bin', 'tsx'), ['tools/build.ts']);
+  // --operators (npm test): also the real KubeRay and KEDA operators the end-to-end tests run.
+  run(join(root, 'node_modules', '.bin', 'tsx'), ['tools/build.ts', ...(process.argv.includes('--operators') ? ['--operators'] : [])]);
   ensureRabbitmq();
   ensureContainerd();
   ensureDocker();

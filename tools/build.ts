@@ -1,6 +1,7 @@
 // Builds the local stack's binaries and the upstream operators (KubeRay, KEDA) from the Go module proxy
 // into the tools cache, one at a time, after copying the KubeRay and KEDA CRD files out of their modules;
-// skips what is already there. Usage: `npm run tools [-- --only etcd,temporal,keda-crds,keda-operator]`.
+// skips what is already there. Usage: `npm run tools [-- --operators] [-- --only etcd,keda-crds,keda-operator]`
+// (the operators only with --operators or when named).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,9 +102,14 @@ async function fetchCrdBundles(only?: Set<string>): Promise<void> {
   }
 }
 
-export async function buildTools(only?: Set<string>): Promise<void> {
+/**
+ * `only`: exactly these (tools or CRD bundles); otherwise the stack's binaries and the CRD bundles, plus
+ * the upstream operators when `operators` is set (the test suite runs them; `npm run dev` only with
+ * --real-operators, so its first start does not wait for two more long builds).
+ */
+export async function buildTools(only?: Set<string>, operators = false): Promise<void> {
   await fetchCrdBundles(only);
-  const wanted = TOOLS.filter((t) => !only || only.has(t.name));
+  const wanted = TOOLS.filter((t) => (only ? only.has(t.name) : t.role === 'stack' || operators));
   const missing = wanted.filter((spec) => {
     const found = resolveTool(spec.name);
     if (found) say(`${spec.name}: using ${found.path} (${found.source}${found.version ? `, ${found.version}` : ''})`);
@@ -153,7 +159,7 @@ export async function buildTools(only?: Set<string>): Promise<void> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const onlyArg = process.argv.indexOf('--only');
   const only = onlyArg > 0 ? new Set((process.argv[onlyArg + 1] ?? '').split(',')) : undefined;
-  buildTools(only).then(
+  buildTools(only, process.argv.includes('--operators')).then(
     () => say('all tools ready'),
     (err: Error) => {
       process.stderr.write(`\n${err.message}\n`);

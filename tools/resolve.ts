@@ -102,7 +102,7 @@ export function resolveOperator(name: 'kuberay-operator' | 'keda-operator'): str
   const found = resolveTool(name);
   if (found) return found.path;
   const spec = toolSpec(name);
-  throw new Error(`missing ${name} ${spec.version} (or set ${spec.envVar}). Run \`npm run tools\` to build it.`);
+  throw new Error(`missing ${name} ${spec.version} (or set ${spec.envVar}). Run \`npm run tools -- --operators\` to build it (several minutes the first time).`);
 }
 
 export function cachedCrdBundleDir(spec: CrdBundleSpec): string {
