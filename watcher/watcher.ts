@@ -85,6 +85,10 @@ export function startWatcher(opts: WatcherOptions): Watcher {
           seen.delete(uid);
           objects.delete(uid);
           if (uidByName.get(nameKey(o.metadata?.namespace, o.metadata?.name)) === uid) uidByName.delete(nameKey(o.metadata?.namespace, o.metadata?.name));
+          // Gone: its workflow's next pass finds no object and ends. Without this a kind without a
+          // finalizer (a KybernateRestore) kept its workflow waiting until its timer, minutes later. A
+          // workflow that has already ended is not started again (signal only).
+          if (o.metadata?.uid && o.metadata.name && o.metadata.namespace) send(o, 'deleted', false);
         },
       });
       if (kind.children?.length) {

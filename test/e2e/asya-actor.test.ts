@@ -431,6 +431,29 @@ describe.concurrent('AsyncActor', () => {
     expect(containerNames(await getDeployment(ns, target))).toEqual(['server']);
   });
 
+  it('an actor in Conflict binds as soon as the holder is deleted, not at its resync', async () => {
+    const target = uniqueName('handover');
+    const holder = uniqueName('holder');
+    const waiting = uniqueName('waiting');
+    await ownerDeployment(target);
+    await createActor(bindingActor(ns, holder, { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, `http://${target}:80`));
+    await waitForActor(ns, holder, 'injected', hasCondition('RuntimeInjected', 'True'));
+    await createActor(bindingActor(ns, waiting, { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, `http://${target}:81`));
+    await waitForActor(ns, waiting, 'refused', hasCondition('RuntimeInjected', 'False', 'AlreadyManaged'));
+
+    await deleteActor(ns, holder);
+    await waitActorGone(ns, holder);
+    // The resync is a minute here (TEST_SETTINGS): binding within seconds is the holder's removal waking it.
+    const bound = await waitForActor(ns, waiting, 'bound after the holder left', hasCondition('RuntimeInjected', 'True'), 15_000);
+    expect(bound.status).toMatchObject({ runtimeInjected: true });
+    const deployment = (await getDeployment(ns, target))!;
+    expect(deployment.metadata?.labels).toEqual({ 'asya.sh/managed-by': waiting });
+    expect(envOf(containerOf(deployment, 'asya-runtime'), 'ASYA_TARGET_URL')).toBe(`http://${target}:81`);
+
+    await deleteActor(ns, waiting);
+    await waitActorGone(ns, waiting);
+  });
+
   it('a target with a container of its own named asya-runtime is refused (ContainerNameConflict) and left as it is', async () => {
     const target = uniqueName('squatted');
     const name = uniqueName('squatter');

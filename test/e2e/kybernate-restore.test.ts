@@ -56,9 +56,11 @@ describe('KybernateRestore on the real stack', () => {
 
     await deleteRestore(kube.namespace, name);
     await eventually('the restore to be gone', async () => (await getRestore(kube.namespace, name)) === undefined);
-    await eventually('the garbage collector to remove the pod', async () => (await getPod(kube.namespace, podName)) === undefined, 90_000);
+    // Within seconds of the deletion (the watcher's removal signal), not at the next poll or resync (a
+    // minute and ten here): a restore has no finalizer, so the removal is the only event it gets.
     const workflowId = workflowIdFor(RESTORE_KIND, { namespace: kube.namespace, name, uid: created.metadata.uid! });
-    await eventually('the workflow to end', async () => (await client.workflow.getHandle(workflowId).describe()).status.name === 'COMPLETED');
+    await eventually('the workflow to end', async () => (await client.workflow.getHandle(workflowId).describe()).status.name === 'COMPLETED', 15_000);
+    await eventually('the garbage collector to remove the pod', async () => (await getPod(kube.namespace, podName)) === undefined, 90_000);
   });
 
   it('waits Pending while its checkpoint is in progress, and restores from its image, on its node, once it completed', async () => {
@@ -95,6 +97,13 @@ describe('KybernateRestore on the real stack', () => {
     expect(failed.status?.message).toBe(`KybernateCheckpoint ${cp} failed: criu failed`);
     expect(restoreReady(failed)).toMatchObject({ status: 'False', reason: 'CheckpointFailed' });
     expect(await getPod(kube.namespace, `${name}-restored`)).toBeUndefined();
+
+    // Deleted with no pod (nothing else to wake it) and no finalizer: its workflow still ends within
+    // seconds, woken by the watcher's removal signal rather than by its next poll or resync.
+    await deleteRestore(kube.namespace, name);
+    await eventually('the restore to be gone', async () => (await getRestore(kube.namespace, name)) === undefined);
+    const workflowId = workflowIdFor(RESTORE_KIND, { namespace: kube.namespace, name, uid: failed.metadata.uid! });
+    await eventually('the workflow to end', async () => (await client.workflow.getHandle(workflowId).describe()).status.name === 'COMPLETED', 15_000);
   });
 
   it('never takes over a pod of its name that is not its own: Failed PodExists', async () => {

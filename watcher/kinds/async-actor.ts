@@ -1,4 +1,5 @@
 import { ASYA_FINALIZER, ASYA_GROUP, ASYA_VERSION, ASYNC_ACTOR_KIND, ASYNC_ACTOR_PLURAL, MANAGED_BY_LABEL } from '../../api/asya/constants.ts';
+import type { AnyObject } from '../../kube/custom-objects.ts';
 import { K8sName, K8sNamespace } from '../../workflows/engine/search-attributes.ts';
 import { specFingerprint } from '../fingerprint.ts';
 import type { WatchedKind } from '../watched-kind.ts';
@@ -23,4 +24,19 @@ export const asyncActorKind: WatchedKind = {
     { group: 'apps', version: 'v1', plural: 'deployments', labelSelector: MANAGED_BY_LABEL, ownerLabel: MANAGED_BY_LABEL },
     { group: 'apps', version: 'v1', plural: 'statefulsets', labelSelector: MANAGED_BY_LABEL, ownerLabel: MANAGED_BY_LABEL },
   ],
+  /**
+   * An actor in Conflict waits for the workload's holder, another actor, to let go. The holder lets go
+   * when it is deleted: its cleanup takes its containers and label out of the workload, then its
+   * finalizer goes and the object with it. That removal wakes the actors of its namespace that are in
+   * Conflict, which bind at once instead of at their next resync.
+   */
+  related({ watch, wakeWhere, namespaces }) {
+    const inConflict = (actor: AnyObject) => (actor.status as { status?: string } | undefined)?.status === 'Conflict';
+    for (const namespace of namespaces) {
+      watch(`${ASYNC_ACTOR_KIND} holders`, { group: ASYA_GROUP, version: ASYA_VERSION, plural: ASYNC_ACTOR_PLURAL, namespace }, {
+        remove: (holder) =>
+          wakeWhere(`${ASYNC_ACTOR_KIND} ${holder.metadata?.namespace}/${holder.metadata?.name} deleted`, (actor) => actor.metadata?.namespace === holder.metadata?.namespace && inConflict(actor)),
+      });
+    }
+  },
 };
