@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InferenceProviderConfig, ModelDeploymentSpec } from '../api/types.ts';
 import type { AdmissionRequest, AdmissionResponse } from './admission.ts';
-import { identityChangeWarning, mutateRequest, validateRequest } from './review.ts';
+import { identityChangeWarning, mutateRequest, providerCrdWaitWarning, validateRequest } from './review.ts';
 import { providerNotInstalled, SERVED_NAME_WARNING, seedCases, servedNameWithCustomSource, validSpec } from './testing/seed-cases.ts';
 
 const kind = { group: 'kubeairunway.ai', version: 'v1alpha1', kind: 'ModelDeployment' };
@@ -65,8 +65,11 @@ describe('validateRequest: provider CRD installed (from InferenceProviderConfig 
     );
   });
 
-  it('an InferenceProviderConfig whose upstreamCRDVersion is empty: denied', () => {
-    expect(validateRequest(create(spec), { providerConfigs: [ipc('kaito', { installed: false })] }).status?.message).toBe(message);
+  it('an InferenceProviderConfig whose upstreamCRDVersion is empty: admitted with the seed message as a warning (the deployment waits)', () => {
+    const res = validateRequest(create(spec), { providerConfigs: [ipc('kaito', { installed: false })] });
+    expect(res.allowed).toBe(true);
+    expect(res.warnings).toEqual([providerCrdWaitWarning(message)]);
+    expect(res.warnings?.[0]).toBe(`${message}: admitted; the deployment waits (Pending) until the CRD is installed`);
   });
 
   it('installed: admitted', () => {
@@ -79,7 +82,8 @@ describe('validateRequest: provider CRD installed (from InferenceProviderConfig 
 
   it('the provider selected earlier (status) counts on an update', () => {
     const res = validateRequest(update(validSpec(), { ...validSpec(), image: 'x' }, { provider: { name: 'kaito' } }), { providerConfigs: [ipc('kaito', { installed: false })] });
-    expect(res.status?.message).toBe(message);
+    expect(res.allowed).toBe(true);
+    expect(res.warnings).toContain(providerCrdWaitWarning(message));
   });
 });
 

@@ -31,6 +31,11 @@ export interface MutateOptions {
 /** Joins several errors the way the reconcile path writes them into status.message. */
 export const ERROR_SEPARATOR = '; ';
 
+/** The admission warning for a provider whose CRD is missing: the seed's message, and what happens next. */
+export function providerCrdWaitWarning(seedMessage: string): string {
+  return `${seedMessage}: admitted; the deployment waits (Pending) until the CRD is installed`;
+}
+
 export function identityChangeWarning(fields: readonly string[]): string {
   return `Changing ${fields.join(', ')} deletes and recreates the provider resource: expect brief downtime, in-flight requests will fail`;
 }
@@ -83,14 +88,19 @@ export function validateRequest(req: AdmissionRequest, facts: ClusterFacts = {})
   if (req.operation === 'UPDATE' && isPlainObject(req.oldObject)) context.previousSpec = specOf(req.oldObject);
 
   const result = validate(spec, context);
-  const warnings = result.warnings.map((w) => w.message);
-  if (result.errors.length === 0 && facts.providerConfigs) warnings.push(...capabilityWarnings(spec, provider, facts.providerConfigs));
-  if (req.operation === 'UPDATE' && result.errors.length === 0 && isPlainObject(spec) && isPlainObject(specOf(req.oldObject))) {
+  // A provider whose CRD is not installed yet is something to wait for, not a fault of the spec: a
+  // GitOps sync applies CRDs and the objects using them together, and a deployment left to selection
+  // already waits for a CRD. Admitted with the seed's words as a warning; the deployment then waits,
+  // Pending, with the same message in its Validated condition until the CRD is there.
+  const errors = result.errors.filter((e) => e.awaits !== 'ProviderCrd');
+  const warnings = [...result.errors.filter((e) => e.awaits === 'ProviderCrd').map((e) => providerCrdWaitWarning(e.message)), ...result.warnings.map((w) => w.message)];
+  if (errors.length === 0 && facts.providerConfigs) warnings.push(...capabilityWarnings(spec, provider, facts.providerConfigs));
+  if (req.operation === 'UPDATE' && errors.length === 0 && isPlainObject(spec) && isPlainObject(specOf(req.oldObject))) {
     const { identity } = classifyUpdate(specOf(req.oldObject) as ModelDeploymentSpec, spec as ModelDeploymentSpec);
     if (identity.length > 0) warnings.push(identityChangeWarning(identity));
   }
 
-  if (result.errors.length > 0) return deny(req.uid, dedupe(result.errors.map((e) => e.message)).join(ERROR_SEPARATOR), dedupe(warnings));
+  if (errors.length > 0) return deny(req.uid, dedupe(errors.map((e) => e.message)).join(ERROR_SEPARATOR), dedupe(warnings));
   return allow(req.uid, dedupe(warnings));
 }
 
