@@ -55,8 +55,17 @@ const COLUMNS: Column<DeploymentStatus>[] = [
   { header: 'READY', value: readyText },
   { header: 'STEP', value: stepText },
   { header: 'AGE', value: (s) => s.age },
-  { header: 'LAST ERROR', value: errorText, maxWidth: 80 },
+  { header: 'LAST ERROR', value: lastErrorText, maxWidth: 80 },
 ];
+
+/**
+ * The workflow's last failed step, or, for a Failed deployment whose steps all succeeded (the provider's
+ * operator reported the failure, e.g. "insufficient GPUs"), the status message that says why: a Failed
+ * row never shows `<none>`.
+ */
+export function lastErrorText(s: DeploymentStatus): string | null {
+  return errorText(s) ?? (s.phase === 'Failed' ? s.message : null);
+}
 
 export const deploymentStatusView: StatusView = statusView<DeploymentStatus>({
   row: (obj, wf, now) => deploymentStatus(obj as unknown as ModelDeployment, wf, now),
