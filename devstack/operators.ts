@@ -8,7 +8,7 @@ import { resolveOperator } from '../tools/resolve.ts';
 import { generateCertificates, hostsFrom } from '../webhook/certificates.ts';
 import { probe } from './http.ts';
 import { freePort } from './ports.ts';
-import { startProcess, stopProcess, waitUntil, type ManagedProcess } from './process.ts';
+import { killChildrenOnExit, startProcess, stopProcess, waitUntil, type ManagedProcess } from './process.ts';
 
 export interface OperatorOptions {
   kubeconfigPath: string;
@@ -29,6 +29,9 @@ export interface RunningOperator {
 }
 
 async function started(proc: ManagedProcess, healthPort: number, readyWithinMs: number): Promise<RunningOperator> {
+  // A test worker that exits without its afterAll (a crash) must not leave the operator running. (The
+  // next stack start also reaps it: its command line names the state folder, through the kubeconfig.)
+  killChildrenOnExit();
   // controller-runtime's /readyz answers once the manager runs; a crash at start shows the log's tail.
   await waitUntil(proc, 'ready', readyWithinMs, async () => (await probe(`http://127.0.0.1:${healthPort}/readyz`)).status === 200);
   return { name: proc.name, pid: proc.pid, logFile: proc.logFile, process: proc, stop: () => stopProcess(proc) };
