@@ -29,8 +29,7 @@ export interface RunningOperator {
 }
 
 async function started(proc: ManagedProcess, healthPort: number, readyWithinMs: number): Promise<RunningOperator> {
-  // A test worker that exits without its afterAll (a crash) must not leave the operator running. (The
-  // next stack start also reaps it: its command line names the state folder, through the kubeconfig.)
+  // A test worker that exits without its afterAll (an uncaught error) must not leave the operator running.
   killChildrenOnExit();
   // controller-runtime's /readyz answers once the manager runs; a crash at start shows the log's tail.
   await waitUntil(proc, 'ready', readyWithinMs, async () => (await probe(`http://127.0.0.1:${healthPort}/readyz`)).status === 200);
