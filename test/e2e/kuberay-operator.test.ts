@@ -6,7 +6,7 @@
 // It stops there: the next step is the operator calling the head's Ray dashboard to deploy the Serve
 // application, at the head Service's cluster DNS name, and no Ray process (nor cluster DNS) runs here.
 // So the RayService never reports Running; what is asserted is that our status follows what the real
-// operator writes, at each of these steps.
+// operator writes, at each of these steps, and that deleting the ModelDeployment takes it all away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelDeployment } from '../../api/types.ts';
 import { startKuberayOperator, type RunningOperator } from '../../devstack/operators.ts';
@@ -15,7 +15,7 @@ import type { Simulator } from '../../devstack/simulators/simulator.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { renderKuberay } from '../../providers/kuberay/render.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
-import { createDeployment, example, getDeployment } from '../support/deployments.ts';
+import { createDeployment, deleteDeployment, example, getDeployment, waitGone } from '../support/deployments.ts';
 import { eventually, stackInfo, testKube, uniqueName, type TestKube } from '../support/env.ts';
 
 const RAY = { group: 'ray.io', version: 'v1' };
@@ -151,5 +151,13 @@ describe('the real KubeRay operator', () => {
     const after = await eventually('the ModelDeployment to follow the RayService after the cluster is ready', following);
     expect(after.ready.reason).toBe('Initializing');
     expect(after.live.status?.replicas).toEqual({ desired: 1, ready: 0 });
+
+    // Deleting the ModelDeployment deletes our RayService; the garbage collector then takes the
+    // operator's RayCluster (owned by the RayService) and its Pods.
+    await deleteDeployment(ns, name);
+    await waitGone(ns, name);
+    await eventually('the RayService to be gone', async () => (await objects().get({ ...RAY_SERVICES, namespace: ns, name })) === undefined);
+    await eventually('the RayCluster to be gone', async () => (await objects().get({ ...RAY_CLUSTERS, namespace: ns, name: clusterName })) === undefined);
+    await eventually('its Pods to be gone', async () => ((await objects().list({ ...PODS, namespace: ns, labelSelector: `ray.io/cluster=${clusterName}` })) as AnyObject[]).length === 0);
   });
 });
