@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dockerCacheDir, hasImage, type DockerEngine } from './docker.ts';
 
@@ -129,16 +130,22 @@ export async function ensureNodeBaseImage(engine: DockerEngine, log: Log = () =>
 }
 
 /**
- * Builds `tag` from a Dockerfile given as lines (and files beside it), once: later calls find it by tag.
+ * Builds `<name>-<recipe digest>` from a Dockerfile given as lines (and files beside it), once: later
+ * calls find it by that tag, which it returns.
  * On the host's network: apt-get and npm inside reach the same registries the host does.
  */
 export async function ensureDerivedImage(
   engine: DockerEngine,
-  tag: string,
+  name: string,
   dockerfile: string[],
-  opts: { files?: Record<string, string>; log?: Log; timeoutMs?: number } = {},
+  opts: { files?: Record<string, string>; dirs?: Record<string, string>; log?: Log; timeoutMs?: number } = {},
 ): Promise<string> {
   const log = opts.log ?? (() => undefined);
+  // The tag carries a digest of the recipe (the Dockerfile and the files beside it): a changed recipe
+  // builds a new image instead of finding a stale one.
+  const recipe = createHash('sha256').update(dockerfile.join('\n'));
+  for (const source of Object.values(opts.files ?? {})) recipe.update(readFileSync(source));
+  const tag = `${name}-${recipe.digest('hex').slice(0, 10)}`;
   if (await hasImage(engine, tag)) {
     log(`image ${tag}: cached`);
     return tag;
@@ -148,6 +155,7 @@ export async function ensureDerivedImage(
   try {
     writeFileSync(join(context, 'Dockerfile'), `${dockerfile.join('\n')}\n`);
     for (const [name, source] of Object.entries(opts.files ?? {})) copyFileSync(source, join(context, name));
+    for (const [name, source] of Object.entries(opts.dirs ?? {})) cpSync(source, join(context, name), { recursive: true });
     log(`image ${tag}: first build (once) ...`);
     await engine.run(['build', '--network=host', '--rm', '-t', tag, context], {
       timeoutMs: opts.timeoutMs ?? 15 * 60_000,
