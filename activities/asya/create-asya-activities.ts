@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
-import { ASYA_API_VERSION, ASYA_FIELD_MANAGER, ASYA_FINALIZER, ASYNC_ACTOR_KIND, ASYNC_ACTOR_PLURAL, ASYA_GROUP, ASYA_VERSION, KEDA_GROUP, KEDA_VERSION, MANAGED_BY_LABEL, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
+import { ASYA_API_VERSION, ASYA_FIELD_MANAGER, ASYA_FINALIZER, ASYNC_ACTOR_KIND, ASYNC_ACTOR_PLURAL, ASYA_GROUP, ASYA_VERSION, KEDA_GROUP, KEDA_VERSION, MANAGED_BY_LABEL, RUNTIME_CONFIG_MAP, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
 import { modeOf } from '../../api/asya/mode.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
 import { validateAsyncActor } from '../../api/asya/validate.ts';
@@ -184,6 +184,20 @@ export function createAsyaActivities(deps: AsyaActivityDeps): AsyaActivities {
         const deleted = await deps.broker.delete(ref.name);
         if (deleted.ok) changes.push(...deleted.changes);
         else remaining.push(deleted.message);
+      }
+      // The shared runtime ConfigMap goes with the namespace's last actor (the others' workloads mount it;
+      // one being deleted too releases its workload now). Only ours: the label render-runtime-script.ts sets.
+      try {
+        const others = (await objects.list({ group: ASYA_GROUP, version: ASYA_VERSION, plural: ASYNC_ACTOR_PLURAL, namespace: ref.namespace })).filter(
+          (a) => a.metadata?.uid !== ref.uid && !a.metadata?.deletionTimestamp,
+        );
+        const configMap = { ...CONFIG_MAPS, namespace: ref.namespace, name: RUNTIME_CONFIG_MAP };
+        const live = others.length === 0 ? await objects.get(configMap) : undefined;
+        if (live?.metadata?.labels?.['app.kubernetes.io/part-of'] === 'asya' && (await objects.remove(configMap)) !== 'absent') {
+          changes.push(`deleted ConfigMap ${RUNTIME_CONFIG_MAP} (no other AsyncActor in ${ref.namespace} uses it)`);
+        }
+      } catch (err) {
+        remaining.push(`ConfigMap ${RUNTIME_CONFIG_MAP} (${classifyKubeError(err).message})`);
       }
       if (changes.length > 0) recorder.post(involved(ref), { type: 'Normal', reason: 'Released', message: changes.join('; ') });
       return { remaining, changes };

@@ -3,7 +3,9 @@
 // conflict loop with its backoff, and the refusals. Binding to a KAITO Workspace (the test plays KAITO)
 // is in asya-workspace.test.ts, the crash in asya-crash.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASYA_GROUP, ASYA_VERSION, ASYNC_ACTOR_PLURAL } from '../../api/asya/constants.ts';
 import { AsyncActorMessage } from '../../api/asya/messages.ts';
+import { CustomObjects } from '../../kube/custom-objects.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
 import { createDeployment, deleteDeployment, eventsFor, example, waitForDeployment, waitGone } from '../support/deployments.ts';
@@ -235,7 +237,9 @@ describe.concurrent('AsyncActor', () => {
     expect(await queueDepth(`asya-${name}-dlq`)).toBeUndefined();
     await eventually('the ScaledObject gone', async () => (await getScaledObject(ns, name)) === undefined);
     await eventually('the Deployment collected', async () => (await getDeployment(ns, name)) === undefined);
-    expect(await getConfigMap(ns, 'asya-runtime')).toBeDefined();
+    // Shared: it stays while another actor of the namespace uses it, and goes with the last one (below).
+    const others = await new CustomObjects(kube.kc).list({ group: ASYA_GROUP, version: ASYA_VERSION, plural: ASYNC_ACTOR_PLURAL, namespace: ns });
+    if (others.length > 0) expect(await getConfigMap(ns, 'asya-runtime')).toBeDefined();
   });
 
   it('standalone: disabling scaling deletes the ScaledObject and fixes the replica count', async () => {
@@ -473,5 +477,35 @@ describe.concurrent('AsyncActor', () => {
     const after = (await getDeployment(ns, target))!;
     expect(podTemplate(after)).toEqual(podTemplate(before));
     expect(containersManagedBy(after, OWNER)).toEqual(['asya-runtime', 'server']);
+  });
+});
+
+describe('the shared asya-runtime ConfigMap', () => {
+  let kube: TestKube;
+  let ctl: TestController;
+  beforeAll(async () => {
+    kube = await testKube('e2e-asya-cm');
+    ctl = await startTestController({ namespaces: [kube.namespace] });
+  });
+  afterAll(async () => {
+    await ctl?.stop();
+    await kube?.cleanup();
+  });
+
+  it('stays while an actor of the namespace uses it and goes with the last one', async () => {
+    const ns = kube.namespace;
+    const [first, second] = [uniqueName('cm-a'), uniqueName('cm-b')];
+    for (const name of [first, second]) await createActor(actorExample('async-actor-standalone.yaml', ns, name));
+    for (const name of [first, second]) await waitForActor(ns, name, 'its workload applied', (a) => conditionOf(a, 'WorkloadReady') !== undefined);
+    expect(await getConfigMap(ns, 'asya-runtime')).toBeDefined();
+
+    await deleteActor(ns, first);
+    await waitActorGone(ns, first);
+    expect(await getConfigMap(ns, 'asya-runtime')).toBeDefined();
+
+    await deleteActor(ns, second);
+    await waitActorGone(ns, second);
+    expect(await getConfigMap(ns, 'asya-runtime')).toBeUndefined();
+    expect((await eventsFor(ns, second)).find((e) => e.reason === 'Released')?.message).toContain(`deleted ConfigMap asya-runtime (no other AsyncActor in ${ns} uses it)`);
   });
 });
