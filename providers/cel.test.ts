@@ -14,6 +14,14 @@ describe('CEL rules', () => {
     expect(evaluateRule('spec.resources.gpu.count > 1', { resources: { gpu: { count: 2 } } })).toEqual({ matched: true });
   });
 
+  it('reads whole numbers as ints, as the API server does: int arithmetic works, doubles stay doubles', () => {
+    expect(evaluateRule('spec.resources.gpu.count - 1 == 1', { resources: { gpu: { count: 2 } } })).toEqual({ matched: true });
+    expect(evaluateRule('spec.scaling.replicas * 2 > 3', { scaling: { replicas: 2 } })).toEqual({ matched: true });
+    expect(evaluateRule('spec.resources.gpu.count > 0.5', { resources: { gpu: { count: 1 } } })).toEqual({ matched: true });
+    expect(evaluateRule('spec.provider.overrides.ratio * 2.0 == 1.0', { provider: { overrides: { ratio: 0.5 } } })).toEqual({ matched: true });
+    expect(evaluateRule('size(spec.env) == 1', { env: [{ name: 'A', value: 'b' }] })).toEqual({ matched: true });
+  });
+
   it("the seed's KAITO rule raises no such key when spec.resources is omitted; the built-in one is guarded", () => {
     expect(evaluateRule('!has(spec.resources.gpu) || spec.resources.gpu.count == 0', {})).toEqual({
       matched: false,

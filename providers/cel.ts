@@ -1,5 +1,7 @@
 // A small wrapper around @marcbachmann/cel-js for selection rules. Rules see one variable, `spec`: the
-// ModelDeployment spec as JSON (numbers are CEL doubles, which compare with int literals as in cel-go).
+// ModelDeployment spec as JSON, read as the API server reads it: a whole number is a CEL int, any
+// other number a double (so `spec.resources.gpu.count - 1` is int arithmetic, not "no such overload";
+// ints and doubles still compare with each other, as in cel-go).
 // Compiled programs are cached by expression text: the same few rules run for every deployment.
 //
 // A rule that cannot be compiled, does not type-check as a boolean, or fails while evaluating (most
@@ -40,7 +42,7 @@ export function evaluateRule(expression: string, spec: unknown): RuleOutcome {
   try {
     // Inside the try: a spec nested deeper than the stack allows (the API server stores up to 10,000
     // levels under provider.overrides) is a rule that fails to evaluate, not a failed selection.
-    const value = canonicalize(spec);
+    const value = withCelInts(canonicalize(spec));
     const context = { spec: value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {} };
     result = compiled.program(context);
   } catch (error) {
@@ -48,6 +50,14 @@ export function evaluateRule(expression: string, spec: unknown): RuleOutcome {
   }
   if (typeof result !== 'boolean') return { matched: false, error: `evaluated to ${typeName(result)}, not a bool` };
   return { matched: result };
+}
+
+/** JSON's whole numbers as CEL ints (cel-js takes BigInts), the way Kubernetes decodes unstructured JSON. */
+function withCelInts(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : value;
+  if (Array.isArray(value)) return value.map(withCelInts);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withCelInts(v)]));
+  return value;
 }
 
 /** Number of cached programs; for tests of the cache. */
