@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnyObject } from '../kube/custom-objects.ts';
 import { allCrdBundleFiles } from '../tools/resolve.ts';
-import { loadUpstreamCrd, withoutConversionWebhook } from './upstream-crds.ts';
+import { hasUpstreamCrds, loadUpstreamCrd, upstreamCrdsDir, withoutConversionWebhook } from './upstream-crds.ts';
 
 const yamlFilesIn = (dir: string): string[] =>
   existsSync(dir)
@@ -27,6 +27,8 @@ export function stackCrdFiles(root: string): string[] {
 export interface TestStackCrds {
   files: string[];
   crds: AnyObject[];
+  /** Why the stand-ins were installed instead of the upstream files (the tests that need those skip). */
+  fallback?: string;
 }
 
 /**
@@ -37,6 +39,13 @@ export interface TestStackCrds {
  * not run here; it is installed with conversion None, v1beta1 (upstream's storage version) stored.
  */
 export function testStackCrds(root: string): TestStackCrds {
+  if (!hasUpstreamCrds(root, ['kaitoWorkspaces', 'dynamoGraphDeployments'])) {
+    return {
+      files: stackCrdFiles(root),
+      crds: [],
+      fallback: `the upstream KAITO and Dynamo CRD files are not in ${upstreamCrdsDir(root)} (set KUBEAIRUNWAY_UPSTREAM_CRDS): the strict stand-ins are installed and the tests that need the upstream files skip`,
+    };
+  }
   const dynamo = withoutConversionWebhook(loadUpstreamCrd(root, 'dynamoGraphDeployments'), { storage: 'v1beta1' });
   return {
     files: [...yamlFilesIn(join(root, 'deploy/crds')), ...allCrdBundleFiles()],

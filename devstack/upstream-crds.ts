@@ -3,7 +3,7 @@
 // sources in its SOURCES.md), never copied into it; tests read them from there. Pure helpers only: where
 // the files are, reading them, and the one change a cluster without the Dynamo operator needs.
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { AnyObject } from '../kube/custom-objects.ts';
 import { readYamlDocuments } from './yaml-cache.ts';
 
@@ -19,10 +19,19 @@ export const UPSTREAM_CRD_FILES = {
 
 export type UpstreamCrd = keyof typeof UPSTREAM_CRD_FILES;
 
-/** `$KUBEAIRUNWAY_UPSTREAM_CRDS`, else `<repo>/../shared/upstream-crds`. */
+/**
+ * `$KUBEAIRUNWAY_UPSTREAM_CRDS`, else `shared/upstream-crds` beside the repository or beside one of the
+ * folders above it (a clone made elsewhere under the same workspace finds it too); `<repo>/../shared/
+ * upstream-crds` when there is none, so messages name the usual place.
+ */
 export function upstreamCrdsDir(repoRoot: string, env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env[UPSTREAM_CRDS_ENV];
-  return fromEnv ? resolve(fromEnv) : resolve(repoRoot, '..', 'shared', 'upstream-crds');
+  if (fromEnv) return resolve(fromEnv);
+  for (let dir = resolve(repoRoot, '..'); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'shared', 'upstream-crds');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return resolve(repoRoot, '..', 'shared', 'upstream-crds');
+  }
 }
 
 export function upstreamCrdPath(repoRoot: string, which: UpstreamCrd, env: NodeJS.ProcessEnv = process.env): string {

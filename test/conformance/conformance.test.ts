@@ -5,6 +5,7 @@
 // refusal, a pruned field and a missing CRD on this same API server.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasUpstreamCrds } from '../../devstack/upstream-crds.ts';
 import { conformanceCommand } from '../../cli/commands/conformance.ts';
 import { discoverTarget, dryRunCase } from '../../cli/conformance/cluster.ts';
 import type { ConformanceReport, ObjectResult } from '../../cli/conformance/report.ts';
@@ -47,7 +48,7 @@ const countBy = (results: readonly ObjectResult[]) => {
 };
 const problems = (results: readonly ObjectResult[]) => results.filter((r) => r.outcome !== 'accepted');
 
-describe('kubeairunway conformance against the upstream CRDs', () => {
+describe.skipIf(!hasUpstreamCrds(ROOT, ['kaitoWorkspaces', 'dynamoGraphDeployments']))('kubeairunway conformance against the upstream CRDs', () => {
   const kc = kubeConfig();
   let kube: TestKube;
   let saved: Awaited<ReturnType<typeof saveCrds>>;

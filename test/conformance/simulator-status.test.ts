@@ -5,6 +5,7 @@
 // must take every field and keep it: 0 refused, 0 pruned.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasUpstreamCrds } from '../../devstack/upstream-crds.ts';
 import { lostFields } from '../../cli/conformance/compare.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import type { UpstreamScript } from '../../devstack/simulators/simulator.ts';
@@ -33,7 +34,7 @@ function providerOf(script: UpstreamScript) {
   return provider;
 }
 
-describe('simulated operators write only declared status fields', () => {
+describe.skipIf(!hasUpstreamCrds(ROOT, ['kaitoWorkspaces', 'dynamoGraphDeployments']))('simulated operators write only declared status fields', () => {
   const kc = kubeConfig();
   const rest = new KubeRest(kc);
   let kube: TestKube;

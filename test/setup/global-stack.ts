@@ -18,6 +18,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The upstream projects' real CRDs (KAITO's and Dynamo's from ../shared/upstream-crds, KubeRay's and
   // KEDA's from their Go modules): every provider resource a test creates must fit the real schema.
   const crds = testStackCrds(project.config.root);
+  if (crds.fallback) process.stdout.write(`[stack] WARNING: ${crds.fallback}\n`);
   const stack = await startStack({
     stateDir,
     crdFiles: crds.files,
