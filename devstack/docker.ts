@@ -141,6 +141,8 @@ function enginePaths(dataRoot: string) {
     execRoot: join(runDir, 'exec'),
     socket: join(runDir, 'docker.sock'),
     pidFile: join(runDir, 'dockerd.pid'),
+    /** The process that started the daemon: while it lives, others join; once it is gone, the next one restarts it. */
+    ownerFile: join(runDir, 'owner.pid'),
     logFile: join(dockerCacheDir(), 'dockerd.log'),
   };
 }
@@ -159,6 +161,15 @@ function commandOf(pid: number): string {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
     return '';
+  }
+}
+
+function ownerAlive(ownerFile: string): boolean {
+  try {
+    const owner = Number(readFileSync(ownerFile, 'utf8').trim());
+    return Number.isInteger(owner) && owner > 0 && alive(owner);
+  } catch {
+    return false;
   }
 }
 
@@ -197,9 +208,10 @@ async function killAndWait(pid: number, graceMs: number): Promise<void> {
 }
 
 /**
- * Starts the private engine, or joins the one already serving its socket (another test file or `npm run
- * dev` of this user): one data root takes one daemon. A daemon left on the data root that no longer
- * answers (its owner was SIGKILLed mid-start) is stopped first. Ready when the API answers (bounded).
+ * Starts the private engine, or joins the one already serving its socket while the process that started
+ * it still runs (one data root takes one daemon). A daemon whose owner is gone (killed before it could
+ * stop it) or that no longer answers is stopped first, with its containers. Ready when the API answers
+ * (bounded).
  */
 export async function startDocker(opts: { log?: (line: string) => void; readyTimeoutMs?: number } = {}): Promise<DockerEngine> {
   const unavailable = dockerUnavailable();
@@ -210,11 +222,12 @@ export async function startDocker(opts: { log?: (line: string) => void; readyTim
   const run = (args: string[], o?: DockerRunOptions) => runDocker(client, host, args, o);
   const existing = recordedDaemon(paths);
   if (existing !== undefined) {
-    if (await answers(client, host)) {
+    if (ownerAlive(paths.ownerFile) && (await answers(client, host))) {
       opts.log?.(`docker: joining the private dockerd already running (pid ${existing}, ${host})`);
       return { host, socket: paths.socket, client, owned: false, run, stop: async () => undefined };
     }
-    opts.log?.(`docker: stopping pid ${existing}, a private dockerd that does not answer`);
+    // Its owner was killed before it could stop it (or it hangs): stopping it stops its containers too.
+    opts.log?.(`docker: stopping pid ${existing}, a private dockerd left by a run that ended without stopping it (or not answering)`);
     await killAndWait(existing, 10_000);
   }
   mkdirSync(paths.dataRoot, { recursive: true });
@@ -241,6 +254,7 @@ export async function startDocker(opts: { log?: (line: string) => void; readyTim
   await waitUntil(proc, 'answering on its socket', opts.readyTimeoutMs ?? 60_000, () => answers(client, host));
   // The pid file is dockerd's own; ours holds the same id, written for a later run to find the daemon.
   writeFileSync(paths.pidFile, String(proc.pid));
+  writeFileSync(paths.ownerFile, String(process.pid));
   opts.log?.(`docker: private dockerd (pid ${proc.pid}) up in ${((Date.now() - t0) / 1000).toFixed(1)}s on ${host}, data in ${paths.dataRoot}`);
   return {
     host,
@@ -252,6 +266,7 @@ export async function startDocker(opts: { log?: (line: string) => void; readyTim
     stop: async () => {
       await stopProcess(proc, 30_000);
       rmSync(paths.pidFile, { force: true });
+      rmSync(paths.ownerFile, { force: true });
     },
   };
 }
