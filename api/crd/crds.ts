@@ -8,6 +8,7 @@ import { asyncActorRootSchema } from './async-actor-schema.ts';
 import { rootSchema } from './common-schemas.ts';
 import { customResourceDefinition } from './crd-builder.ts';
 import { flameClusterRootSchema } from './flame-cluster-schema.ts';
+import { withFriendlyPatterns } from './friendly-patterns.ts';
 import { checkpointRootSchema } from './kybernate-checkpoint-schema.ts';
 import { restoreRootSchema } from './kybernate-restore-schema.ts';
 import { workloadRootSchema } from './kybernate-workload-schema.ts';
@@ -20,7 +21,7 @@ export const modelDeploymentCrd = customResourceDefinition({
   category: 'kubeairunway',
   schema: rootSchema(
     'ModelDeployment is one LLM inference deployment, served by an inference provider (KAITO, Dynamo, KubeRay, ...).',
-    modelDeploymentSpecSchema,
+    withFriendlyPatterns(modelDeploymentSpecSchema),
     modelDeploymentStatusSchema,
   ),
   subresources: {

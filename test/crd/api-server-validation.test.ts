@@ -7,6 +7,7 @@ import { FLAME_API_VERSION, FLAME_CLUSTER_KIND, FLAME_CLUSTER_PLURAL, FLAME_GROU
 import { seedSpec } from '../../api/flame/testing.ts';
 import { validateFlameCluster } from '../../api/flame/validate.ts';
 import { ValidationMessage } from '../../api/validation-messages.ts';
+import { OBJECT_NAME_PATTERN, PATTERN_DESCRIPTIONS } from '../../api/crd/model-deployment-schema.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { classifyKubeError } from '../../kube/errors.ts';
 import { kubeConfig, stackInfo, testKube, type TestKube } from '../support/env.ts';
@@ -61,13 +62,16 @@ describe('ModelDeployment CRD on the API server', () => {
     expect(tooMany.detail).toContain('spec.resources.gpu.count: Invalid value: 1000000000: spec.resources.gpu.count in body should be less than or equal to 128');
 
     const secret = await rejection('secret', { ...gpu, resources: { gpu: { count: 1 } }, secrets: { huggingFaceToken: 'HF_TOKEN' } });
-    expect(secret.detail).toContain('spec.secrets.huggingFaceToken: Invalid value: "HF_TOKEN": spec.secrets.huggingFaceToken in body should match');
+    // In words, not as the raw pattern (the CRD says it with a CEL rule; api/crd/friendly-patterns.ts).
+    expect(secret.detail).toContain(`spec.secrets.huggingFaceToken: Invalid value: "HF_TOKEN": must be ${PATTERN_DESCRIPTIONS[OBJECT_NAME_PATTERN]}`);
+    expect(secret.detail).not.toContain('should match');
 
     const envRef = await rejection('envref', {
       ...gpu,
       resources: { gpu: { count: 1 } },
       env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'Not_A_Name', key: 'k' } } }],
     });
+    // In a list the pattern stays (a CEL rule there would be costed per possible element): the raw form.
     expect(envRef.detail).toContain('spec.env[0].valueFrom.secretKeyRef.name: Invalid value: "Not_A_Name"');
   });
 
