@@ -89,6 +89,19 @@ export async function runDev(opts: DevOptions): Promise<void> {
   // The stack's servers are stopped by process id, whatever happened above.
   await stack!.stop();
   log('stopped');
+  exitSoonIfStillRunning(log);
+}
+
+/**
+ * Everything is stopped; the process ends when nothing is left to do. Should anything still hold it
+ * (a retry loop that missed the stop), it would sit there after saying "stopped", and Ctrl-C would seem
+ * not to work: it ends after a moment anyway, naming the fault. The timer itself keeps nothing alive.
+ */
+function exitSoonIfStillRunning(log: (line: string) => void): void {
+  setTimeout(() => {
+    log('still running a moment after stopping (a leftover timer or connection); exiting');
+    process.exit(process.exitCode ?? 0);
+  }, 3_000).unref();
 }
 
 /** The metrics server is this process's own, so it is not in the stack's port plan; same rule, though. */

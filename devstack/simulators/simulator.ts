@@ -112,9 +112,11 @@ export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opt
       }
     }
   };
+  let stopped = false;
   /** A pause that stop() cuts short (the simulation then simply never goes on). */
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (stopped) return;
       const timer = setTimeout(() => {
         timers.delete(timer);
         resolve();
@@ -139,6 +141,9 @@ export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opt
       if (!live || live.metadata?.generation !== generation) return;
       await writeStatus(live, outcome.kind === 'fail' ? script.failed(live, outcome.message) : script.ready(live));
     } catch (err) {
+      // A write in flight when stop() came fails once the servers are gone: retrying then would keep the
+      // stopped process alive forever (its timers are new, stop() cleared only the earlier ones).
+      if (stopped) return;
       opts.log?.(`simulator: status of ${obj.metadata?.namespace}/${obj.metadata?.name} not written (${(err as Error).message.split('\n')[0]}); trying again`);
       if (handled.get(uid) === generation) handled.delete(uid);
       await pause(1_000);
@@ -160,6 +165,7 @@ export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opt
   await start();
   return {
     async stop() {
+      stopped = true;
       for (const t of timers) clearTimeout(t);
       await stop();
     },
