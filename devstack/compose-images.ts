@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveTool } from '../tools/resolve.ts';
 import { dockerCacheDir, type DockerEngine } from './docker.ts';
 import { ensureDerivedImage, ensureNodeBaseImage } from './docker-images.ts';
+import { executable } from './executables.ts';
 
 // Images for docker-compose.yml that can be had without a registry (issue 28): PostgreSQL from Debian's
 // package; the Temporal server and its SQL schema tool built from the Go module proxy (as the local
@@ -21,15 +22,6 @@ export const LOCAL_ADMINTOOLS_IMAGE = `kubeairunway-local/temporal-admin-tools:$
 export const COMPOSE_VERSION = '2.29.7';
 
 type Log = (line: string) => void;
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function goBin(): string {
   return join(dockerCacheDir(), '..', 'compose-build', 'bin');

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { release } from 'node:os';
 import { join } from 'node:path';
 import { ContainerdClient } from '../containerd/client.ts';
-import { startProcess, stopProcess, waitUntil, type ManagedProcess } from './process.ts';
+import { pidExists, startProcess, stopProcess, waitUntil, type ManagedProcess } from './process.ts';
+import { executable, onSearchPath, searchPath } from './executables.ts';
 
 // A real containerd for the containerd client's tests (and the Kybernate node worker's): Debian's
 // containerd and runc (installed by scripts/setup.mjs), run as root with a config of our own, its socket,
@@ -14,15 +15,6 @@ export const CONTAINERD_ENV = 'KUBEAIRUNWAY_CONTAINERD';
 const DEBIAN_CONTAINERD = '/usr/bin/containerd';
 /** The tiny image's one binary; busybox-static's, which needs no libraries in the root file system. */
 export const BUSYBOX = '/bin/busybox';
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Whether an ELF binary is statically linked (has no program interpreter). */
 export function isStaticElf(path: string): boolean {
@@ -51,23 +43,9 @@ export function containerdUnavailable(): string | undefined {
   if (process.getuid?.() !== 0) return 'containerd runs containers only as root (run the tests as root)';
   const bin = process.env[CONTAINERD_ENV] || DEBIAN_CONTAINERD;
   if (!executable(bin)) return `no containerd at ${bin}: run \`node scripts/setup.mjs\` as root, or set ${CONTAINERD_ENV}`;
-  if (!onPath('runc')) return 'no runc on PATH: run `node scripts/setup.mjs` as root';
+  if (!onSearchPath('runc')) return 'no runc on PATH: run `node scripts/setup.mjs` as root';
   if (!executable(BUSYBOX) || !isStaticElf(BUSYBOX)) return `no static busybox at ${BUSYBOX} (Debian's busybox-static): run \`node scripts/setup.mjs\` as root`;
   return undefined;
-}
-
-function searchPath(): string {
-  // The shim looks for runc, and runc for criu, on PATH; as root they are in the sbin folders.
-  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
-  for (const d of ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']) if (!dirs.includes(d)) dirs.push(d);
-  return dirs.join(':');
-}
-
-function onPath(name: string): string | undefined {
-  return searchPath()
-    .split(':')
-    .map((d) => join(d, name))
-    .find(executable);
 }
 
 export interface Containerd {
@@ -135,15 +113,6 @@ function killAll(pids: number[]): void {
 /** The id of the process that started the containerd in a state folder, for reapOrphanContainerds. */
 const OWNER_FILE = 'owner.pid';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Starts containerd with its state in `<stateDir>/containerd`, ready when its Version service answers.
  * A containerd left running on the same folder (its owner was SIGKILLed) is killed first; its shims are
@@ -160,7 +129,7 @@ export async function startContainerd(stateDir: string, opts: { log?: (line: str
   const config = join(dir, 'config.toml');
   const earlier = processesNaming(config);
   killAll(earlier);
-  for (const deadline = Date.now() + 5_000; earlier.some(alive) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+  for (const deadline = Date.now() + 5_000; earlier.some(pidExists) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
   rmSync(socket, { force: true });
   writeFileSync(join(dir, OWNER_FILE), String(process.pid));
   writeFileSync(config, containerdConfig(dir));
@@ -174,7 +143,7 @@ export async function startContainerd(stateDir: string, opts: { log?: (line: str
     probe.close();
   }
   const stop = async () => {
-    await removeEverything(socket, opts.log).catch((err: Error) => opts.log?.(`containerd cleanup: ${err.message}`));
+    await removeAllContainers(socket, 15_000, opts.log).catch((err: Error) => opts.log?.(`containerd cleanup: ${err.message}`));
     await stopProcess(proc, 10_000);
     // Shims outlive their containerd by design; ours have nothing left to serve.
     killAll(processesNaming(socket));
@@ -198,7 +167,7 @@ export async function reapOrphanContainerds(parent: string, log?: (line: string)
     } catch {
       continue;
     }
-    if (owner === process.pid || alive(owner)) continue;
+    if (owner === process.pid || pidExists(owner)) continue;
     try {
       await (await startContainerd(stateDir, { log })).stop();
     } catch (err) {
@@ -210,10 +179,13 @@ export async function reapOrphanContainerds(parent: string, log?: (line: string)
   return reaped;
 }
 
-/** Removes every task and container in every namespace, bounded (15 s in all). */
-async function removeEverything(socket: string, log?: (line: string) => void): Promise<void> {
+/**
+ * Removes every task and container in every namespace of the containerd at `socket`, bounded (`budgetMs`
+ * in all, 5 s a call): the host containerd's stop here and the Kybernate node's (devstack/kybernate-node.ts).
+ */
+export async function removeAllContainers(socket: string, budgetMs: number, log?: (line: string) => void): Promise<void> {
   const admin = new ContainerdClient({ socket, namespace: 'default', timeoutMs: 5_000 });
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + budgetMs;
   try {
     const { namespaces } = await admin.connection.unary<{ namespaces: { name: string }[] }>('namespaces', 'List', {});
     for (const { name } of namespaces) {
@@ -264,7 +236,7 @@ export interface CriuStatus {
  * kernels (it cannot parse their vDSO), so every dump fails there; CRIU 4 passes.
  */
 export function criuStatus(): CriuStatus {
-  const criu = onPath('criu');
+  const criu = onSearchPath('criu');
   if (!criu) return { works: false, version: undefined, reason: 'no criu on PATH (Debian\'s criu package; `node scripts/setup.mjs` as root installs it)' };
   const version = /Version:\s*(\S+)/.exec(spawnSync(criu, ['--version'], { encoding: 'utf8' }).stdout ?? '')?.[1];
   const check = spawnSync(criu, ['check'], { encoding: 'utf8', timeout: 30_000 });

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dockerCacheDir, hasImage, type DockerEngine } from './docker.ts';
+import { executable } from './executables.ts';
 
 // Images for the private Docker engine, made from Debian's packages alone (no registry serves base images
 // here): a Debian trixie root file system by debootstrap with trixie's nodejs, imported as the base; the
@@ -21,15 +22,6 @@ export const MIN_NODE_VERSION: [number, number] = [20, 19];
 export const DEBIAN_MIRROR_ENV = 'KUBEAIRUNWAY_DEBIAN_MIRROR';
 
 type Log = (line: string) => void;
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Why the base image cannot be made here (debootstrap missing), or undefined. */
 export function baseImageUnavailable(): string | undefined {

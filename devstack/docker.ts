@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProcess, stopProcess, waitUntil, type ManagedProcess } from './process.ts';
+import { pidExists, startProcess, stopProcess, waitUntil, type ManagedProcess } from './process.ts';
+import { executable, onSearchPath, searchPath } from './executables.ts';
 
 // A private Docker engine for the project's own tests (the image, compose, the Kybernate node container):
 // Debian's docker.io (installed by scripts/setup.mjs), its dockerd run as root with everything of its own —
@@ -16,35 +17,13 @@ const DEBIAN_DOCKERD = '/usr/sbin/dockerd';
 /** docker.io's client, the daemon's own release (a newer client on PATH may want a newer API). */
 const DEBIAN_DOCKER = '/usr/bin/docker';
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function searchPath(): string {
-  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
-  for (const d of ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']) if (!dirs.includes(d)) dirs.push(d);
-  return dirs.join(':');
-}
-
-function onPath(name: string): string | undefined {
-  return searchPath()
-    .split(':')
-    .map((d) => join(d, name))
-    .find(executable);
-}
-
 function dockerdBinary(): string {
   return process.env[DOCKERD_ENV] || DEBIAN_DOCKERD;
 }
 
 /** The client beside the daemon, else Debian's, else the first on PATH. */
 export function dockerClient(): string | undefined {
-  return [join(dockerdBinary(), '..', 'docker'), DEBIAN_DOCKER].find(executable) ?? onPath('docker');
+  return [join(dockerdBinary(), '..', 'docker'), DEBIAN_DOCKER].find(executable) ?? onSearchPath('docker');
 }
 
 /** Where the engine keeps images between runs: beside the local stack's built tools. */
@@ -63,7 +42,7 @@ export function dockerUnavailable(): string | undefined {
   const bin = dockerdBinary();
   if (!executable(bin)) return `no dockerd at ${bin}: run \`node scripts/setup.mjs\` as root (it installs Debian's docker.io), or set ${DOCKERD_ENV}`;
   if (!dockerClient()) return `no docker client beside ${bin} or on PATH: run \`node scripts/setup.mjs\` as root`;
-  for (const tool of ['containerd', 'runc']) if (!onPath(tool)) return `no ${tool} on PATH (dockerd runs its containers with it): run \`node scripts/setup.mjs\` as root`;
+  for (const tool of ['containerd', 'runc']) if (!onSearchPath(tool)) return `no ${tool} on PATH (dockerd runs its containers with it): run \`node scripts/setup.mjs\` as root`;
   return undefined;
 }
 
@@ -147,15 +126,6 @@ function enginePaths(dataRoot: string) {
   };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function commandOf(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
@@ -167,7 +137,7 @@ function commandOf(pid: number): string {
 function ownerAlive(ownerFile: string): boolean {
   try {
     const owner = Number(readFileSync(ownerFile, 'utf8').trim());
-    return Number.isInteger(owner) && owner > 0 && alive(owner);
+    return Number.isInteger(owner) && owner > 0 && pidExists(owner);
   } catch {
     return false;
   }
@@ -177,7 +147,7 @@ function ownerAlive(ownerFile: string): boolean {
 function recordedDaemon(paths: ReturnType<typeof enginePaths>): number | undefined {
   if (!existsSync(paths.pidFile)) return undefined;
   const pid = Number(readFileSync(paths.pidFile, 'utf8').trim());
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return undefined;
+  if (!Number.isInteger(pid) || pid <= 0 || !pidExists(pid)) return undefined;
   return commandOf(pid).includes(paths.dataRoot) ? pid : undefined;
 }
 
@@ -197,8 +167,8 @@ async function killAndWait(pid: number, graceMs: number): Promise<void> {
     return;
   }
   const deadline = Date.now() + graceMs;
-  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  if (alive(pid)) {
+  while (pidExists(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (pidExists(pid)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {

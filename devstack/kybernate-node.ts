@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContainerdClient } from '../containerd/client.ts';
-import { containerdConfig, type Containerd, type CriuStatus } from './containerd.ts';
+import { containerdConfig, removeAllContainers, type Containerd, type CriuStatus } from './containerd.ts';
 import type { DockerEngine } from './docker.ts';
 import { ensureKybernateNodeImage } from './docker-images.ts';
 import { startProcess, stopProcess, waitUntil } from './process.ts';
@@ -66,7 +66,7 @@ export async function startKybernateNode(engine: DockerEngine, stateDir: string,
   }
   opts.log?.(`kybernate node ${container} (${image}) up; containerd on ${socket}`);
   const stop = async () => {
-    await removeAllContainers(socket, opts.log).catch((err: Error) => opts.log?.(`node cleanup: ${err.message}`));
+    await removeAllContainers(socket, 20_000, opts.log).catch((err: Error) => opts.log?.(`node cleanup: ${err.message}`));
     // The node's PID namespace ends with containerd, taking any shim still up with it.
     await engine.run(['rm', '-f', container], { timeoutMs: 60_000 }).catch((err: Error) => opts.log?.(`removing node ${container}: ${err.message}`));
     await stopProcess(proc, 10_000);
@@ -82,27 +82,4 @@ export async function startKybernateNode(engine: DockerEngine, stateDir: string,
     }
   };
   return { process: proc, socket, runcRoot, dir, stop, container, criu };
-}
-
-/** Removes every task and container in every namespace of the node's containerd, bounded. */
-async function removeAllContainers(socket: string, log?: (line: string) => void): Promise<void> {
-  const admin = new ContainerdClient({ socket, namespace: 'default', timeoutMs: 5_000 });
-  const deadline = Date.now() + 20_000;
-  try {
-    const { namespaces } = await admin.connection.unary<{ namespaces: { name: string }[] }>('namespaces', 'List', {});
-    for (const { name } of namespaces) {
-      const client = new ContainerdClient({ socket, namespace: name, timeoutMs: 5_000 });
-      try {
-        const { containers } = await client.connection.unary<{ containers: { id: string }[] }>('containers', 'List', { filters: [] });
-        for (const { id } of containers) {
-          if (Date.now() > deadline) return;
-          await client.removeContainer(id, 5_000).catch((err: Error) => log?.(`removing container ${name}/${id}: ${err.message}`));
-        }
-      } finally {
-        client.close();
-      }
-    }
-  } finally {
-    admin.close();
-  }
 }

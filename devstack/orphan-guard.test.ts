@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pidExists } from './process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'orphan-guard-test-'));
 const children: ChildProcess[] = [];
@@ -13,15 +14,6 @@ afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -59,10 +51,10 @@ describe('orphan guard', () => {
     await import('node:fs').then((fs) => fs.mkdirSync(stateDir));
     const { owner, serverPid } = startOwner(stateDir, false);
     const pid = await serverPid;
-    expect(alive(pid)).toBe(true);
+    expect(pidExists(pid)).toBe(true);
     expect(existsSync(join(stateDir, 'stack.pids.json'))).toBe(true);
     owner.kill('SIGKILL');
-    await until('the server to be stopped', () => !alive(pid));
+    await until('the server to be stopped', () => !pidExists(pid));
     await until('the pid file to go', () => !existsSync(join(stateDir, 'stack.pids.json')));
   });
 
@@ -73,7 +65,7 @@ describe('orphan guard', () => {
     const pid = await serverPid;
     owner.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(alive(pid)).toBe(true);
+    expect(pidExists(pid)).toBe(true);
     process.kill(pid, 'SIGKILL');
   });
 });

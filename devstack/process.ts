@@ -13,6 +13,19 @@ export interface ManagedProcess {
 /** Every process the stack started in this Node process, so exit handlers can stop them all. */
 const running = new Set<ManagedProcess>();
 
+/**
+ * Whether a process of this id exists and this user may signal it (`kill -0`). A zombie still counts;
+ * for "may it still hold ports" see devstack/leftovers.ts's alive().
+ */
+export function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function tailOf(file: string, lines = 25): string {
   if (!existsSync(file)) return '(no log)';
   return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { connect } from 'amqplib';
 import { startProcess, waitUntil, type ManagedProcess } from './process.ts';
+import { executable } from './executables.ts';
 
 // RabbitMQ for the local stack: Debian's rabbitmq-server package (installed by scripts/setup.mjs), run as
 // a child of the stack on loopback with everything it writes — data, logs, its Erlang cookie — under the
@@ -32,15 +33,6 @@ export interface RabbitMq {
   /** Guest may log in from loopback only, which is where every client of the local stack is. */
   amqpUrl: string;
   nodeName: string;
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function onPath(name: string): string | undefined {

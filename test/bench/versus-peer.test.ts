@@ -13,6 +13,7 @@ import { cost, snapshot } from '../../bench/versus/process-window.ts';
 import { startMetered } from '../../bench/versus/subject-run.ts';
 import { referenceSubject } from '../../bench/versus/subjects.ts';
 import { kubeConfig, stackInfo } from '../support/env.ts';
+import { pidExists } from '../../devstack/process.ts';
 
 const REPO = new URL('../..', import.meta.url).pathname;
 const BINARIES = ['manager', 'dynamo-provider', 'kaito-provider', 'kuberay-provider'];
@@ -71,15 +72,6 @@ const calls = (root: string, name: string): Call[] =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Call);
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let root: string;
 beforeAll(() => {
@@ -154,6 +146,6 @@ describe('the peer processes', () => {
     }
     // Stopped by SIGTERM, each one, and none left.
     for (const [i, name] of BINARIES.entries()) expect(calls(base, name).at(-1)).toEqual({ event: 'SIGTERM', pid: pids[i] });
-    expect(pids.filter(alive)).toEqual([]);
+    expect(pids.filter(pidExists)).toEqual([]);
   });
 });

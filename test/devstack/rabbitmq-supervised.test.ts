@@ -10,15 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBroker } from '../../broker/broker.ts';
 import { startStack, type Stack } from '../../devstack/stack.ts';
 import { eventually } from '../support/env.ts';
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { pidExists } from '../../devstack/process.ts';
 
 describe('supervised RabbitMQ', () => {
   let dir: string;
@@ -90,6 +82,6 @@ describe('supervised RabbitMQ', () => {
     const pids = stack.processes.map((p) => p.pid);
     stopped = true;
     await stack.stop();
-    for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
+    for (const pid of pids) expect(pidExists(pid), `pid ${pid}`).toBe(false);
   });
 });
