@@ -2,19 +2,12 @@
 // bounds, patterns, required keys, unknown fields), so offline validation catches what `kubectl apply`
 // would reject. Never throws; recursion follows the schema, so it ends whatever the value holds.
 
+// Pure (no I/O): the type test the cluster-side schema check applies too.
+import { article, hasType } from '../kube/schema-check.ts';
 import { PATTERN_DESCRIPTIONS } from './crd/model-deployment-schema.ts';
 import type { JSONSchemaProps } from './crd/schema-types.ts';
 import { childPath, isPlainObject, jsonTypeName } from './overrides.ts';
 import type { Issue, ValidationResult } from './types.ts';
-
-const ARTICLE_TYPE: Record<NonNullable<JSONSchemaProps['type']>, string> = {
-  object: 'an object',
-  array: 'a list',
-  string: 'a string',
-  integer: 'an integer',
-  number: 'a number',
-  boolean: 'a boolean',
-};
 
 export function checkStructure(value: unknown, schema: JSONSchemaProps, path: string): ValidationResult {
   const out: ValidationResult = { errors: [], warnings: [] };
@@ -27,7 +20,7 @@ function check(value: unknown, schema: JSONSchemaProps, path: string, out: Valid
     out.errors.push({ field: path, message });
   };
   if (schema.type && !hasType(value, schema.type)) {
-    error(`${path} must be ${ARTICLE_TYPE[schema.type]}, got ${jsonTypeName(value)}`);
+    error(`${path} must be ${article(schema.type)}, got ${jsonTypeName(value)}`);
     return;
   }
   if (schema.enum && !schema.enum.includes(value as string | number | boolean)) {
@@ -38,23 +31,6 @@ function check(value: unknown, schema: JSONSchemaProps, path: string, out: Valid
   if (typeof value === 'number') checkNumber(value, schema, path, error);
   if (Array.isArray(value)) checkArray(value, schema, path, out);
   if (isPlainObject(value)) checkObject(value, schema, path, out);
-}
-
-function hasType(value: unknown, type: NonNullable<JSONSchemaProps['type']>): boolean {
-  switch (type) {
-    case 'object':
-      return isPlainObject(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'string':
-      return typeof value === 'string';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-  }
 }
 
 function checkString(value: string, schema: JSONSchemaProps, path: string, error: (m: string) => void): void {

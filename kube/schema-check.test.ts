@@ -2,37 +2,30 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { resourceSchema } from '../test/support/resource-schema.ts';
 import { checkAgainstSchema, describeProblems, schemaOfVersion, type OpenApiSchema } from './schema-check.ts';
 
-const schema: OpenApiSchema = {
+const schema: OpenApiSchema = resourceSchema({
   type: 'object',
+  required: ['model'],
   properties: {
-    apiVersion: { type: 'string' },
-    kind: { type: 'string' },
-    metadata: { type: 'object' },
-    spec: {
+    model: { type: 'string' },
+    replicas: { type: 'integer' },
+    ratio: { type: 'number' },
+    mode: { type: 'string', enum: ['a', 'b'] },
+    port: { 'x-kubernetes-int-or-string': true },
+    labels: { type: 'object', additionalProperties: { type: 'string' } },
+    services: {
       type: 'object',
-      required: ['model'],
-      properties: {
-        model: { type: 'string' },
-        replicas: { type: 'integer' },
-        ratio: { type: 'number' },
-        mode: { type: 'string', enum: ['a', 'b'] },
-        port: { 'x-kubernetes-int-or-string': true },
-        labels: { type: 'object', additionalProperties: { type: 'string' } },
-        services: {
-          type: 'object',
-          additionalProperties: { type: 'object', properties: { image: { type: 'string' }, envs: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } } },
-        },
-        free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { known: { type: 'boolean' } } },
-        anything: { 'x-kubernetes-preserve-unknown-fields': true },
-        template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { x: { type: 'string' } } } } },
-        empty: { type: 'object' },
-        optional: { type: 'string' },
-      },
+      additionalProperties: { type: 'object', properties: { image: { type: 'string' }, envs: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } } },
     },
+    free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { known: { type: 'boolean' } } },
+    anything: { 'x-kubernetes-preserve-unknown-fields': true },
+    template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { x: { type: 'string' } } } } },
+    empty: { type: 'object' },
+    optional: { type: 'string' },
   },
-};
+});
 
 const base = { apiVersion: 'x.io/v1', kind: 'Thing', metadata: { name: 'n', namespace: 'ns', labels: { a: 'b' } }, spec: { model: 'm' } };
 const withSpec = (spec: Record<string, unknown>) => ({ ...base, spec: { model: 'm', ...spec } });

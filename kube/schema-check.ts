@@ -192,7 +192,11 @@ class Checker {
   }
 }
 
-function hasType(value: unknown, type: string): boolean {
+/**
+ * Whether `value` is of the OpenAPI `type` as the API server reads JSON: integers are whole numbers, no
+ * NaN or Infinity. Shared with api/structural.ts (the offline check of our own CRDs).
+ */
+export function hasType(value: unknown, type: string): boolean {
   switch (type) {
     case 'object':
       return isPlainObject(value);
@@ -212,7 +216,8 @@ function hasType(value: unknown, type: string): boolean {
   }
 }
 
-function article(type: string): string {
+/** `an integer`, `a list`: the type as an error message names it. */
+export function article(type: string): string {
   return { object: 'an object', array: 'a list', string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean' }[type] ?? type;
 }
 

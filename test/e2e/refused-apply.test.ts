@@ -20,6 +20,7 @@ import { workflowIdFor } from '../../contract/object-ref.ts';
 import { retrySignal } from '../../workflows/engine/definitions.ts';
 import { builtinProviders } from '../../providers/index.ts';
 import type { ProviderDefinition } from '../../providers/contract.ts';
+import { resourceSchema } from '../support/resource-schema.ts';
 import { thirdPartyProvider } from '../support/third-party-provider.ts';
 import { condition, createDeployment, eventsFor, example, getObject, patchDeployment, phaseIs, waitForDeployment } from '../support/deployments.ts';
 import { eventually, kubeConfig, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
@@ -31,23 +32,17 @@ const objects = () => new CustomObjects(kubeConfig());
 /** The test's provider: the third-party one, with a strict CRD and its overrides passed through as `spec.options`. */
 function strictProvider(name: string): { provider: ProviderDefinition; crd: AnyObject; crdName: string; resource: { group: string; version: string; plural: string } } {
   const base = thirdPartyProvider(name);
-  const schema = {
-    type: 'object',
-    properties: {
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { type: 'object' },
-      spec: {
-        type: 'object',
-        properties: {
-          model: { type: 'string' },
-          replicas: { type: 'integer', maximum: 4 },
-          options: { type: 'object', properties: { routerMode: { type: 'string' } } },
-        },
+  const schema = resourceSchema(
+    {
+      type: 'object',
+      properties: {
+        model: { type: 'string' },
+        replicas: { type: 'integer', maximum: 4 },
+        options: { type: 'object', properties: { routerMode: { type: 'string' } } },
       },
-      status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
     },
-  };
+    { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+  );
   const crd = structuredClone(base.crd) as AnyObject & { spec: { versions: { schema: unknown }[] } };
   crd.spec.versions[0]!.schema = { openAPIV3Schema: schema };
   const provider: ProviderDefinition = {
