@@ -10,56 +10,29 @@
 // A first run builds docker compose v2, the Temporal server and its tool (minutes each, with progress
 // lines); later runs find them in the tool cache.
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
 import { ensureComposeImages, ensureComposePlugin } from '../../devstack/compose-images.ts';
 import { baseImageUnavailable, buildProjectImage } from '../../devstack/docker-images.ts';
 import { dockerUnavailable, startDocker, type DockerEngine } from '../../devstack/docker.ts';
+import { freePort } from '../../devstack/ports.ts';
 import { startPodReadinessSimulator } from '../../devstack/simulators/pod-readiness.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
+import { containerKubeconfig } from '../support/container-kubeconfig.ts';
 import { createDeployment, example, phaseIs, waitForDeployment } from '../support/deployments.ts';
-import { eventually, stackInfo, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { eventually, testKube, uniqueName, type TestKube } from '../support/env.ts';
 
 const goMissing = spawnSync('go', ['version']).status === 0 ? undefined : 'no Go toolchain (the Temporal server and docker compose are built from the Go module proxy)';
 const unavailable = dockerUnavailable() ?? baseImageUnavailable() ?? goMissing;
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const say = (line: string) => process.stdout.write(`[compose] ${line}\n`);
 const SERVICES = ['postgresql', 'temporal-schema', 'temporal', 'temporal-namespace', 'kubeairunway'];
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
-
-/** The stack's kubeconfig with its CA inline, readable by the image's user (uid 1000) only. */
-function containerKubeconfig(dir: string): string {
-  const config = parse(readFileSync(stackInfo().kubeconfigPath, 'utf8')) as { clusters: { cluster: Record<string, string> }[] };
-  for (const { cluster } of config.clusters) {
-    const caFile = cluster['certificate-authority'];
-    if (caFile) {
-      cluster['certificate-authority-data'] = readFileSync(caFile).toString('base64');
-      delete cluster['certificate-authority'];
-    }
-  }
-  const file = join(dir, 'kubeconfig');
-  writeFileSync(file, stringify(config), { mode: 0o600 });
-  chownSync(file, 1000, 1000);
-  return file;
-}
 
 describe.skipIf(unavailable !== undefined)(`docker compose up on a private Docker engine${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   let engine: DockerEngine;

@@ -4,7 +4,7 @@
 // asserted too, so the check cannot pass by checking nothing; and the checker is shown to catch a
 // refusal, a pruned field and a missing CRD on this same API server.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasUpstreamCrds } from '../../devstack/upstream-crds.ts';
 import { conformanceCommand } from '../../cli/commands/conformance.ts';
 import { discoverTarget, dryRunCase } from '../../cli/conformance/cluster.ts';
@@ -14,8 +14,8 @@ import { processIO } from '../../cli/io.ts';
 import { runCli } from '../../cli/program.ts';
 import { KubeRest } from '../../kube/rest.ts';
 import { goldenInputs } from '../../providers/golden-inputs.ts';
-import { kubeConfig, stackInfo, testKube, type TestKube } from '../support/env.ts';
-import { DGD_CRD, dynamoCrd, installAndServe, restoreCrds, saveCrds, upstreamCrds } from './crds.ts';
+import { kubeConfig, stackInfo } from '../support/env.ts';
+import { dynamoCrd, installAndServe, withUpstreamCrds } from './crds.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -50,19 +50,7 @@ const problems = (results: readonly ObjectResult[]) => results.filter((r) => r.o
 
 describe.skipIf(!hasUpstreamCrds(ROOT, ['kaitoWorkspaces', 'dynamoGraphDeployments']))('kubeairunway conformance against the upstream CRDs', () => {
   const kc = kubeConfig();
-  let kube: TestKube;
-  let saved: Awaited<ReturnType<typeof saveCrds>>;
-
-  beforeAll(async () => {
-    kube = await testKube('conformance');
-    const crds = upstreamCrds(ROOT);
-    saved = await saveCrds(kc, [...crds.map((c) => c.metadata!.name!), DGD_CRD]);
-    await installAndServe(kc, crds);
-  });
-  afterAll(async () => {
-    if (saved) await restoreCrds(kc, saved);
-    await kube?.cleanup();
-  });
+  const kube = withUpstreamCrds(kc, ROOT, 'conformance');
 
   it('KAITO, KubeRay, KEDA and Dynamo v1alpha1: every object accepted as sent', async () => {
     await installAndServe(kc, [dynamoCrd(ROOT, ['v1alpha1'], 'v1alpha1')]);

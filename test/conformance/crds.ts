@@ -8,13 +8,14 @@
 // webhook instead; the closest this cluster gets is one version at a time, served and stored alone.
 
 import type { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll } from 'vitest';
 import { lostFields } from '../../cli/conformance/compare.ts';
 import { installCrds, readCrdFiles } from '../../devstack/crds.ts';
 import { loadUpstreamCrd, withoutConversionWebhook } from '../../devstack/upstream-crds.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { KubeRest } from '../../kube/rest.ts';
 import { crdBundleFiles } from '../../tools/resolve.ts';
-import { eventually } from '../support/env.ts';
+import { eventually, testKube, type TestKube } from '../support/env.ts';
 
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' } as const;
 export const DGD_CRD = 'dynamographdeployments.nvidia.com';
@@ -73,4 +74,30 @@ export async function installAndServe(kc: KubeConfig, crds: readonly AnyObject[]
       return JSON.stringify(served.sort()) === JSON.stringify(want);
     });
   }
+}
+
+/**
+ * For a describe block (both conformance files): a test namespace (`prefix`-…) and the upstream CRDs
+ * installed before its tests, the CRDs put back as they were and the namespace removed after them. The
+ * namespace is read in the tests (it exists from beforeAll on).
+ */
+export function withUpstreamCrds(kc: KubeConfig, root: string, prefix: string): { readonly namespace: string } {
+  let kube: TestKube | undefined;
+  let saved: Map<string, AnyObject | undefined> | undefined;
+  beforeAll(async () => {
+    kube = await testKube(prefix);
+    const crds = upstreamCrds(root);
+    saved = await saveCrds(kc, [...crds.map((c) => c.metadata!.name!), DGD_CRD]);
+    await installAndServe(kc, crds);
+  });
+  afterAll(async () => {
+    if (saved) await restoreCrds(kc, saved);
+    await kube?.cleanup();
+  });
+  return {
+    get namespace() {
+      if (!kube) throw new Error('the test namespace exists from beforeAll on');
+      return kube.namespace;
+    },
+  };
 }

@@ -4,7 +4,7 @@
 // subresource with fieldValidation=Strict, as the simulator writes it (a JSON merge patch). The API server
 // must take every field and keep it: 0 refused, 0 pruned.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasUpstreamCrds } from '../../devstack/upstream-crds.ts';
 import { lostFields } from '../../cli/conformance/compare.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
@@ -14,8 +14,8 @@ import { classifyKubeError } from '../../kube/errors.ts';
 import { KubeRest } from '../../kube/rest.ts';
 import { goldenInputs } from '../../providers/golden-inputs.ts';
 import { builtinProviders } from '../../providers/index.ts';
-import { kubeConfig, testKube, type TestKube } from '../support/env.ts';
-import { DGD_CRD, dynamoCrd, installAndServe, restoreCrds, saveCrds, upstreamCrds } from './crds.ts';
+import { kubeConfig } from '../support/env.ts';
+import { dynamoCrd, installAndServe, withUpstreamCrds } from './crds.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MERGE = 'application/merge-patch+json';
@@ -37,19 +37,7 @@ function providerOf(script: UpstreamScript) {
 describe.skipIf(!hasUpstreamCrds(ROOT, ['kaitoWorkspaces', 'dynamoGraphDeployments']))('simulated operators write only declared status fields', () => {
   const kc = kubeConfig();
   const rest = new KubeRest(kc);
-  let kube: TestKube;
-  let saved: Awaited<ReturnType<typeof saveCrds>>;
-
-  beforeAll(async () => {
-    kube = await testKube('sim-status');
-    const crds = upstreamCrds(ROOT);
-    saved = await saveCrds(kc, [...crds.map((c) => c.metadata!.name!), DGD_CRD]);
-    await installAndServe(kc, crds);
-  });
-  afterAll(async () => {
-    if (saved) await restoreCrds(kc, saved);
-    await kube?.cleanup();
-  });
+  const kube = withUpstreamCrds(kc, ROOT, 'sim-status');
 
   for (const script of UPSTREAM_SCRIPTS) {
     const versions = script.versions ?? [script.version];

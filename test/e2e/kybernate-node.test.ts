@@ -17,11 +17,9 @@ import { ContainerdClient } from '../../containerd/client.ts';
 import { KUBERNETES_NAMESPACE } from '../../containerd/container-id.ts';
 import type { Containerd } from '../../devstack/containerd.ts';
 import { CustomObjects } from '../../kube/custom-objects.ts';
-import { createLogger } from '../../observability/logger.ts';
-import { plainLog } from '../../worker/product-log.ts';
-import { startProduct, type Product } from '../../worker/product.ts';
-import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
-import { eventually, kubeConfig, stackInfo, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import type { Product } from '../../worker/product.ts';
+import { startTestProduct } from '../support/controller.ts';
+import { eventually, kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { checkpointExample, createCheckpoint, finished, waitForCheckpoint } from '../support/kybernate.ts';
 import { createRestore, waitForRestore } from '../support/kybernate-restore.ts';
 import { createWorkload, deleteWorkload, getPod, httpCall, startFakeContainer, waitForWorkload, workloadCheckpoints, workloadCondition, workloadPods, type FakeContainer } from '../support/kybernate-workload.ts';
@@ -76,19 +74,7 @@ describe.skipIf(runtime.unavailable !== undefined)(`Kybernate on a node with a w
     kube = await testKube('kyb-node');
     fake = await startFakeContainer();
     // The product as `run --node --activator-port` composes it: no simulators, the test is the kubelet.
-    product = await startProduct({
-      kc: kubeConfig(),
-      temporal: { address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace },
-      core: true,
-      watcher: true,
-      providers: [],
-      namespaces: [kube.namespace],
-      settings: { ...TEST_SETTINGS, taskQueuePrefix: uniqueName('kno') },
-      activator: { port: 0, host: '127.0.0.1' },
-      node: { name: node, containerdSocket: ctd.socket },
-      workflowBundle: await workflowBundle(),
-      log: plainLog(() => {}, { steps: createLogger({ level: 'silent' }) }),
-    });
+    product = await startTestProduct(kube.namespace, uniqueName('kno'), { node: { name: node, containerdSocket: ctd.socket } });
     kubelet = realNodeKubelet({ namespace: kube.namespace, node, client, containerd: ctd, dir });
   }, 20 * 60_000);
 

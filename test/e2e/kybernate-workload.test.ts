@@ -17,11 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KYBERNATE_API_VERSION, nodeTaskQueue, RESTORE_FROM_ANNOTATION, SUSPEND_DEGRADED_CONDITION, WORKLOAD_KIND, WORKLOAD_LABEL } from '../../api/kybernate/constants.ts';
 import type { NodeActivities } from '../../contract/kybernate-activities.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
-import { createLogger } from '../../observability/logger.ts';
-import { plainLog } from '../../worker/product-log.ts';
-import { startProduct, type Product } from '../../worker/product.ts';
-import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
-import { eventually, kubeConfig, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import type { Product } from '../../worker/product.ts';
+import { startTestProduct } from '../support/controller.ts';
+import { eventually, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import {
   createWorkload,
   deleteWorkload,
@@ -51,19 +49,7 @@ describe('KybernateWorkload on the real stack, behind the activator', () => {
     kube = await testKube('kyb-workload');
     // The product as `run --activator-port` composes it (worker/product.ts): the activator shares the
     // controller's informers and client; the simulated kubelet runs the workloads' pods.
-    product = await startProduct({
-      kc: kubeConfig(),
-      temporal: { address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace },
-      core: true,
-      watcher: true,
-      providers: [],
-      namespaces: [kube.namespace],
-      settings: { ...TEST_SETTINGS, taskQueuePrefix },
-      activator: { port: 0, host: '127.0.0.1' },
-      simulators: { readyAfterMs: 1_000 },
-      workflowBundle: await workflowBundle(),
-      log: plainLog(() => {}, { steps: createLogger({ level: 'silent' }) }),
-    });
+    product = await startTestProduct(kube.namespace, taskQueuePrefix, { simulators: { readyAfterMs: 1_000 } });
     activator = { url: product.activatorUrl! };
     container = await startFakeContainer();
     const t = await temporalClient();

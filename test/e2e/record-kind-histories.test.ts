@@ -24,14 +24,12 @@ import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
 import { CHECKPOINT_KIND, nodeTaskQueue, RESTORE_KIND, WORKLOAD_KIND } from '../../api/kybernate/constants.ts';
 import type { NodeActivities } from '../../contract/kybernate-activities.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
-import { createLogger } from '../../observability/logger.ts';
 import { resolveTool } from '../../tools/resolve.ts';
-import { plainLog } from '../../worker/product-log.ts';
-import { startProduct, type Product } from '../../worker/product.ts';
+import type { Product } from '../../worker/product.ts';
 import { HISTORIES_DIR, replayFailures } from '../../worker/replay.ts';
 import { actorExample, createActor, deleteActor, hasCondition, conditionOf, waitActorGone, waitForActor } from '../support/asya.ts';
-import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
-import { eventually, kubeConfig, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { startTestProduct, workflowBundle } from '../support/controller.ts';
+import { eventually, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { createFlameCluster, deleteFlameCluster, flameExample, getFlameCluster, patchFlameCluster, settled, waitForFlameCluster } from '../support/flame.ts';
 import { checkpointExample, createCheckpoint, deleteCheckpoint, finished, forceDeletePod, patchCheckpointStatus, runningPodOn, waitCheckpointGone, waitForCheckpoint } from '../support/kybernate.ts';
 import { createRestore, deleteRestore, getPod as getRestorePod, getRestore, handmadeCheckpoint, waitForRestore } from '../support/kybernate-restore.ts';
@@ -60,20 +58,7 @@ describe('recorded histories of the other kinds', () => {
     kube = await testKube('e2e-rec-kinds');
     // The product as `run --activator-port` composes it, with the broker (AsyncActors' queues) and the
     // simulated kubelet (Flame's, restores' and workloads' pods).
-    product = await startProduct({
-      kc: kubeConfig(),
-      temporal: { address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace },
-      core: true,
-      watcher: true,
-      providers: [],
-      namespaces: [kube.namespace],
-      settings: { ...TEST_SETTINGS, taskQueuePrefix },
-      amqpUrl: stackInfo().amqpUrl,
-      activator: { port: 0, host: '127.0.0.1' },
-      simulators: { readyAfterMs: 1_000 },
-      workflowBundle: await workflowBundle(),
-      log: plainLog(() => {}, { steps: createLogger({ level: 'silent' }) }),
-    });
+    product = await startTestProduct(kube.namespace, taskQueuePrefix, { amqpUrl: stackInfo().amqpUrl, simulators: { readyAfterMs: 1_000 } });
     activatorUrl = product.activatorUrl!;
     container = await startFakeContainer();
     // The node worker of `node`, played here (the dump itself is the containerd tests' business).

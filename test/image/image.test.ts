@@ -6,17 +6,17 @@
 // TypeScript compiler, no tsx), who it runs as (uid 1000), and a clean stop on SIGTERM. A first run
 // builds the bases (about 3 minutes) and the image (about 5); later runs find the bases by tag and reuse
 // the dependency layers. The numbers go to the output as `[image]` lines.
-import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageSize, serverVersion, startDocker, dockerUnavailable, type DockerEngine } from '../../devstack/docker.ts';
 import { baseImageUnavailable, buildProjectImage, NODE_BASE_IMAGE } from '../../devstack/docker-images.ts';
+import { freePort } from '../../devstack/ports.ts';
 import { startPodReadinessSimulator } from '../../devstack/simulators/pod-readiness.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
+import { containerKubeconfig } from '../support/container-kubeconfig.ts';
 import { createDeployment, example, phaseIs, waitForDeployment } from '../support/deployments.ts';
 import { eventually, stackInfo, testKube, uniqueName, type TestKube } from '../support/env.ts';
 
@@ -24,36 +24,6 @@ const unavailable = dockerUnavailable() ?? baseImageUnavailable();
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const say = (line: string) => process.stdout.write(`[image] ${line}\n`);
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
-
-/**
- * The stack's kubeconfig as a container reads it: the CA inline (the file it names is not in the
- * container), owned by the image's user (uid 1000) and private to it, as a mounted Secret would be.
- */
-function containerKubeconfig(dir: string): string {
-  const config = parse(readFileSync(stackInfo().kubeconfigPath, 'utf8')) as { clusters: { cluster: Record<string, string> }[] };
-  for (const { cluster } of config.clusters) {
-    const caFile = cluster['certificate-authority'];
-    if (caFile) {
-      cluster['certificate-authority-data'] = readFileSync(caFile).toString('base64');
-      delete cluster['certificate-authority'];
-    }
-  }
-  const file = join(dir, 'kubeconfig');
-  writeFileSync(file, stringify(config), { mode: 0o600 });
-  chownSync(file, 1000, 1000);
-  return file;
-}
 
 describe.skipIf(unavailable !== undefined)(`the image on a private Docker engine${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   let engine: DockerEngine;

@@ -2,6 +2,9 @@ import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { builtinProviders } from '../../providers/index.ts';
 import type { ProviderDefinition } from '../../providers/contract.ts';
 import { startController, type Controller } from '../../worker/controller.ts';
+import { plainLog } from '../../worker/product-log.ts';
+import { startProduct, type Product, type ProductDescription } from '../../worker/product.ts';
+import { createLogger } from '../../observability/logger.ts';
 import { BUNDLE_OPTIONS } from '../../worker/workflow-code.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
@@ -26,6 +29,27 @@ export const TEST_SETTINGS: Partial<ReconcileSettings> = {
   providerScheduleToStart: '5s',
   pollInterval: '1s',
 };
+
+/**
+ * The product as `run --activator-port` composes it (worker/product.ts), for the Kybernate tests: core,
+ * watcher and the activator (on a free loopback port) over the test's namespace, no providers, test
+ * settings, silent logs. `extra` adds the rest: simulators, the broker, a node worker.
+ */
+export async function startTestProduct(namespace: string, taskQueuePrefix: string, extra: Partial<ProductDescription> = {}): Promise<Product> {
+  return startProduct({
+    kc: kubeConfig(),
+    temporal: { address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace },
+    core: true,
+    watcher: true,
+    providers: [],
+    namespaces: [namespace],
+    settings: { ...TEST_SETTINGS, taskQueuePrefix },
+    activator: { port: 0, host: '127.0.0.1' },
+    workflowBundle: await workflowBundle(),
+    log: plainLog(() => {}, { steps: createLogger({ level: 'silent' }) }),
+    ...extra,
+  });
+}
 
 export interface TestController {
   controller: Controller;
