@@ -4,6 +4,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { join } from 'node:path';
 import { dockerCacheDir, hasImage, type DockerEngine } from './docker.ts';
 import { executable } from './executables.ts';
+import { runBounded } from './run-bounded.ts';
 
 // Images for the private Docker engine, made from Debian's packages alone (no registry serves base images
 // here): a Debian trixie root file system by debootstrap with trixie's nodejs, imported as the base; the
@@ -30,29 +31,9 @@ export function baseImageUnavailable(): string | undefined {
   return undefined;
 }
 
-/** Runs a command to completion, bounded, with its output's tail in the error; lines go to onLine. */
-function runStep(cmd: string, args: string[], opts: { timeoutMs: number; onLine?: Log; env?: NodeJS.ProcessEnv }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const collect = (chunk: Buffer) => {
-      const text = chunk.toString();
-      out += text;
-      for (const line of text.split('\n')) if (line.trim()) opts.onLine?.(line);
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`\`${cmd} ${args.join(' ')}\` failed (${signal ? `${signal}, after at most ${opts.timeoutMs / 1000}s` : `exit ${code}`}):\n${out.trimEnd().split('\n').slice(-20).join('\n')}`));
-    });
-  });
+/** Runs a command to completion, bounded, with its output's tail in the error. */
+function runStep(cmd: string, args: string[], opts: { timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<string> {
+  return runBounded(cmd, args, `\`${cmd} ${args.join(' ')}\``, opts);
 }
 
 /** "v20.19.2" → whether it is at least MIN_NODE_VERSION. */

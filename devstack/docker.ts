@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pidExists, startProcess, stopProcess, waitUntil, type ManagedProcess } from './process.ts';
 import { executable, onSearchPath, searchPath } from './executables.ts';
+import { runBounded, type RunOptions } from './run-bounded.ts';
 
 // A private Docker engine for the project's own tests (the image, compose, the Kybernate node container):
 // Debian's docker.io (installed by scripts/setup.mjs), its dockerd run as root with everything of its own —
@@ -46,14 +46,7 @@ export function dockerUnavailable(): string | undefined {
   return undefined;
 }
 
-export interface DockerRunOptions {
-  /** Written to the command's standard input (e.g. a tar stream for `docker import -`). */
-  input?: NodeJS.ReadableStream;
-  /** Each line of output as it comes (a build's steps), for progress lines. */
-  onLine?: (line: string) => void;
-  timeoutMs?: number;
-  env?: NodeJS.ProcessEnv;
-}
+export type DockerRunOptions = RunOptions;
 
 export interface DockerEngine {
   /** DOCKER_HOST for clients: `unix://<socket>`. */
@@ -70,44 +63,10 @@ export interface DockerEngine {
 
 /** Runs `docker <args>` on `host`, bounded; output is collected (and passed line by line to onLine). */
 export function runDocker(client: string, host: string, args: string[], opts: DockerRunOptions = {}): Promise<string> {
-  const timeoutMs = opts.timeoutMs ?? 120_000;
-  return new Promise((resolve, reject) => {
-    // DOCKER_BUILDKIT=0: the classic builder, which needs no frontend image from a registry (the
-    // Dockerfile's `# syntax=` line would make BuildKit pull one).
-    const child = spawn(client, args, {
-      env: { ...process.env, DOCKER_HOST: host, DOCKER_BUILDKIT: '0', DOCKER_CLI_HINTS: 'false', ...opts.env },
-      stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let partial = '';
-    const collect = (chunk: Buffer) => {
-      const text = chunk.toString();
-      out += text;
-      if (!opts.onLine) return;
-      const lines = (partial + text).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) opts.onLine(line);
-    };
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
-    if (opts.input && child.stdin) {
-      opts.input.pipe(child.stdin);
-      child.stdin.on('error', () => undefined);
-    }
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`docker ${args.slice(0, 3).join(' ')} … did not finish within ${timeoutMs / 1000}s. Last output:\n${out.trimEnd().split('\n').slice(-20).join('\n')}`));
-    }, timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`docker ${args.slice(0, 3).join(' ')} … failed (${signal ?? `exit ${code}`}):\n${out.trimEnd().split('\n').slice(-20).join('\n')}`));
-    });
-  });
+  // DOCKER_BUILDKIT=0: the classic builder, which needs no frontend image from a registry (the
+  // Dockerfile's `# syntax=` line would make BuildKit pull one).
+  const env = { DOCKER_HOST: host, DOCKER_BUILDKIT: '0', DOCKER_CLI_HINTS: 'false', ...opts.env };
+  return runBounded(client, args, `docker ${args.slice(0, 3).join(' ')} …`, { ...opts, env, timeoutMs: opts.timeoutMs ?? 120_000 });
 }
 
 /** Paths of the one private engine per data root. The socket path stays short (unix sockets allow 107 bytes). */
