@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveTool } from '../tools/resolve.ts';
 import { dockerCacheDir, type DockerEngine } from './docker.ts';
-import { ensureDerivedImage, ensureNodeBaseImage } from './docker-images.ts';
+import { aptInstall, ensureDerivedImage, ensureNodeBaseImage } from './docker-images.ts';
 import { executable } from './executables.ts';
 
 // Images for docker-compose.yml that can be had without a registry (issue 28): PostgreSQL from Debian's
@@ -170,7 +170,7 @@ export async function ensurePostgresImage(engine: DockerEngine, log: Log = () =>
     LOCAL_POSTGRES_IMAGE,
     [
       `FROM ${base}`,
-      'RUN apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install postgresql && apt-get clean && rm -rf /var/lib/apt/lists/*',
+      aptInstall('postgresql'),
       // The compose file's health check runs pg_isready by name.
       'RUN ln -s "$(ls -d /usr/lib/postgresql/*/bin | tail -1)/pg_isready" /usr/local/bin/pg_isready',
       'COPY docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh',
@@ -196,7 +196,7 @@ export async function ensureTemporalImages(engine: DockerEngine, log: Log = () =
     [
       `FROM ${base}`,
       // nc for the compose file's health check.
-      'RUN apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install netcat-openbsd && apt-get clean && rm -rf /var/lib/apt/lists/*',
+      aptInstall('netcat-openbsd'),
       'COPY temporal-server /usr/local/bin/temporal-server',
       'COPY entrypoint.sh /usr/local/bin/temporal-entrypoint.sh',
       'WORKDIR /etc/temporal',

@@ -103,6 +103,14 @@ export async function ensureNodeBaseImage(engine: DockerEngine, log: Log = () =>
 }
 
 /**
+ * A Dockerfile line installing Debian packages without recommends, the apt lists removed after. The
+ * same text for the same packages: derived images are tagged by their recipe's digest.
+ */
+export function aptInstall(...packages: string[]): string {
+  return `RUN apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install ${packages.join(' ')} && apt-get clean && rm -rf /var/lib/apt/lists/*`;
+}
+
+/**
  * Builds `<name>-<recipe digest>` from a Dockerfile given as lines (and files beside it), once: later
  * calls find it by that tag, which it returns.
  * On the host's network: apt-get and npm inside reach the same registries the host does.
@@ -161,7 +169,7 @@ export async function ensureNodeBuildImage(engine: DockerEngine, log: Log = () =
     [
       `FROM ${base}`,
       ...(ca ? ['COPY host-ca.crt /usr/local/share/kubeairunway/host-ca.crt', 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/kubeairunway/host-ca.crt'] : []),
-      'RUN apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install npm && apt-get clean && rm -rf /var/lib/apt/lists/*',
+      aptInstall('npm'),
       'RUN npm --version',
     ],
     { files: ca ? { 'host-ca.crt': ca } : {}, log },
@@ -209,7 +217,7 @@ export async function ensureKybernateNodeImage(engine: DockerEngine, log: Log = 
     KYBERNATE_NODE_IMAGE,
     [
       `FROM ${base}`,
-      'RUN apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install containerd runc criu iptables && apt-get clean && rm -rf /var/lib/apt/lists/*',
+      aptInstall('containerd', 'runc', 'criu', 'iptables'),
       // Refuse to tag an image whose CRIU is older than 4 (checkpoints would fail as on Debian 12).
       'RUN criu --version && criu --version | grep -Eq "Version: ([4-9]|[1-9][0-9])\\." && containerd --version && runc --version',
     ],
