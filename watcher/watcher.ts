@@ -59,6 +59,8 @@ export function startWatcher(opts: WatcherOptions): Watcher {
     const uidByName = new Map<string, string>();
     const nameKey = (namespace: string | undefined, name: string | undefined) => `${namespace}/${name}`;
     const refOf = (o: AnyObject): ObjectRef => ({ namespace: o.metadata!.namespace!, name: o.metadata!.name!, uid: o.metadata!.uid! });
+    /** Objects whose workflow was signalled `deleting` (a finalizer held them): their removal needs no signal. */
+    const deletionAnnounced = new Set<string>();
     const send = (o: AnyObject, reason: string, start: boolean) =>
       coalescer.trigger(o.metadata!.uid!, {
         kind,
@@ -78,17 +80,21 @@ export function startWatcher(opts: WatcherOptions): Watcher {
           const fingerprint = kind.fingerprint(o);
           if (seen.get(uid) === fingerprint) return;
           seen.set(uid, fingerprint);
+          if (o.metadata?.deletionTimestamp) deletionAnnounced.add(uid);
           send(o, o.metadata?.deletionTimestamp ? 'deleting' : 'changed', true);
         },
         remove: (o) => {
           const uid = o.metadata?.uid ?? '';
+          const announced = deletionAnnounced.delete(uid);
           seen.delete(uid);
           objects.delete(uid);
           if (uidByName.get(nameKey(o.metadata?.namespace, o.metadata?.name)) === uid) uidByName.delete(nameKey(o.metadata?.namespace, o.metadata?.name));
           // Gone: its workflow's next pass finds no object and ends. Without this a kind without a
           // finalizer (a KybernateRestore) kept its workflow waiting until its timer, minutes later. A
-          // workflow that has already ended is not started again (signal only).
-          if (o.metadata?.uid && o.metadata.name && o.metadata.namespace) send(o, 'deleted', false);
+          // workflow that has already ended is not started again (signal only). One already told of the
+          // deletion (a finalizer held the object) is finishing its cleanup: a signal now only lands in
+          // the task that completes it.
+          if (!announced && o.metadata?.uid && o.metadata.name && o.metadata.namespace) send(o, 'deleted', false);
         },
       });
       if (kind.children?.length) {

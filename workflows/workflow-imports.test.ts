@@ -15,6 +15,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ALLOWED_FILES = new Set([
   'api/constants.ts', // names of the API
   'api/messages.ts', // the seed's message texts
+  'api/common/kind-names.ts', // builds a kind's names from its declaration (no imports)
   'api/kybernate/constants.ts', // Kybernate's names and its node task queue's name
   'kube/resource-version.ts', // compares two resourceVersion strings
 ]);
