@@ -306,8 +306,9 @@ describe('install roles match the code', () => {
       for (const verb of ['update', 'delete', 'deletecollection']) expect(allows(rules, verb, child.group, child.plural), `${verb} ${child.plural}`).toBe(false);
       for (const sub of ['scale', 'status']) expect(allows(rules, 'patch', child.group, `${child.plural}/${sub}`), `patch ${child.plural}/${sub}`).toBe(false);
     }
-    // The shared asya-runtime ConfigMap and the ScaledObject: applied; the ScaledObject also removed.
-    expect(['get', 'list', 'watch', 'create', 'patch', 'update', 'delete'].filter((verb) => allows(rules, verb, '', 'configmaps'))).toEqual(['create', 'patch']);
+    // The shared asya-runtime ConfigMap and the ScaledObject: applied and removed (the ConfigMap with the
+    // namespace's last actor, read by name first: never listed).
+    expect(['get', 'list', 'watch', 'create', 'patch', 'update', 'delete'].filter((verb) => allows(rules, verb, '', 'configmaps'))).toEqual(['get', 'create', 'patch', 'delete']);
     expect(['get', 'list', 'watch', 'create', 'patch', 'update', 'delete'].filter((verb) => allows(rules, verb, KEDA_GROUP, SCALED_OBJECT_PLURAL))).toEqual(['create', 'patch', 'delete']);
     // A binding follows a Workspace, or a ModelDeployment to its provider resource: read only. The
     // ModelDeployment itself and the CRD's version come through the core role.

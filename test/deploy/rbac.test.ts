@@ -124,8 +124,8 @@ const asyaCan = (ns: { namespace: string }): AccessQuestion[] => [
   // blockOwnerDeletion on the standalone workload's and the ScaledObject's owner reference.
   q('update', `${ASYNC_ACTORS}/finalizers`, ns),
   ...['get', 'list', 'watch', 'create', 'patch'].flatMap((verb) => [q(verb, 'deployments.apps', ns), q(verb, 'statefulsets.apps', ns)]),
-  q('create', 'configmaps', ns),
-  q('patch', 'configmaps', ns),
+  // The shared asya-runtime ConfigMap: applied, and read and deleted with the namespace's last actor.
+  ...['get', 'create', 'patch', 'delete'].map((verb) => q(verb, 'configmaps', ns)),
   ...['create', 'patch', 'delete'].map((verb) => q(verb, SCALED_OBJECTS, ns)),
   ...PROVIDER_KINDS.map((resource) => q('get', resource, ns)),
 ];
@@ -149,7 +149,7 @@ const asyaCannot = (ns: { namespace: string }): AccessQuestion[] => [
  * What the Flame role leaves out, in any namespace: users own FlameClusters; children go by garbage
  * collection. Its pods are never read by name (the Kybernate role's get on pods is another matter).
  */
-const flameCannot = (ns: { namespace: string }, opts: { kybernate: boolean }): AccessQuestion[] => [
+const flameCannot = (ns: { namespace: string }, opts: { kybernate: boolean; asya?: boolean }): AccessQuestion[] => [
   ...['create', 'update', 'patch', 'delete'].map((verb) => q(verb, FLAME_CLUSTERS, ns)),
   q('update', `${FLAME_CLUSTERS}/status`, ns),
   ...(opts.kybernate ? [] : [q('get', 'pods', ns)]),
@@ -159,7 +159,8 @@ const flameCannot = (ns: { namespace: string }, opts: { kybernate: boolean }): A
   q('update', 'services', ns),
   q('delete', 'services', ns),
   q('update', 'configmaps', ns),
-  q('delete', 'configmaps', ns),
+  // Asya's role deletes its shared runtime ConfigMap with a namespace's last actor.
+  ...(opts.asya ? [] : [q('delete', 'configmaps', ns)]),
   q('create', 'serviceaccounts', ns),
   q('create', 'persistentvolumeclaims', ns),
 ];
@@ -243,7 +244,7 @@ const controller: Expectations = {
     q('watch', WORKLOADS),
   ],
   cannot: [
-    ...flameCannot(inUserNs, { kybernate: true }),
+    ...flameCannot(inUserNs, { kybernate: true, asya: true }),
     ...asyaCannot(inUserNs),
     ...kybernateCannot(inUserNs),
     // The core knows no provider kind and writes no provider's registration; Asya only reads the
@@ -462,7 +463,7 @@ describe('install RBAC: the Flame, Asya and Kybernate roles bound in some namesp
     const kaitoConfigMaps = (x: AccessQuestion) => x.resource === 'configmaps' && ['list', 'create', 'patch', 'delete'].includes(x.verb);
     const providerKinds = (x: AccessQuestion) => PROVIDER_KINDS.includes(x.resource);
     const cannot = [
-      ...flameCannot(ns, { kybernate: true }).filter((x) => !kaitoConfigMaps(x)),
+      ...flameCannot(ns, { kybernate: true, asya: true }).filter((x) => !kaitoConfigMaps(x)),
       ...asyaCannot(ns),
       ...kybernateCannot(ns),
       ...NO_PODS,
