@@ -66,6 +66,9 @@ export async function installAndServe(kc: KubeConfig, crds: readonly AnyObject[]
     const spec = crd.spec as { group: string; names: { plural: string }; versions: { name: string; served: boolean }[] };
     const want = spec.versions.filter((v) => v.served).map((v) => v.name).sort();
     await eventually(`${crd.metadata!.name} served in ${want.join(', ')}`, async () => {
+      // The group's document too: the command reads its version list there, and it can lag the versions' own.
+      const group = await rest.request<{ versions?: { version: string }[] }>('GET', `/apis/${spec.group}`).catch(() => undefined);
+      if (!want.every((v) => group?.versions?.some((g) => g.version === v))) return false;
       const served: string[] = [];
       for (const v of spec.versions) {
         const list = await rest.request<{ resources?: { name: string }[] }>('GET', `/apis/${spec.group}/${v.name}`).catch(() => undefined);

@@ -41,7 +41,7 @@ describe('KAITO simulator workload', () => {
     }, 30_000);
 
   it('creates a Deployment and a Service named after a preset Workspace, controlled by it', async () => {
-    const ws = await applyWorkspace('phi-3', { resource: { count: 2 }, inference: { preset: { name: 'phi-3-mini-4k-instruct' } } });
+    const ws = await applyWorkspace('phi-3', { resource: { count: 2, labelSelector: { matchLabels: { apps: 'phi-3' } } }, inference: { preset: { name: 'phi-3-mini-4k-instruct' } } });
     const deployment = (await eventually('the Deployment', () => objects.get(deploymentRef('phi-3')), 30_000)) as Deployment;
     const owner = { apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', name: 'phi-3', uid: ws.metadata!.uid, controller: true, blockOwnerDeletion: true };
     expect(deployment.metadata?.ownerReferences).toEqual([owner]);
@@ -61,7 +61,7 @@ describe('KAITO simulator workload', () => {
 
   it('runs a template Workspace as its pod template says', async () => {
     const container = { name: 'model', image: 'ghcr.io/ggml-org/llama.cpp:server', args: ['--address=:5000'], ports: [{ containerPort: 5000 }] };
-    await applyWorkspace('gemma', { resource: { count: 1 }, inference: { template: { metadata: { labels: { team: 'a' } }, spec: { containers: [container] } } } });
+    await applyWorkspace('gemma', { resource: { count: 1, labelSelector: { matchLabels: { apps: 'gemma' } } }, inference: { template: { metadata: { labels: { team: 'a' } }, spec: { containers: [container] } } } });
     const deployment = (await eventually('the Deployment', () => objects.get(deploymentRef('gemma')), 30_000)) as Deployment;
     expect(deployment.spec.template.spec.containers).toEqual([expect.objectContaining({ name: 'model', image: container.image, args: container.args })]);
     expect(deployment.spec.template.metadata.labels).toEqual({ team: 'a', [KAITO_WORKSPACE_LABEL]: 'gemma' });
@@ -76,7 +76,7 @@ describe('KAITO simulator workload', () => {
       'asya',
     );
     // A spec change (new generation, simulated again from progressing to ready) and its status writes.
-    const changed = await applyWorkspace('phi-3', { resource: { count: 3 }, inference: { preset: { name: 'phi-3-mini-4k-instruct' } } });
+    const changed = await applyWorkspace('phi-3', { resource: { count: 3, labelSelector: { matchLabels: { apps: 'phi-3' } } }, inference: { preset: { name: 'phi-3-mini-4k-instruct' } } });
     expect(changed.metadata?.generation).toBe(2);
     await eventually('the new generation simulated', async () => {
       const ws = (await objects.get(workspaceRef('phi-3'))) as AnyObject & { status?: { conditions?: { type: string }[] } };
