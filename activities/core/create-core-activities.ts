@@ -15,6 +15,7 @@ import { involved, modelDeploymentResource, readLiveDeployment } from '../deploy
 import { PROVIDER_CONFIGS } from '../../api/constants.ts';
 import { withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { kubeNow } from '../../kube/time.ts';
+import { claimsReplicas, replicasWithoutResource } from '../status/replicas-without-resource.ts';
 import type { Assessment, ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from '../../contract/core-activities.ts';
 import { installedProviderCrds, unreportedProviders, withStaleProvidersNotReady } from '../../providers/provider-configs.ts';
 import { BoundedMap } from '../../kube/bounded-map.ts';
@@ -83,6 +84,13 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
     } catch (err) {
       throw toActivityFailure(err, action);
     }
+  };
+
+  /** Whether `provider`'s worker reports its CRD missing (a provider nobody reported on says nothing about a CRD). */
+  const providerCrdMissing = async (provider: string | undefined): Promise<boolean> => {
+    if (!provider) return false;
+    const config = (await listProviderConfigs()).find((c) => c.metadata.name === provider);
+    return config !== undefined && unreportedProviders([config]).length === 0 && installedProviderCrds([config]).length === 0;
   };
 
   /** Whether a worker serves `provider` (see Assessment.leaving): the switch need not wait for a cleanup nobody can run. */
@@ -189,6 +197,13 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         },
       };
       await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body, CONTROLLER_FIELD_MANAGER));
+      if (status.phase && claimsReplicas(md.status?.replicas) && (await providerCrdMissing(md.status?.provider?.name))) {
+        // The CRD's removal deleted the provider's resource, and the provider is not called while the
+        // core waits for the CRD: the counts it last wrote would claim ready replicas. A merge patch, not
+        // part of the core's apply, so the provider's next apply takes the counts back as its own.
+        const replicas = replicasWithoutResource(md.status?.replicas);
+        await kubeCall('write status replicas', () => objects.mergePatchStatus(modelDeploymentResource(ref), { status: { replicas } }));
+      }
     },
 
     async recordEvent(ref, event: EventInput) {

@@ -13,6 +13,7 @@ import { involved, modelDeploymentResource, readLiveDeployment } from '../deploy
 import { withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { kubeNow } from '../../kube/time.ts';
 import { statusUnchanged } from '../status/unchanged.ts';
+import { replicasWithoutResource } from '../status/replicas-without-resource.ts';
 import { APPLIED_STATE_ANNOTATION, RENDER_HASH_ANNOTATION, renderHash, stateHash } from './applied-state.ts';
 import { changedIdentityFields, IDENTITY_ANNOTATION, identityOf } from './identity.ts';
 import { readInstalledCrd } from '../../providers/crd-version.ts';
@@ -179,6 +180,9 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     let phase: ObservedStatus['phase'];
     let message: string | undefined;
     let extra: Record<string, unknown> = {};
+    // No resource: no replica can be ready, whatever counts status showed while it existed.
+    const without = replicasWithoutResource(md.status?.replicas);
+    const gone = without ? { replicas: without } : {};
 
     if (!compatibility.compatible) {
       phase = 'Failed';
@@ -192,10 +196,12 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
         phase = 'Pending';
         message = `Provider '${provider.name}' CRD not installed in cluster`;
         conditions.push({ type: 'ResourceCreated', status: 'False', reason: 'CRDNotInstalled', message });
+        extra = gone;
       } else if (!upstream) {
         phase = 'Pending';
         message = `${primary.kind} '${primary.metadata.name}' not created yet`;
         conditions.push({ type: 'ResourceCreated', status: 'False', reason: 'ResourceNotCreated', message });
+        extra = gone;
       } else {
         const mapped = provider.mapStatus(upstream);
         phase = mapped.phase;

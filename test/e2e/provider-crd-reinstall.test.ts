@@ -44,7 +44,7 @@ describe('a provider CRD removed and installed again', () => {
   afterAll(async () => {
     await ctl?.stop();
     // The finalizer would hold the namespace with no controller left to remove it.
-    await patchDeployment(kube.namespace, name, { metadata: { finalizers: null } }).catch(() => undefined);
+    for (const md of [name, 'ready-then-crd-gone', 'crd-gone-while-down']) await patchDeployment(kube.namespace, md, { metadata: { finalizers: null } }).catch(() => undefined);
     await objects().delete({ ...CRDS, name: widget.crdName }).catch(() => undefined);
     await objects().delete({ ...PROVIDER_CONFIGS, name: widget.provider.name }).catch(() => undefined);
     await kube?.cleanup();
@@ -77,5 +77,71 @@ describe('a provider CRD removed and installed again', () => {
 
     await deleteDeployment(kube.namespace, name);
     await waitGone(kube.namespace, name);
+  });
+
+  it('a Running deployment whose CRD is removed shows none of its replicas ready while it waits', async () => {
+    const running = 'ready-then-crd-gone';
+    await createDeployment({
+      apiVersion: API_VERSION,
+      kind: MODEL_DEPLOYMENT_KIND,
+      metadata: { name: running, namespace: kube.namespace },
+      spec: { model: { id: 'acme/widget-7b', source: 'huggingface' }, engine: { type: 'vllm' }, provider: { name: widget.provider.name }, resources: { gpu: { count: 1 } } },
+    } as ModelDeployment);
+    await waitForDeployment(kube.namespace, running, 'its resource created', (m) => condition(m, 'ResourceCreated')?.status === 'True');
+    // The widget's "operator": its resource reports ready.
+    await objects().mergePatchStatus({ ...widget.resource, namespace: kube.namespace, name: running }, { status: { ready: true } });
+    const ready = await waitForDeployment(kube.namespace, running, 'Running 1/1', (m) => m.status?.phase === 'Running' && m.status.replicas?.ready === 1);
+    expect(ready.status?.replicas).toMatchObject({ desired: 1, ready: 1 });
+
+    await objects().delete({ ...CRDS, name: widget.crdName });
+    const message = `Provider '${widget.provider.name}' CRD not installed in cluster`;
+    const waiting = await waitForDeployment(kube.namespace, running, 'Pending on the missing CRD, none ready', (m) => m.status?.phase === 'Pending' && m.status.message === message && m.status.replicas?.ready === 0);
+    expect(waiting.status?.replicas).toMatchObject({ desired: 1, ready: 0 });
+    expect(waiting.status?.replicas?.available ?? 0).toBe(0);
+
+    // Back as it was, so the deletion's cleanup can list the provider's kind.
+    await installCrds(kube.kc, [widget.crd]);
+    await waitForDeployment(kube.namespace, running, 'its resource created again', (m) => condition(m, 'ResourceCreated')?.status === 'True');
+    await deleteDeployment(kube.namespace, running);
+    await waitGone(kube.namespace, running);
+  });
+
+  it('the same when the core finds the CRD gone before the provider is called (removed while the controller was down)', async () => {
+    const held = 'crd-gone-while-down';
+    await createDeployment({
+      apiVersion: API_VERSION,
+      kind: MODEL_DEPLOYMENT_KIND,
+      metadata: { name: held, namespace: kube.namespace },
+      spec: { model: { id: 'acme/widget-7b', source: 'huggingface' }, engine: { type: 'vllm' }, provider: { name: widget.provider.name }, resources: { gpu: { count: 1 } } },
+    } as ModelDeployment);
+    await waitForDeployment(kube.namespace, held, 'its resource created', (m) => condition(m, 'ResourceCreated')?.status === 'True');
+    await objects().mergePatchStatus({ ...widget.resource, namespace: kube.namespace, name: held }, { status: { ready: true } });
+    await waitForDeployment(kube.namespace, held, 'Running 1/1', (m) => m.status?.phase === 'Running' && m.status.replicas?.ready === 1);
+
+    // Down while the CRD goes: on restart the provider reports it missing and validation stops every
+    // pass before the provider's call, so only the core can correct the counts the provider last wrote.
+    const taskQueuePrefix = ctl!.taskQueuePrefix;
+    await ctl!.stop();
+    ctl = undefined;
+    await objects().delete({ ...CRDS, name: widget.crdName });
+    await eventually('the CRD to be gone', async () => (await objects().get({ ...CRDS, name: widget.crdName })) === undefined);
+    ctl = await startTestController({
+      namespaces: [kube.namespace],
+      providers: [widget.provider],
+      simulators: false,
+      settings: { resyncPeriod: '10m' },
+      heartbeatMs: HOUR_MS,
+      providerCrdCheckMs: HOUR_MS,
+      taskQueuePrefix,
+    });
+    const message = `Provider '${widget.provider.name}' CRD not installed in cluster`;
+    const waiting = await waitForDeployment(kube.namespace, held, 'Pending on the missing CRD, none ready', (m) => m.status?.phase === 'Pending' && m.status.message === message && m.status.replicas?.ready === 0);
+    expect(condition(waiting, 'Validated')?.message).toBe(message);
+    expect(waiting.status?.replicas).toMatchObject({ desired: 1, ready: 0 });
+
+    await installCrds(kube.kc, [widget.crd]);
+    await waitForDeployment(kube.namespace, held, 'its resource created again', (m) => condition(m, 'Validated')?.status === 'True' && condition(m, 'ResourceCreated')?.status === 'True');
+    await deleteDeployment(kube.namespace, held);
+    await waitGone(kube.namespace, held);
   });
 });
