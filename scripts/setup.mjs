@@ -127,30 +127,37 @@ function ensureContainerd() {
     `or point ${CONTAINERD_ENV} at a containerd binary and install runc, criu and a static busybox at /bin/busybox yourself.`;
   if (!isExecutable('/usr/bin/apt-get')) fail(`containerd's tests need ${missing.join(', ')}, which this setup can install only with apt-get (there is none here). ${hint}`);
   // The system daemon as its unit or init script starts it: bare, no --config. Ours always has one.
-  const systemDaemon = /(^|\/)containerd\0$/;
-  const before = new Set(processesMatching(systemDaemon));
+  installWithoutSystemDaemon('containerd', missing, '60 MB', hint, { daemon: /(^|\/)containerd\0$/, units: ['containerd.service'] });
+  versions = installedPackages(wanted);
+  const still = wanted.filter((p) => !versions.has(p));
+  if (still.length > 0) fail(`apt-get install left ${still.join(', ')} missing. ${hint}`);
+  say(using().replace('using', 'installed; using'));
+}
+
+/**
+ * apt-get install of a daemon's packages with services held back; a system daemon the install started
+ * anyway is stopped, and under systemd its units are disabled (they would start it at the next boot):
+ * the tests start their own daemon on a private socket.
+ */
+function installWithoutSystemDaemon(what, packages, size, hint, { daemon, units }) {
+  const before = new Set(processesMatching(daemon));
   try {
-    aptInstallStartingNoServices('containerd', missing, `${missing.join(' ')} (about 60 MB)`);
+    aptInstallStartingNoServices(what, packages, `${packages.join(' ')} (about ${size})`);
   } catch (err) {
     fail(`${err.message}. ${hint}`);
   }
-  for (const pid of processesMatching(systemDaemon).filter((p) => !before.has(p))) {
-    say(`stopping pid ${pid} (the system containerd, started by the package install)`);
+  for (const pid of processesMatching(daemon).filter((p) => !before.has(p))) {
+    say(`stopping pid ${pid} (the system ${what}, started by the package install)`);
     try {
       process.kill(pid, 'SIGTERM');
     } catch {
       // gone already
     }
   }
-  // Under systemd the package also enables its unit for the next boot; the tests start their own daemon.
   if (existsSync('/run/systemd/system')) {
-    say('disabling the system containerd service (the tests start their own on a private socket)');
-    spawnSync('systemctl', ['disable', '--now', 'containerd.service'], { stdio: 'inherit' });
+    say(`disabling ${units.join(', ')} (the tests start their own ${what} on a private socket)`);
+    spawnSync('systemctl', ['disable', '--now', ...units], { stdio: 'inherit' });
   }
-  versions = installedPackages(wanted);
-  const still = wanted.filter((p) => !versions.has(p));
-  if (still.length > 0) fail(`apt-get install left ${still.join(', ')} missing. ${hint}`);
-  say(using().replace('using', 'installed; using'));
 }
 
 // The Docker engine for the project's own tests (test/image/, the compose test, the Kybernate node
@@ -173,25 +180,7 @@ function ensureDocker() {
   }
   const hint = `Install Debian's packages as root (apt-get install --no-install-recommends ${DOCKER_PACKAGES.join(' ')}; stop the system dockerd it may start), or set KUBEAIRUNWAY_DOCKERD to a dockerd binary.`;
   if (!isExecutable('/usr/bin/apt-get')) fail(`the Docker tests need ${missing.join(', ')}, which this setup can install only with apt-get (there is none here). ${hint}`);
-  const systemDaemon = /(^|\/)dockerd\0/;
-  const before = new Set(processesMatching(systemDaemon));
-  try {
-    aptInstallStartingNoServices('Docker', missing, `${missing.join(' ')} (about 80 MB)`);
-  } catch (err) {
-    fail(`${err.message}. ${hint}`);
-  }
-  for (const pid of processesMatching(systemDaemon).filter((p) => !before.has(p))) {
-    say(`stopping pid ${pid} (the system dockerd, started by the package install)`);
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      // gone already
-    }
-  }
-  if (existsSync('/run/systemd/system')) {
-    say('disabling the system docker service and socket (the tests start their own dockerd on a private socket)');
-    spawnSync('systemctl', ['disable', '--now', 'docker.service', 'docker.socket'], { stdio: 'inherit' });
-  }
+  installWithoutSystemDaemon('Docker', missing, '80 MB', hint, { daemon: /(^|\/)dockerd\0/, units: ['docker.service', 'docker.socket'] });
   versions = installedPackages(DOCKER_PACKAGES);
   const still = DOCKER_PACKAGES.filter((p) => !versions.has(p));
   if (still.length > 0) fail(`apt-get install left ${still.join(', ')} missing. ${hint}`);

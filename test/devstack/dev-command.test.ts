@@ -3,7 +3,7 @@
 // ports; Ctrl-C while the Temporal server is down stops everything cleanly; a Ctrl-C's two SIGINTs (the
 // terminal's and a wrapper's relayed copy) count as one press; a port really taken by someone else fails
 // the start naming that process.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,26 +12,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { portHolder } from '../../devstack/port-holder.ts';
 import { freePort } from '../../devstack/ports.ts';
 import { eventually } from '../support/env.ts';
+import { devArgs, devReady, followDev, killDevRuns, type DevPorts, type DevRun } from '../support/dev-run.ts';
 
-interface DevRun {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
 
-const runs: DevRun[] = [];
-
-function startDev(stateDir: string, ports: { temporal: number; ui: number; metrics: number }): DevRun {
-  const args = ['--import', 'tsx', 'cli/main.ts', 'dev', '--state-dir', stateDir];
-  args.push('--temporal-port', String(ports.temporal), '--temporal-ui-port', String(ports.ui), '--metrics-port', String(ports.metrics));
-  const child = spawn(process.execPath, args, { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  child.stdout!.on('data', (d: Buffer) => (text += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const run = { child, output: () => text, exited };
-  runs.push(run);
-  return run;
+function startDev(stateDir: string, ports: DevPorts): DevRun {
+  return followDev(spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'dev', ...devArgs(stateDir, ports)], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /** The orphan guards (devstack/orphan-guard.ts) of stacks in `stateDir`: they name it and their log file. */
@@ -42,12 +27,12 @@ function guardsOf(stateDir: string): number[] {
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
-const ready = (run: DevRun) => eventually('dev to be running', async () => run.output().includes('Press Ctrl-C') || (run.child.exitCode !== null && Promise.reject(new Error(run.output()))), 240_000, 200);
+const ready = devReady;
 
 describe('kubeairunway dev', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kubeairunway-dev-'));
   afterAll(async () => {
-    for (const r of runs) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+    killDevRuns();
     // Anything a killed run left is reaped by the next start; this one reaps the last.
     const { reapStackAndWait } = await import('../../devstack/leftovers.ts');
     await reapStackAndWait(dir);

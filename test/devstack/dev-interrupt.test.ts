@@ -3,21 +3,15 @@
 // busy (15 deployments applied just before) and the whole group gets SIGINT, as a terminal's Ctrl-C
 // sends it: no server may be left. And when the dev process dies without any chance to stop its servers
 // (SIGKILL), its orphan guard stops them within seconds.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../devstack/ports.ts';
 import { eventually } from '../support/env.ts';
+import { devArgs, devReady, followDev, killDevRuns, type DevPorts, type DevRun } from '../support/dev-run.ts';
 
-interface DevRun {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-const runs: DevRun[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'kubeairunway-dev-interrupt-'));
 
 /** The command the `dev` script runs once setup is done: what stands between the terminal and the servers. */
@@ -28,20 +22,12 @@ function devScriptCommand(): string {
   return parts.slice(1).join(' && ');
 }
 
-function startDev(stateDir: string, ports: { temporal: number; ui: number; metrics: number }): DevRun {
-  const args = `--state-dir ${stateDir} --temporal-port ${ports.temporal} --temporal-ui-port ${ports.ui} --metrics-port ${ports.metrics}`;
+function startDev(stateDir: string, ports: DevPorts): DevRun {
   // detached: a process group of its own, led by the shell that execs the script's command, like a terminal job.
-  const child = spawn('sh', ['-c', `${devScriptCommand()} ${args}`], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let text = '';
-  child.stdout!.on('data', (d: Buffer) => (text += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const run = { child, output: () => text, exited };
-  runs.push(run);
-  return run;
+  return followDev(spawn('sh', ['-c', `${devScriptCommand()} ${devArgs(stateDir, ports).join(' ')}`], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
 }
 
-const ready = (run: DevRun) => eventually('dev to be running', async () => run.output().includes('Press Ctrl-C') || (run.child.exitCode !== null && Promise.reject(new Error(run.output()))), 240_000, 200);
+const ready = devReady;
 
 function alive(pid: number): boolean {
   try {
@@ -74,7 +60,7 @@ function deploymentsYaml(count: number): string {
 }
 
 afterAll(async () => {
-  for (const r of runs) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+  killDevRuns();
   const { reapStackAndWait } = await import('../../devstack/leftovers.ts');
   for (const sub of ['ctrl-c', 'sigkill']) await reapStackAndWait(join(dir, sub));
   rmSync(dir, { recursive: true, force: true });

@@ -79,18 +79,22 @@ describe('a provider CRD removed and installed again', () => {
     await waitGone(kube.namespace, name);
   });
 
-  it('a Running deployment whose CRD is removed shows none of its replicas ready while it waits', async () => {
-    const running = 'ready-then-crd-gone';
+  /** A widget deployment whose resource its "operator" (this test) reports ready: Running 1/1. */
+  async function runningWidget(name: string): Promise<ModelDeployment> {
     await createDeployment({
       apiVersion: API_VERSION,
       kind: MODEL_DEPLOYMENT_KIND,
-      metadata: { name: running, namespace: kube.namespace },
+      metadata: { name, namespace: kube.namespace },
       spec: { model: { id: 'acme/widget-7b', source: 'huggingface' }, engine: { type: 'vllm' }, provider: { name: widget.provider.name }, resources: { gpu: { count: 1 } } },
     } as ModelDeployment);
-    await waitForDeployment(kube.namespace, running, 'its resource created', (m) => condition(m, 'ResourceCreated')?.status === 'True');
-    // The widget's "operator": its resource reports ready.
-    await objects().mergePatchStatus({ ...widget.resource, namespace: kube.namespace, name: running }, { status: { ready: true } });
-    const ready = await waitForDeployment(kube.namespace, running, 'Running 1/1', (m) => m.status?.phase === 'Running' && m.status.replicas?.ready === 1);
+    await waitForDeployment(kube.namespace, name, 'its resource created', (m) => condition(m, 'ResourceCreated')?.status === 'True');
+    await objects().mergePatchStatus({ ...widget.resource, namespace: kube.namespace, name }, { status: { ready: true } });
+    return waitForDeployment(kube.namespace, name, 'Running 1/1', (m) => m.status?.phase === 'Running' && m.status.replicas?.ready === 1);
+  }
+
+  it('a Running deployment whose CRD is removed shows none of its replicas ready while it waits', async () => {
+    const running = 'ready-then-crd-gone';
+    const ready = await runningWidget(running);
     expect(ready.status?.replicas).toMatchObject({ desired: 1, ready: 1 });
 
     await objects().delete({ ...CRDS, name: widget.crdName });
@@ -108,15 +112,7 @@ describe('a provider CRD removed and installed again', () => {
 
   it('the same when the core finds the CRD gone before the provider is called (removed while the controller was down)', async () => {
     const held = 'crd-gone-while-down';
-    await createDeployment({
-      apiVersion: API_VERSION,
-      kind: MODEL_DEPLOYMENT_KIND,
-      metadata: { name: held, namespace: kube.namespace },
-      spec: { model: { id: 'acme/widget-7b', source: 'huggingface' }, engine: { type: 'vllm' }, provider: { name: widget.provider.name }, resources: { gpu: { count: 1 } } },
-    } as ModelDeployment);
-    await waitForDeployment(kube.namespace, held, 'its resource created', (m) => condition(m, 'ResourceCreated')?.status === 'True');
-    await objects().mergePatchStatus({ ...widget.resource, namespace: kube.namespace, name: held }, { status: { ready: true } });
-    await waitForDeployment(kube.namespace, held, 'Running 1/1', (m) => m.status?.phase === 'Running' && m.status.replicas?.ready === 1);
+    await runningWidget(held);
 
     // Down while the CRD goes: on restart the provider reports it missing and validation stops every
     // pass before the provider's call, so only the core can correct the counts the provider last wrote.
