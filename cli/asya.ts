@@ -15,10 +15,10 @@ import { validateAsyncActor } from '../api/asya/validate.ts';
 import { isPlainObject } from '../api/overrides.ts';
 import { checkStructure } from '../api/structural.ts';
 import type { ModelDeployment, ValidationResult } from '../api/types.ts';
-import { injectionConflict, renderBindingScaledObject, renderInjection, type InjectionTarget } from '../activities/asya/injection.ts';
-import { renderStandalone } from '../activities/asya/render.ts';
-import { renderRuntimeConfigMap } from '../activities/asya/render-runtime-script.ts';
-import { endpointUrl, targetUrl } from '../activities/asya/target-url.ts';
+import { injectionConflict, renderBindingScaledObject, renderInjection, type InjectionTarget } from '../render/asya/injection.ts';
+import { renderStandalone } from '../render/asya/render.ts';
+import { renderRuntimeConfigMap } from '../render/asya/render-runtime-script.ts';
+import { endpointUrl, targetUrl } from '../render/asya/target-url.ts';
 import type { AnyObject } from '../kube/custom-objects.ts';
 import type { ManifestDocument } from './documents.ts';
 

@@ -7,7 +7,7 @@ import { checkStructure } from '../api/structural.ts';
 import type { ValidationResult } from '../api/types.ts';
 import { validateFlameCluster } from '../api/flame/validate.ts';
 import type { FlameCluster } from '../api/flame/types.ts';
-import { renderFlameCluster } from '../activities/flame/render.ts';
+import { renderFlameCluster } from '../render/flame/render.ts';
 import type { AnyObject } from '../kube/custom-objects.ts';
 import type { ManifestDocument } from './documents.ts';
 

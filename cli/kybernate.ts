@@ -17,7 +17,7 @@ import { validateKybernateCheckpoint, validateKybernateRestore, validateKybernat
 import { isPlainObject } from '../api/overrides.ts';
 import { checkStructure } from '../api/structural.ts';
 import type { ValidationResult } from '../api/types.ts';
-import { renderRestorePod, renderWorkloadPod, type RestoreSource } from '../activities/kybernate/render.ts';
+import { renderRestorePod, renderWorkloadPod, type RestoreSource } from '../render/kybernate/render.ts';
 import type { AnyObject } from '../kube/custom-objects.ts';
 import { describeObject, type ManifestDocument } from './documents.ts';
 

@@ -16,9 +16,9 @@ import { readLive } from '../../kube/read-live.ts';
 import { kubeNow } from '../../kube/time.ts';
 import { withTransitionTimes } from '../status/conditions.ts';
 import type { ActorBroker } from './actor-broker.ts';
-import { renderBindingScaledObject, renderInjection, renderUninjection } from './injection.ts';
-import { renderStandalone } from './render.ts';
-import { renderRuntimeConfigMap } from './render-runtime-script.ts';
+import { renderBindingScaledObject, renderInjection, renderUninjection } from '../../render/asya/injection.ts';
+import { renderStandalone } from '../../render/asya/render.ts';
+import { renderRuntimeConfigMap } from '../../render/asya/render-runtime-script.ts';
 import { resolveTarget } from './resolve-target.ts';
 
 /** Field manager of the actor's own status (the workload's intent is `asya`, as seed 002 names it). */

@@ -9,8 +9,8 @@ import { kubeCall } from '../../kube/errors.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { detectInstalledVersion } from '../../providers/crd-version.ts';
 import { builtinProviders } from '../../providers/index.ts';
-import { injectionConflict, isInjected } from './injection.ts';
-import { endpointUrl, targetUrl } from './target-url.ts';
+import { injectionConflict, isInjected } from '../../render/asya/injection.ts';
+import { endpointUrl, targetUrl } from '../../render/asya/target-url.ts';
 
 const WORKLOADS = [
   { kind: 'Deployment', plural: 'deployments' },

@@ -10,9 +10,9 @@ import type { InformerSet } from '../../kube/informer-set.ts';
 import { readLive } from '../../kube/read-live.ts';
 import { jsonEqual } from '../../api/json-equal.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
-import { planPods } from './pod-plan.ts';
-import { renderFlameCluster } from './render.ts';
-import { flameStatus } from './status.ts';
+import { planPods } from '../../render/flame/pod-plan.ts';
+import { renderFlameCluster } from '../../render/flame/render.ts';
+import { flameStatus } from '../../render/flame/status.ts';
 import type { FlameActivities } from '../../contract/flame-activities.ts';
 
 /** On the ConfigMap: how many times the rendered configuration changed, reported as `status.configGeneration`. */

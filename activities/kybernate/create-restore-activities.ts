@@ -13,7 +13,7 @@ import type { InformerSet } from '../../kube/informer-set.ts';
 import { readLive } from '../../kube/read-live.ts';
 import { kubeNow } from '../../kube/time.ts';
 import { withTransitionTimes } from '../status/conditions.ts';
-import { renderRestorePod } from './render.ts';
+import { renderRestorePod } from '../../render/kybernate/render.ts';
 
 export interface RestoreActivityDeps {
   kc: KubeConfig;

@@ -29,7 +29,7 @@ import type { InformerSet } from '../../kube/informer-set.ts';
 import { readLive } from '../../kube/read-live.ts';
 import { kubeNow } from '../../kube/time.ts';
 import { withTransitionTimes } from '../status/conditions.ts';
-import { renderWorkloadPod } from './render.ts';
+import { renderWorkloadPod } from '../../render/kybernate/render.ts';
 
 export interface WorkloadActivityDeps {
   kc: KubeConfig;
