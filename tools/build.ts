@@ -49,7 +49,7 @@ async function buildKubernetes(work: string, outs: Record<string, string>, logFi
     env: goEnv,
     logFile,
   });
-  const cmds = ['kube-apiserver', 'kube-controller-manager'].map((c) => `k8s.io/kubernetes/cmd/${c}`);
+  const cmds = Object.keys(outs).map((c) => `k8s.io/kubernetes/cmd/${c}`);
   await run(`go get kubernetes ${KUBERNETES_VERSION}`, 'go', ['get', ...cmds.map((c) => `${c}@v${KUBERNETES_VERSION}`)], { cwd: work, env: goEnv, logFile });
   const [major, minor] = KUBERNETES_VERSION.split('.');
   const ldflags = ['-s', '-w'];
@@ -58,8 +58,8 @@ async function buildKubernetes(work: string, outs: Record<string, string>, logFi
   }
   const binDir = join(work, 'bin');
   mkdirSync(binDir, { recursive: true });
-  // One `go build` for both: they share most packages, so this is much faster than two builds.
-  await run(`go build kube-apiserver + kube-controller-manager ${KUBERNETES_VERSION}`, 'go', ['build', '-trimpath', '-ldflags', ldflags.join(' '), '-o', `${binDir}/`, ...cmds], {
+  // One `go build` for all commands of a group: they share most packages, so this is much faster than separate builds.
+  await run(`go build ${Object.keys(outs).join(' + ')} ${KUBERNETES_VERSION}`, 'go', ['build', '-trimpath', '-ldflags', ldflags.join(' '), '-o', `${binDir}/`, ...cmds], {
     cwd: work,
     env: goEnv,
     logFile,
@@ -109,7 +109,7 @@ async function fetchCrdBundles(only?: Set<string>): Promise<void> {
  */
 export async function buildTools(only?: Set<string>, operators = false): Promise<void> {
   await fetchCrdBundles(only);
-  const wanted = TOOLS.filter((t) => (only ? only.has(t.name) : t.role === 'stack' || operators));
+  const wanted = TOOLS.filter((t) => (only ? only.has(t.name) : t.role === 'stack' || (operators && t.role === 'operator')));
   const missing = wanted.filter((spec) => {
     const found = resolveTool(spec.name);
     if (found) say(`${spec.name}: using ${found.path} (${found.source}${found.version ? `, ${found.version}` : ''})`);
@@ -139,7 +139,7 @@ export async function buildTools(only?: Set<string>, operators = false): Promise
       else if (group === 'etcd') await buildEtcd(work, outs.etcd!, logFile);
       else if (group === 'kuberay') await buildKuberayOperator(work, outs['kuberay-operator']!, logFile);
       else if (group === 'keda') await buildKedaOperator(work, outs['keda-operator']!, logFile);
-      else await buildKubernetes(work, outs, logFile);
+      else await buildKubernetes(work, outs, logFile); // kubernetes (API server + controller manager) or kubelet
     } catch (err) {
       const step = err instanceof StepError ? err.step : 'prepare';
       const hint = specs.map((s) => `${s.envVar}=/path/to/${s.name}`).join(' ');

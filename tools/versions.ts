@@ -1,7 +1,7 @@
 // Pinned versions of the Go-built binaries the local stack runs. Changing a version here is the only
 // step needed to move to another release: the cache is keyed by name and version.
 
-export type ToolName = 'temporal' | 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kuberay-operator' | 'keda-operator';
+export type ToolName = 'temporal' | 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kuberay-operator' | 'keda-operator' | 'kubelet';
 
 export interface ToolSpec {
   name: ToolName;
@@ -9,12 +9,13 @@ export interface ToolSpec {
   /** Environment variable that points at an existing binary instead of building one. */
   envVar: string;
   /** Which build produces this binary; kube-apiserver and kube-controller-manager share one. */
-  build: 'temporal' | 'etcd' | 'kubernetes' | 'kuberay' | 'keda';
+  build: 'temporal' | 'etcd' | 'kubernetes' | 'kuberay' | 'keda' | 'kubelet';
   /**
    * `stack`: every local stack runs it; `operator`: an upstream operator that tests (and `npm run dev
-   * --real-operators`) start on demand, so a stack starts without it.
+   * --real-operators`) start on demand, so a stack starts without it; `node`: built only when named
+   * (`npm run tools -- --only kubelet`), for the opt-in real-node test (docs/kubelet.md).
    */
-  role: 'stack' | 'operator';
+  role: 'stack' | 'operator' | 'node';
   /** Arguments that make the binary print its version. */
   versionArgs: string[];
   /** Extracts the version from that output. */
@@ -99,6 +100,17 @@ export const TOOLS: readonly ToolSpec[] = [
     versionArgs: [],
     versionPattern: /^\s+(?:mod|dep)\s+github\.com\/kedacore\/keda\/v2\s+v(\d+\.\d+\.\d+)\s/m,
     goModule: KEDA_MODULE,
+  },
+  {
+    // Same Kubernetes release as the API server, built the same way but in its own throwaway module
+    // (a separate build group, so building it never rebuilds the stack's two binaries).
+    name: 'kubelet',
+    version: KUBERNETES_VERSION,
+    envVar: 'KUBEAIRUNWAY_KUBELET_BIN',
+    build: 'kubelet',
+    role: 'node',
+    versionArgs: ['--version'],
+    versionPattern: /Kubernetes v(\d+\.\d+\.\d+)/,
   },
 ];
 
