@@ -1,4 +1,5 @@
-import { ApplicationFailure } from '@temporalio/common';
+import type { ApplicationFailure } from '@temporalio/common';
+import { activityFailure, isRetryableFailure } from '../contract/failure-types.ts';
 
 /**
  * Every RabbitMQ failure is classified here, once. Two kinds matter to a caller: the broker could not
@@ -20,8 +21,9 @@ export class BrokerError extends Error {
     this.name = 'BrokerError';
   }
 
+  /** Its retry class is contract/failure-types.ts's (the type is already the activity failure type). */
   get retryable(): boolean {
-    return this.type === 'BrokerUnavailable';
+    return isRetryableFailure(this.type);
   }
 }
 
@@ -51,10 +53,5 @@ export function classifyBrokerError(err: unknown): BrokerError {
 /** The failure an activity throws: type `BrokerUnavailable` (retryable) or `BrokerRefused` (not). */
 export function toBrokerActivityFailure(err: unknown, action: string): ApplicationFailure {
   const b = classifyBrokerError(err);
-  return ApplicationFailure.create({
-    type: b.type,
-    message: `${action}: ${b.detail}`,
-    nonRetryable: !b.retryable,
-    details: [{ type: b.type, replyCode: b.replyCode ?? null, detail: b.detail }],
-  });
+  return activityFailure(b.type, `${action}: ${b.detail}`, [{ type: b.type, replyCode: b.replyCode ?? null, detail: b.detail }]);
 }

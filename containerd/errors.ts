@@ -1,4 +1,5 @@
-import { ApplicationFailure } from '@temporalio/common';
+import type { ApplicationFailure } from '@temporalio/common';
+import { activityFailure, isRetryableFailure, type FailureType } from '../contract/failure-types.ts';
 
 /**
  * Every containerd failure is classified here, once, from the gRPC status code (containerd maps its own
@@ -29,9 +30,14 @@ export class ContainerdError extends Error {
     this.name = 'ContainerdError';
   }
 
+  /** The activity failure type it leaves as (`Containerd<Type>`), whose retry class contract/failure-types.ts states. */
+  get failureType(): FailureType & `Containerd${ContainerdErrorType}` {
+    return `Containerd${this.type}`;
+  }
+
   /** Whether trying the same request again can succeed without anyone changing anything. */
   get retryable(): boolean {
-    return this.type === 'Unavailable' || this.type === 'Unknown';
+    return isRetryableFailure(this.failureType);
   }
 }
 
@@ -108,10 +114,5 @@ export function isContainerdError(err: unknown, ...types: ContainerdErrorType[])
 /** The failure an activity throws: type `Containerd<Type>`, non-retryable when repeating cannot help. */
 export function toContainerdActivityFailure(err: unknown, action: string): ApplicationFailure {
   const c = classifyContainerdError(err);
-  return ApplicationFailure.create({
-    type: `Containerd${c.type}`,
-    message: `${action}: ${c.detail}`,
-    nonRetryable: !c.retryable,
-    details: [{ type: c.type, code: c.code ?? null, detail: c.detail, criuLog: c.criuLog ?? null }],
-  });
+  return activityFailure(c.failureType, `${action}: ${c.detail}`, [{ type: c.type, code: c.code ?? null, detail: c.detail, criuLog: c.criuLog ?? null }]);
 }

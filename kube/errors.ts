@@ -1,4 +1,5 @@
-import { ApplicationFailure } from '@temporalio/common';
+import type { ApplicationFailure } from '@temporalio/common';
+import { activityFailure, isRetryableFailure, type FailureType } from '../contract/failure-types.ts';
 
 /**
  * Every Kubernetes API failure is classified here, once, from the HTTP status and the structured
@@ -18,9 +19,14 @@ export class KubeError extends Error {
     this.name = 'KubeError';
   }
 
+  /** The activity failure type it leaves as (`Kube<Type>`), whose retry class contract/failure-types.ts states. */
+  get failureType(): FailureType & `Kube${KubeErrorType}` {
+    return `Kube${this.type}`;
+  }
+
   /** Whether trying the same request again can succeed without anyone changing anything. */
   get retryable(): boolean {
-    return this.type === 'Conflict' || this.type === 'Unavailable' || this.type === 'Unknown';
+    return isRetryableFailure(this.failureType);
   }
 
   /**
@@ -113,12 +119,7 @@ export function isKubeError(err: unknown, ...types: KubeErrorType[]): boolean {
 /** The failure an activity throws: type `Kube<Type>`, non-retryable when repeating cannot help. */
 export function toActivityFailure(err: unknown, action: string): ApplicationFailure {
   const k = classifyKubeError(err);
-  return ApplicationFailure.create({
-    type: `Kube${k.type}`,
-    message: `${action}: ${k.detail}`,
-    nonRetryable: !k.retryable,
-    details: [{ type: k.type, status: k.status ?? null, detail: k.detail }],
-  });
+  return activityFailure(k.failureType, `${action}: ${k.detail}`, [{ type: k.type, status: k.status ?? null, detail: k.detail }]);
 }
 
 /** Runs one Kubernetes call; any failure leaves as a classified activity failure. */

@@ -1,7 +1,8 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import type { ApplicationFailure } from '@temporalio/common';
+import { activityFailure } from '../../contract/failure-types.ts';
 import type { ContainerdClient } from '../../containerd/client.ts';
 import { classifyContainerdError, toContainerdActivityFailure } from '../../containerd/errors.ts';
 import type { NodeActivities } from '../../contract/kybernate-activities.ts';
@@ -53,13 +54,11 @@ async function requireGpuPlugin(dir: string): Promise<void> {
   try {
     await access(plugin);
   } catch {
-    throw ApplicationFailure.create({
-      type: 'GpuPluginMissing',
-      nonRetryable: true,
-      message:
-        `spec.gpu.pluginPath: CRIU's CUDA plugin is not at ${plugin} on this node. Mount the plugin directory into the node worker at that path, ` +
+    throw activityFailure(
+      'GpuPluginMissing',
+      `spec.gpu.pluginPath: CRIU's CUDA plugin is not at ${plugin} on this node. Mount the plugin directory into the node worker at that path, ` +
         `and have containerd's CRIU load plugins from it (CRIU_LIBS_DIR in containerd's environment, or libdir in /etc/criu/runc.conf)`,
-    });
+    );
   }
 }
 
@@ -76,5 +75,5 @@ function dumpFailure(err: unknown, action: string): ApplicationFailure {
     .split('\n')
     .map((l) => l.replace(/^\(\d+\.\d+\)\s*/, '').trim())
     .filter(Boolean);
-  return ApplicationFailure.create({ type: failure.type ?? undefined, message: `${failure.message}; CRIU: ${lines.join('; ')}`, nonRetryable: failure.nonRetryable ?? undefined, details: failure.details ?? undefined });
+  return activityFailure(c.failureType, `${failure.message}; CRIU: ${lines.join('; ')}`, failure.details ?? undefined);
 }

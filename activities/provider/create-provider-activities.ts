@@ -1,5 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { ApplicationFailure } from '@temporalio/common';
+import { activityFailure } from '../../contract/failure-types.ts';
 import { API_VERSION, MODEL_DEPLOYMENT_KIND, providerFieldManager } from '../../api/constants.ts';
 import { conditionMessages, events } from '../../api/messages.ts';
 import type { ModelDeployment } from '../../api/types.ts';
@@ -62,7 +62,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
 
   const refOf = (obj: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }): ResourceRef => {
     const plural = plurals.get(obj.kind);
-    if (!plural) throw ApplicationFailure.nonRetryable(`provider ${provider.name} rendered a ${obj.kind}, which is not among its owned kinds`, 'ProviderBug');
+    if (!plural) throw activityFailure('ProviderBug', `provider ${provider.name} rendered a ${obj.kind}, which is not among its owned kinds`);
     return { ...splitApiVersion(obj.apiVersion), plural, namespace: obj.metadata.namespace, name: obj.metadata.name };
   };
 
@@ -73,7 +73,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
   const renderFor = async (md: ModelDeployment): Promise<Rendered | undefined> => {
     const { crd, choice } = await kubeCall(`detect ${provider.resource.kind} CRD`, () => readInstalledCrd(deps.kc, deps.informers, provider.resource));
     if (choice === undefined) return undefined;
-    if ('error' in choice) throw ApplicationFailure.nonRetryable(choice.error, 'UnsupportedCrdVersion');
+    if ('error' in choice) throw activityFailure('UnsupportedCrdVersion', choice.error);
     return { objects: provider.render(md, { apiVersion: choice.apiVersion }).objects.map(withRecordedIdentity(md)), crd };
   };
 
@@ -102,7 +102,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     { objects: rendered, crd }: Rendered,
   ): Promise<{ outcome: ApplyOutcome; stored: AnyObject | undefined; recording?: Promise<unknown> }> => {
     const [primary, ...others] = rendered;
-    if (!primary) throw ApplicationFailure.nonRetryable(`provider ${provider.name} rendered nothing`, 'ProviderBug');
+    if (!primary) throw activityFailure('ProviderBug', `provider ${provider.name} rendered nothing`);
     const primaryRef = refOf(primary);
     const resource = { apiVersion: primary.apiVersion, kind: primary.kind, name: primary.metadata.name };
     const hash = renderHash(primary);

@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import type { StepError } from './view.ts';
+import { PROVIDER_UNAVAILABLE } from '../../contract/failure-types.ts';
 
 /**
  * A failed step, described by its stable failure type. An activity no worker picked up in time is
@@ -9,7 +10,7 @@ import type { StepError } from './view.ts';
 export function stepError(step: string, err: unknown, servedBy = 'The worker'): StepError {
   const at = new Date().toISOString();
   if (err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === TimeoutType.SCHEDULE_TO_START) {
-    return { step, type: 'ProviderUnavailable', message: `${servedBy} is not available: no worker is serving its task queue`, at };
+    return { step, type: PROVIDER_UNAVAILABLE, message: `${servedBy} is not available: no worker is serving its task queue`, at };
   }
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) return { step, type: cause.type ?? 'Error', message: cause.message, at };
