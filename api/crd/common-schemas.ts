@@ -1,7 +1,8 @@
 // Schema pieces shared by the CRDs: the root of an object, its status, conditions, the observed
 // generation, a container's resources and the replica range rule. Leaf builders: ./field-schemas.ts.
 
-import { QUANTITY_STRING_PATTERN } from '../common/checks.ts';
+import { QUANTITY_STRING_PATTERN, type Quantity, type ResourceRequirements } from '../common/checks.ts';
+import { mapOf, object, worded, type Schema } from '../schema/typed.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
 /**
@@ -52,24 +53,30 @@ export const observedGenerationSchema: JSONSchemaProps = {
  * node has no `type`, as structural schemas require). `pattern` applies to strings and `minimum` to
  * integers; neither allows a negative amount, which the pod would be refused for.
  */
-export const quantitySchema = {
-  description: 'A non-negative quantity, e.g. "500m", "2Gi" or 4.',
-  'x-kubernetes-int-or-string': true,
-  anyOf: [{ type: 'integer' }, { type: 'string' }],
-  pattern: QUANTITY_STRING_PATTERN,
-  minimum: 0,
-} satisfies JSONSchemaProps & { anyOf: JSONSchemaProps[]; 'x-kubernetes-int-or-string': true };
+export const quantitySchema: Schema<Quantity, false> = worded(
+  {
+    description: 'A non-negative quantity, e.g. "500m", "2Gi" or 4.',
+    'x-kubernetes-int-or-string': true,
+    anyOf: [{ type: 'integer' }, { type: 'string' }],
+    pattern: QUANTITY_STRING_PATTERN,
+    minimum: 0,
+  },
+  // Numbers must be integers, as the int-or-string type requires: half a CPU is "500m" or "0.5".
+  { problem: 'must be a non-negative quantity such as "500m", "2Gi" or 4' },
+);
 
-/** `requests` and `limits` of a container, quantities by resource name (`examples` lists some names). */
-export function resourcesSchema(description: string, examples = 'cpu, memory, ...'): JSONSchemaProps {
-  return {
-    type: 'object',
+const quantities = (description: string) => mapOf(description, quantitySchema, { notThis: 'must be a map of resource names to quantities' });
+
+/** `requests` and `limits` of a container, quantities by resource name (`examples` lists some names); other keys are pruned. */
+export function resourcesSchema(description: string, examples = 'cpu, memory, ...'): Schema<ResourceRequirements, false> {
+  return object(
     description,
-    properties: {
-      requests: { type: 'object', description: `Minimum resources, by resource name (${examples}).`, additionalProperties: quantitySchema },
-      limits: { type: 'object', description: 'Maximum resources, by resource name.', additionalProperties: quantitySchema },
+    {
+      requests: quantities(`Minimum resources, by resource name (${examples}).`),
+      limits: quantities('Maximum resources, by resource name.'),
     },
-  };
+    { notThis: 'must be an object with requests and/or limits' },
+  );
 }
 
 /**

@@ -1,58 +1,52 @@
-// OpenAPI schema of FlameCluster (seed 004 §5.4). Source of deploy/crds/flame.xflops.io_flameclusters.yaml.
-// It enforces at admission what api/flame/validate.ts checks (a unit test runs both over one table), so
-// `kubectl apply` refuses a broken cluster in the same terms instead of the controller finding out later.
+// The FlameCluster declaration (seed 004 §5.4): the typed schema its spec types derive from
+// (api/flame/types.ts), its validator interprets (api/schema/check.ts) and deploy/crds/flame.xflops.io_flameclusters.yaml
+// serializes, so `kubectl apply` and the controller refuse a broken cluster in the same terms.
 
 import { MAX_COUNT } from '../common/checks.ts';
 import { CLUSTER_NAME_PATTERN, MAX_CHILD_NAME_LENGTH, flameNames } from '../flame/names.ts';
 import { observedGenerationSchema, resourcesSchema, rootSchema, statusSchema } from './common-schemas.ts';
 import { image as imageSchema, str } from './field-schemas.ts';
+import { count, object } from '../schema/typed.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
-/** An image reference without whitespace (the validator's IMAGE_PATTERN, api/flame/names.ts). */
-const image = (component: string, example: string): JSONSchemaProps => imageSchema(`Container image of the ${component}, with an explicit tag (e.g. ${example}).`);
+/** An image reference without whitespace (a required field: empty is "required"). */
+const image = (component: string, example: string) =>
+  imageSchema(`Container image of the ${component}, with an explicit tag (e.g. ${example}).`, { problem: 'must not contain whitespace' });
 
-const resources = (component: string): JSONSchemaProps =>
-  resourcesSchema(`Resource requests and limits of the ${component} container, passed to its pod unchanged.`);
+const resources = (component: string) => resourcesSchema(`Resource requests and limits of the ${component} container, passed to its pod unchanged.`);
 
-export const flameClusterSpecSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'A Flame cluster: one session manager, executor managers and the object cache Service.',
-  required: ['sessionManager', 'executorManager'],
-  properties: {
-    sessionManager: {
-      type: 'object',
-      description: 'The session manager (a single pod) and the `cluster` section of flame-cluster.yaml.',
-      required: ['image'],
-      properties: {
+export const flameClusterSpecSchema = object(
+  'A Flame cluster: one session manager, executor managers and the object cache Service.',
+  {
+    sessionManager: object(
+      'The session manager (a single pod) and the `cluster` section of flame-cluster.yaml.',
+      {
         image: image('session manager', 'xflops/flame-session:v0.1.0'),
         resources: resources('session manager'),
         slot: str('Resource slot definition, e.g. "cpu=1,mem=1g" (cluster.slot).'),
         policy: str('Scheduling policy, e.g. "priority" (cluster.policy).'),
         storage: str('Storage backend URI, e.g. "sqlite://flame.db" (cluster.storage).'),
       },
-    },
-    executorManager: {
-      type: 'object',
-      description: 'The executor manager pods and the `executors` section of flame-cluster.yaml.',
-      required: ['image', 'replicas'],
-      properties: {
+      { required: ['image'] },
+    ),
+    executorManager: object(
+      'The executor manager pods and the `executors` section of flame-cluster.yaml.',
+      {
         image: image('executor manager', 'xflops/flame-executor:v0.1.0'),
-        replicas: { type: 'integer', minimum: 0, maximum: MAX_COUNT, description: 'Number of executor manager pods; 0 runs the session manager alone.' },
+        replicas: count('Number of executor manager pods; 0 runs the session manager alone.', 0, { maximum: MAX_COUNT }),
         resources: resources('executor manager'),
         shim: str('Executor shim type, e.g. "host" (executors.shim).'),
-        maxExecutors: { type: 'integer', minimum: 1, maximum: MAX_COUNT, description: 'executors.limits.max_executors; 1 when omitted.' },
+        maxExecutors: count('executors.limits.max_executors; 1 when omitted.', 1, { maximum: MAX_COUNT }),
       },
-    },
-    objectCache: {
-      type: 'object',
-      description: 'The `cache` section of flame-cluster.yaml (its endpoint is the object cache Service).',
-      properties: {
-        networkInterface: str('Network interface for the cache, e.g. "eth0" (cache.network_interface).'),
-        storage: str('Cache storage path, e.g. "/var/lib/flame/cache" (cache.storage).'),
-      },
-    },
+      { required: ['image', 'replicas'] },
+    ),
+    objectCache: object('The `cache` section of flame-cluster.yaml (its endpoint is the object cache Service).', {
+      networkInterface: str('Network interface for the cache, e.g. "eth0" (cache.network_interface).'),
+      storage: str('Cache storage path, e.g. "/var/lib/flame/cache" (cache.storage).'),
+    }),
   },
-};
+  { required: ['sessionManager', 'executorManager'] },
+);
 
 export const flameClusterStatusSchema: JSONSchemaProps = statusSchema({
   sessionManager: {

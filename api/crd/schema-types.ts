@@ -27,6 +27,9 @@ export interface JSONSchemaProps {
   maxItems?: number;
   maxProperties?: number;
   pattern?: string;
+  /** With x-kubernetes-int-or-string: the two types a quantity may have (a structural schema's node then has no `type`). */
+  anyOf?: JSONSchemaProps[];
+  'x-kubernetes-int-or-string'?: true;
   'x-kubernetes-preserve-unknown-fields'?: true;
   'x-kubernetes-validations'?: CelValidationRule[];
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';

@@ -1,18 +1,12 @@
-// The FlameCluster CRD and validateFlameCluster agree: whatever the API server would admit, the
-// workflow accepts, and the reverse. The schema is evaluated offline the way the API server does it
-// (api/testing/admission.ts: types, int-or-string, required, bounds, patterns, then the CEL rules).
+// What the FlameCluster declaration admits: the validator interprets the very schema the CRD is
+// serialized from (api/crd/flame-cluster-schema.ts), so one table states what both accept; the real API
+// server's answers on the generated CRD are test/crd/api-server-validation.test.ts's.
 
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { flameClusterCrd } from '../crd/crds.ts';
-import { admitted as isAdmitted, rootSchemaOf } from '../testing/admission.ts';
 import { seedSpec } from './testing.ts';
 import { validateFlameCluster } from './validate.ts';
 
 type Json = Record<string, unknown>;
-
-const root = rootSchemaOf(flameClusterCrd);
-const admitted = (object: Json): boolean => isAdmitted(object, root);
 
 function cluster(name: string, spec: unknown): Json {
   return { apiVersion: 'flame.xflops.io/v1alpha1', kind: 'FlameCluster', metadata: { name }, spec };
@@ -72,42 +66,8 @@ const TABLE: [string, Json, boolean][] = [
   ['name with upper case', variant(() => {}, 'Flame'), false],
 ];
 
-describe('the FlameCluster CRD and validateFlameCluster agree', () => {
+describe('what a FlameCluster may be', () => {
   it.each(TABLE)('%s', (_name, object, expected) => {
-    expect(admitted(object)).toBe(expected);
     expect(validateFlameCluster(object).valid).toBe(expected);
-  });
-
-  it('on specs built from good and bad parts', () => {
-    const optional = (...values: unknown[]) => fc.constantFrom<unknown>(undefined, ...values);
-    const quantities = optional({ cpu: '1' }, { cpu: 2, memory: '4Gi' }, { cpu: -1 }, { cpu: 0.5 }, { memory: 'lots' }, { cpu: null, memory: '1Gi' }, 'x');
-    const resources = fc.oneof(optional('x', null), fc.record({ requests: quantities, limits: quantities }, { requiredKeys: [] }));
-    const image = optional('img:1', '', ' img', 3, null);
-    const text = optional('x', 1, null);
-    const spec = fc.record(
-      {
-        sessionManager: fc.oneof(
-          fc.constantFrom<unknown>(undefined, 'x'),
-          fc.record({ image, resources, slot: text, policy: text, storage: text }, { requiredKeys: [] }),
-        ),
-        executorManager: fc.oneof(
-          fc.constantFrom<unknown>(undefined, []),
-          fc.record(
-            { image, replicas: optional(0, 1, 3, 10, 11, -1, 1.5, '2', null, 2 ** 53), resources, shim: text, maxExecutors: optional(1, 10, 0, 2.5, '3', 2 ** 60) },
-            { requiredKeys: [] },
-          ),
-        ),
-        objectCache: fc.oneof(optional('x'), fc.record({ networkInterface: text, storage: text }, { requiredKeys: [] })),
-      },
-      { requiredKeys: [] },
-    );
-    const name = fc.constantFrom('my-flame', 'a'.repeat(43), 'a'.repeat(44), 'a'.repeat(47), 'a'.repeat(48), '9lives', 'x');
-    fc.assert(
-      fc.property(name, spec, (n, s) => {
-        const object = JSON.parse(JSON.stringify(cluster(n, s))) as Json;
-        expect(validateFlameCluster(object).valid).toBe(admitted(object));
-      }),
-      { numRuns: 1000 },
-    );
   });
 });

@@ -11,9 +11,6 @@ export const MAX_CHILD_NAME_LENGTH = 63;
  */
 export const CLUSTER_NAME_PATTERN = '^[a-z]([-a-z0-9]*[a-z0-9])?$';
 
-/** An image reference has no whitespace anywhere (the kubelet rejects leading or trailing spaces). */
-export const IMAGE_PATTERN = '^\\S+$';
-
 
 export const SESSION_MANAGER_PORT = 8080;
 export const OBJECT_CACHE_PORT = 9090;

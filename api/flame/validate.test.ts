@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reachedFrom } from '../testing/pure-imports.ts';
 import { seedCluster, seedSpec } from './testing.ts';
 import { validateFlameCluster, type FlameValidation } from './validate.ts';
 
@@ -197,27 +197,15 @@ describe('validateFlameCluster: errors name the field', () => {
   });
 });
 
-describe('validate.ts can run inside workflow code', () => {
-  const source = readFileSync(join(import.meta.dirname, 'validate.ts'), 'utf8');
-  const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
-  const commonDir = join(import.meta.dirname, '..', 'common');
-  const common = readdirSync(commonDir)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-    .map((f) => readFileSync(join(commonDir, f), 'utf8'));
+describe('validate.ts is pure', () => {
+  const reached = reachedFrom(join(import.meta.dirname, 'validate.ts'), join(import.meta.dirname, '..', '..'));
 
-  it('imports only the pure files next to it and the shared checks of api/common/, which import only each other', () => {
-    expect(imports.every((i) => /^(\.\/(names|constants|types)|\.\.\/common\/[a-z-]+)\.ts$/.test(i ?? ''))).toBe(true);
-    const names = readFileSync(join(import.meta.dirname, 'names.ts'), 'utf8');
-    const constants = readFileSync(join(import.meta.dirname, 'constants.ts'), 'utf8');
-    expect(names).not.toMatch(/^import /m);
-    const importsOf = (text: string) => [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
-    expect(importsOf(constants).every((i) => /^\.\.\/common\/[a-z-]+\.ts$/.test(i ?? ''))).toBe(true);
-    const commonImports = common.flatMap(importsOf);
-    expect(commonImports.length).toBeGreaterThan(0);
-    expect(commonImports.every((i) => /^\.\/[a-z-]+\.ts$/.test(i ?? ''))).toBe(true);
+  it('reaches only files of api/ and the CEL library, no Node module', () => {
+    expect([...reached.files.keys()].every((f) => f.startsWith('api/'))).toBe(true);
+    expect([...reached.packages]).toEqual(['@marcbachmann/cel-js']);
   });
 
   it('reads no clock and draws no random numbers', () => {
-    expect([source, ...common].join('\n')).not.toMatch(/\bDate\b|Math\.random|performance\.|process\./);
+    expect([...reached.files.values()].join('\n')).not.toMatch(/\bDate\b|Math\.random|performance\.|process\./);
   });
 });

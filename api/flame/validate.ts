@@ -4,21 +4,21 @@
 // quantities. On success it returns a clean copy holding only the fields we know, the way the API
 // server prunes unknown ones.
 //
-// Runs inside Temporal workflow code: deterministic, no I/O, no clock, no imports beyond api/flame/ and
-// the shared checks of api/common/ (the validator frame, field checks).
+// The spec is checked by the one schema interpreter (api/schema/check.ts) against its declaration; only
+// the name length, which spans metadata and spec, is written here. Pure: deterministic, no I/O, no clock.
 
-import { optionalResources, compact, isCount, isObject, optionalObject, optionalString, requiredObject, show, typeName, type FieldIssue, type Obj, type ObjectMetadata, type Report } from '../common/checks.ts';
-import { optionalInteger, requiredInteger } from '../common/integers.ts';
+import { isCount, isObject, show, type FieldIssue, type Obj, type ObjectMetadata, type Report } from '../common/checks.ts';
 import { kindValidator, type Validation } from '../common/object-validator.ts';
-import { CLUSTER_NAME_PATTERN, IMAGE_PATTERN, longestChildName, MAX_CHILD_NAME_LENGTH } from './names.ts';
+import { flameClusterSpecSchema } from '../crd/flame-cluster-schema.ts';
+import { specChecker } from '../schema/spec-checker.ts';
+import { CLUSTER_NAME_PATTERN, longestChildName, MAX_CHILD_NAME_LENGTH } from './names.ts';
 import { FLAME_API_VERSION, FLAME_CLUSTER_KIND } from './constants.ts';
-import type { ExecutorManagerSpec, FlameCluster, FlameClusterSpec, FlameClusterStatus, ObjectCacheSpec, SessionManagerSpec } from './types.ts';
+import type { FlameCluster, FlameClusterSpec, FlameClusterStatus } from './types.ts';
 
 export type FlameIssue = FieldIssue;
 export type FlameValidation = Validation<'cluster', FlameCluster>;
 
 const CLUSTER_NAME = new RegExp(CLUSTER_NAME_PATTERN);
-const IMAGE = new RegExp(IMAGE_PATTERN);
 
 export const validateFlameCluster: (obj: unknown) => FlameValidation = kindValidator('cluster', {
   head: {
@@ -30,61 +30,14 @@ export const validateFlameCluster: (obj: unknown) => FlameValidation = kindValid
         : `must be a DNS-1035 label (lower-case letters, digits and '-', starting with a letter and ending with a letter or digit), since it prefixes the Service names; got ${show(name)}`,
     finalizers: false,
   },
-  spec: checkSpec,
+  spec: specChecker(flameClusterSpecSchema, checkNameLengthOf),
   status: readStatus,
 });
 
-/** The spec, then the name length it allows (the executor count names the longest pod). */
-function checkSpec(spec: Obj, report: Report, metadata: ObjectMetadata): FlameClusterSpec {
-  const sessionManager = requiredObject(spec, 'sessionManager', 'spec', report);
-  const executorManager = requiredObject(spec, 'executorManager', 'spec', report);
-  const checked = compact({
-    // A missing or malformed component is one error, not also one per field inside it.
-    sessionManager: sessionManager ? checkSessionManager(sessionManager, 'spec.sessionManager', report) : ({} as SessionManagerSpec),
-    executorManager: executorManager ? checkExecutorManager(executorManager, 'spec.executorManager', report) : ({} as ExecutorManagerSpec),
-    objectCache: checkObjectCache(spec, report),
-  });
-  const replicas = checked.executorManager.replicas;
+/** The name length the spec allows: the executor count names the longest pod. */
+function checkNameLengthOf(spec: Partial<FlameClusterSpec>, _raw: unknown, report: Report, metadata: ObjectMetadata): void {
+  const replicas = spec.executorManager?.replicas;
   if (metadata.name && CLUSTER_NAME.test(metadata.name)) checkNameLength(metadata.name, isCount(replicas, 0) ? replicas : 0, report);
-  return checked;
-}
-
-function checkSessionManager(value: Obj, path: string, report: Report): SessionManagerSpec {
-  return compact({
-    image: checkImage(value, path, report),
-    resources: optionalResources(value, path, report),
-    slot: optionalString(value, 'slot', path, report),
-    policy: optionalString(value, 'policy', path, report),
-    storage: optionalString(value, 'storage', path, report),
-  });
-}
-
-function checkExecutorManager(value: Obj, path: string, report: Report): ExecutorManagerSpec {
-  return compact({
-    image: checkImage(value, path, report),
-    replicas: requiredInteger(value, 'replicas', path, report, { min: 0 }) as number,
-    resources: optionalResources(value, path, report),
-    shim: optionalString(value, 'shim', path, report),
-    maxExecutors: optionalInteger(value, 'maxExecutors', path, report, { min: 1 }),
-  });
-}
-
-function checkObjectCache(spec: Obj, report: Report): ObjectCacheSpec | undefined {
-  const value = optionalObject(spec, 'objectCache', 'spec', report);
-  if (!value) return undefined;
-  return compact({
-    networkInterface: optionalString(value, 'networkInterface', 'spec.objectCache', report),
-    storage: optionalString(value, 'storage', 'spec.objectCache', report),
-  });
-}
-
-function checkImage(value: Obj, path: string, report: Report): string {
-  const image = value.image;
-  const field = `${path}.image`;
-  if (image == null || image === '') report(field, 'required');
-  else if (typeof image !== 'string') report(field, `must be a string, got ${typeName(image)}`);
-  else if (!IMAGE.test(image)) report(field, `must not contain whitespace, got ${show(image)}`);
-  return typeof image === 'string' ? image : '';
 }
 
 function checkNameLength(name: string, replicas: number, report: Report): void {

@@ -1,0 +1,102 @@
+// A typed schema: an OpenAPI node of a CRD (JSONSchemaProps, emitted as is into deploy/crds/) that also
+// carries, at compile time only, the TypeScript type of the values it admits. A kind declares its spec
+// once with these builders; its types are `Static<typeof schema>`, its validator is the one interpreter
+// (./check.ts) and its CRD is the same object serialized. Pure (no imports beyond types).
+//
+// What the CRD cannot say but a message needs ("must be a DNS-1123 label", a list's own wording) sits
+// beside the node in `words`, never in the emitted JSON.
+
+import type { JSONSchemaProps } from '../crd/schema-types.ts';
+
+declare const STATIC: unique symbol;
+
+/** A schema node whose values have type T; D says whether it has a default (so a checked object always holds it). */
+export type Schema<T = unknown, D extends boolean = boolean> = JSONSchemaProps & { readonly [STATIC]?: { type: T; defaulted: D } };
+
+/** The type of the values a schema admits (after defaults). */
+export type Static<S> = S extends { readonly [STATIC]?: { type: infer T; defaulted: boolean } } ? T : unknown;
+
+type IsDefaulted<S> = S extends { readonly [STATIC]?: { type: unknown; defaulted: infer D } } ? D : false;
+type HasDefault<E> = E extends { default: unknown } ? true : false;
+type Flat<T> = { [K in keyof T]: T[K] };
+type Present<P, R> = { [K in keyof P]: K extends R ? K : IsDefaulted<P[K]> extends true ? K : never }[keyof P];
+
+/** An object of `properties`: the required ones, and those with a default, always present; the others optional. */
+export type ObjectOf<P, R> = Flat<{ [K in Present<P, R>]: Static<P[K]> } & { [K in Exclude<keyof P, Present<P, R>>]?: Static<P[K]> }>;
+
+/** How the validator words a problem the schema alone cannot name. */
+export interface Words {
+  /** What a pattern stands for: "must be <what>, got ...". */
+  what?: string;
+  /** The whole problem of a pattern (or an int-or-string) mismatch instead: "<problem>, got ...". */
+  problem?: string;
+  /** A value of the wrong type (an object, map or list): "<notThis>, got a string". */
+  notThis?: string;
+}
+
+const WORDS = new WeakMap<object, Words>();
+
+/** The words of a node (none for a plain JSONSchemaProps). */
+export const wordsOf = (schema: JSONSchemaProps): Words => WORDS.get(schema) ?? {};
+
+/** Registers `words` on `schema` (the very object the CRD holds) and returns it. */
+export function worded<S extends JSONSchemaProps>(schema: S, words: Words): S {
+  if (words.what !== undefined || words.problem !== undefined || words.notThis !== undefined) WORDS.set(schema, { ...WORDS.get(schema), ...words });
+  return schema;
+}
+
+/** A schema's JSON with the validator's words taken out. */
+export type Extra = JSONSchemaProps & Words;
+/** No extra keys (the default of the builders' `extra`). */
+export type NoExtra = Record<never, never>;
+
+function build<T, D extends boolean>(json: JSONSchemaProps, extra: Extra): Schema<T, D> {
+  const { what, problem, notThis, ...rest } = extra;
+  return worded({ ...json, ...rest }, { what, problem, notThis }) as Schema<T, D>;
+}
+
+export function str<const E extends Extra = NoExtra>(description: string, extra?: E): Schema<string, HasDefault<E>> {
+  return build({ type: 'string', description }, extra ?? {});
+}
+
+export function int<const E extends Extra = NoExtra>(description: string, minimum: number, extra?: E): Schema<number, HasDefault<E>> {
+  return build({ type: 'integer', format: 'int32', minimum, description }, extra ?? {});
+}
+
+/** An integer without the int32 format (counts that may exceed 2^31). */
+export function count<const E extends Extra = NoExtra>(description: string, minimum: number, extra?: E): Schema<number, HasDefault<E>> {
+  return build({ type: 'integer', minimum, description }, extra ?? {});
+}
+
+export function bool<const E extends Extra = NoExtra>(description: string, extra?: E): Schema<boolean, HasDefault<E>> {
+  return build({ type: 'boolean', description }, extra ?? {});
+}
+
+/** One of `values`, bounded in length so CEL rules that compare it stay within the API server's cost budget. */
+export function enumOf<V extends string, const E extends Extra = NoExtra>(values: readonly V[], description: string, extra?: E): Schema<V, HasDefault<E>> {
+  return build({ type: 'string', description, enum: [...values], maxLength: 64 }, extra ?? {});
+}
+
+/** A string-keyed map of `values` (labels, quantities by resource name). */
+export function mapOf<V extends Schema, const E extends Extra = NoExtra>(description: string, values: V, extra?: E): Schema<Record<string, Static<V>>, HasDefault<E>> {
+  return build({ type: 'object', description, additionalProperties: values }, extra ?? {});
+}
+
+export function listOf<I extends Schema, const E extends Extra = NoExtra>(description: string, items: I, extra?: E): Schema<Static<I>[], HasDefault<E>> {
+  return build({ type: 'array', description, items }, extra ?? {});
+}
+
+/** An object kept as given (a pod template, an EnvVarSource): the API server and the validator look no further. */
+export function freeObject(description: string): Schema<Record<string, unknown>, false> {
+  return { type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true } as Schema<Record<string, unknown>, false>;
+}
+
+/** An object of `properties`; `required` lists the keys that must be present. */
+export function object<P extends Record<string, Schema>, const R extends keyof P & string = never, const E extends Extra = NoExtra>(
+  description: string | undefined,
+  properties: P,
+  extra?: E & { required?: readonly R[] },
+): Schema<ObjectOf<P, R>, HasDefault<E>> {
+  const { required, ...rest } = (extra ?? {}) as Extra & { required?: readonly string[] };
+  return build({ type: 'object', ...(description === undefined ? {} : { description }), ...(required ? { required: [...required] } : {}), properties }, rest);
+}
