@@ -1,13 +1,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { InformerSet } from '../kube/informer-set.ts';
 import type { ActivityInterceptorsFactory, NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
-import { createCoreActivities } from '../activities/core/create-core-activities.ts';
-import { createFlameActivities } from '../activities/flame/create-flame-activities.ts';
-import { createAsyaActivities } from '../activities/asya/create-asya-activities.ts';
 import type { ActorBroker } from '../activities/asya/actor-broker.ts';
-import { createCheckpointActivities } from '../activities/kybernate/create-checkpoint-activities.ts';
-import { createRestoreActivities } from '../activities/kybernate/create-restore-activities.ts';
-import { createWorkloadActivities } from '../activities/kybernate/create-workload-activities.ts';
+import { KIND_MODULES } from '../kinds/index.ts';
+import type { KindModule } from '../kinds/kind-module.ts';
 import type { ProviderActivities } from '../contract/provider-activities.ts';
 import { coreTaskQueue, inProcessActivityType, NOT_SERVED } from '../workflows/settings.ts';
 import { Context } from '@temporalio/activity';
@@ -37,10 +33,15 @@ export interface CoreWorkerOptions {
    * queue between).
    */
   inProcessProviders?: Readonly<Record<string, ProviderActivities>>;
+  /** The modules whose activities it serves; every registered one when omitted. */
+  modules?: readonly KindModule[];
 }
 
-/** The core worker: runs every kind's workflows (ModelDeployment, FlameCluster, AsyncActor, KybernateCheckpoint, KybernateRestore, KybernateWorkload) and their activities. */
+/** The core worker: runs every registered kind's workflows (kinds/index.ts) and their activities. */
 export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker> {
+  const modules = opts.modules ?? KIND_MODULES;
+  const context = { kc: opts.kc, informers: opts.informers, broker: opts.broker, inProcessProviders: Object.keys(opts.inProcessProviders ?? {}) };
+  const kindActivities = await Promise.all(modules.map((m) => m.activities(context)));
   return WorkflowWorker.create({
     connection: opts.connection,
     namespace: opts.namespace,
@@ -48,12 +49,7 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : workflowCode()),
     // Every kind's activities: one worker, one task queue, one sticky cache for all their workflows.
     activities: {
-      ...createCoreActivities({ kc: opts.kc, informers: opts.informers, inProcessProviders: Object.keys(opts.inProcessProviders ?? {}) }),
-      ...createFlameActivities({ kc: opts.kc, informers: opts.informers }),
-      ...createAsyaActivities({ kc: opts.kc, informers: opts.informers, broker: opts.broker }),
-      ...createCheckpointActivities({ kc: opts.kc, informers: opts.informers }),
-      ...createRestoreActivities({ kc: opts.kc, informers: opts.informers }),
-      ...createWorkloadActivities({ kc: opts.kc, informers: opts.informers }),
+      ...Object.assign({}, ...kindActivities),
       ...Object.fromEntries(
         Object.entries(opts.inProcessProviders ?? {}).flatMap(([name, acts]) => [
           [inProcessActivityType(name, 'reconcileResource'), acts.reconcileResource],

@@ -1,23 +1,17 @@
-// `kubeairunway validate -f FILE`: checks ModelDeployments (and InferenceProviderConfigs) offline, with
-// the same validation the admission webhook runs, plus the explicit provider's override schema; and
-// FlameClusters, AsyncActors and the Kybernate kinds (KybernateCheckpoint, KybernateRestore,
-// KybernateWorkload), with the validation their workflows run.
+// `kubeairunway validate -f FILE`: checks every registered kind offline (kinds/index.ts), each by its
+// module's validation: ModelDeployments (and InferenceProviderConfigs) with the same validation the
+// admission webhook runs, plus the explicit provider's override schema; FlameClusters, AsyncActors and
+// the Kybernate kinds (KybernateCheckpoint, KybernateRestore, KybernateWorkload) with the validation
+// their workflows run.
 
 import { Option, type Command } from 'commander';
-import { ASYNC_ACTOR_KIND } from '../../api/asya/constants.ts';
-import { MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
-import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
 import type { ValidationResult } from '../../api/types.ts';
-import { explicitProvider } from '../../api/spec-helpers.ts';
-import { findProvider } from '../../providers/index.ts';
 import { describeObject, readManifests, type ManifestDocument } from '../documents.ts';
 import { CliError } from '../errors.ts';
-import { checkAsyncActor } from '../asya.ts';
-import { checkFlameCluster } from '../flame.ts';
-import { checkKybernate, KYBERNATE_DOCUMENT_KINDS } from '../kybernate.ts';
 import { countIssues, formatJson, issueLines } from '../format.ts';
 import type { CliIO } from '../io.ts';
-import { checkModelDeployment, checkProviderConfig, kindOf } from '../objects.ts';
+import { kindOf } from '../objects.ts';
+import { loadOfflineModules, sentenceList, type OfflineModule } from '../offline-modules.ts';
 import { action, type CommandRegistration } from '../program.ts';
 
 interface ValidateOptions {
@@ -45,31 +39,27 @@ export const validateCommand: CommandRegistration = (program: Command, { io }) =
 export async function runValidate(io: CliIO, options: ValidateOptions): Promise<number> {
   const docs = await readManifests(io, options.filename);
   if (docs.length === 0) throw new CliError(`No objects found in ${options.filename.join(', ')}.`);
-  const reports = docs.map(validateDocument);
+  const modules = await loadOfflineModules();
+  const reports = docs.map((doc) => validateDocument(doc, modules));
 
   if (options.output === 'json') io.stdout(formatJson(reports));
   else for (const report of reports) io.stdout(textReport(report));
   return reports.every((r) => r.valid) ? 0 : 1;
 }
 
-function validateDocument(doc: ManifestDocument): DocumentReport {
-  const result = resultOf(doc);
+function validateDocument(doc: ManifestDocument, modules: readonly OfflineModule[]): DocumentReport {
+  const result = resultOf(doc, modules);
   return { source: doc.source, object: describeObject(doc), valid: result.errors.length === 0, ...result };
 }
 
-function resultOf(doc: ManifestDocument): ValidationResult {
+/** The validation of the module that takes the document's kind (every registered module's, kinds/index.ts). */
+function resultOf(doc: ManifestDocument, modules: readonly OfflineModule[]): ValidationResult {
   const kind = kindOf(doc);
-  if (kind === MODEL_DEPLOYMENT_KIND) {
-    const provider = findProvider(explicitProvider(doc.object.spec) ?? '');
-    return checkModelDeployment(doc, provider ? { overrideSchema: provider.overrideSchema } : {}).result;
-  }
-  if (kind === PROVIDER_CONFIG_KIND) return checkProviderConfig(doc);
-  if (kind === FLAME_CLUSTER_KIND) return checkFlameCluster(doc);
-  if (kind === ASYNC_ACTOR_KIND) return checkAsyncActor(doc);
-  if (kind !== undefined && KYBERNATE_DOCUMENT_KINDS.includes(kind)) return checkKybernate(doc);
-  const kinds = [MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIG_KIND, FLAME_CLUSTER_KIND, ASYNC_ACTOR_KIND, ...KYBERNATE_DOCUMENT_KINDS];
+  const module = modules.find((m) => kind !== undefined && (m.rendered.includes(kind) || m.validateOnly.includes(kind)));
+  if (module) return module.handlers.validate(doc);
+  const kinds = modules.flatMap((m) => [...m.rendered, ...m.validateOnly]);
   return {
-    errors: [{ field: 'kind', message: `kind must be ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}, got ${JSON.stringify(kind ?? null)}` }],
+    errors: [{ field: 'kind', message: `kind must be ${sentenceList(kinds, 'or')}, got ${JSON.stringify(kind ?? null)}` }],
     warnings: [],
   };
 }

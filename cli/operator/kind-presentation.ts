@@ -1,14 +1,11 @@
 // What the operator commands say and show of each kind: its status columns, how its workflows are
-// found once the object (and its uid) is gone, and how the controller acknowledges a pause. A kind
-// without an entry here is shown by its workflow's view alone (object-status.ts).
+// found once the object (and its uid) is gone, and how the controller acknowledges a pause. Each kind's
+// module (kinds/<module>/registration.ts) gives what differs from the defaults here; a kind that gives
+// no status is shown by its workflow's view alone (object-status.ts).
 
-import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
-import type { ModelDeployment } from '../../api/types.ts';
-import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
+import { REGISTERED_KINDS } from '../../kinds/index.ts';
 import { SEARCH_ATTRIBUTE_NAMES as SA } from '../../workflows/engine/search-attribute-names.ts';
-import { deploymentPauseAcknowledged, deploymentStatusView } from './deployment-status.ts';
-import { flameClusterStatusView } from './flame-cluster-status.ts';
 import { objectStatusView } from './object-status.ts';
 import type { StatusView } from './status-format.ts';
 
@@ -32,23 +29,7 @@ function byKind(kind: string) {
   return (namespace: string, name: string) => `${SA.Kind} = "${kind}" AND ${SA.K8sNamespace} = "${namespace}" AND ${SA.K8sName} = "${name}"`;
 }
 
-const PRESENTATIONS: Record<string, KindPresentation> = {
-  [MODEL_DEPLOYMENT_KIND]: {
-    noun: 'deployment',
-    owns: 'its provider resources',
-    // Md* rather than Kind: histories recorded before there were other kinds have no `Kind`.
-    workflowsByName: (namespace, name) => `${SA.MdNamespace} = "${namespace}" AND ${SA.MdName} = "${name}"`,
-    status: deploymentStatusView,
-    pauseAcknowledged: (obj, pause) => deploymentPauseAcknowledged(obj as unknown as ModelDeployment, pause),
-  },
-  [FLAME_CLUSTER_KIND]: {
-    noun: 'FlameCluster',
-    owns: 'its pods, Services and ConfigMap',
-    workflowsByName: byKind(FLAME_CLUSTER_KIND),
-    status: flameClusterStatusView,
-  },
-};
-
 export function presentationFor(kind: string): KindPresentation {
-  return PRESENTATIONS[kind] ?? { noun: kind, owns: 'what it owns', workflowsByName: byKind(kind), status: objectStatusView(kind) };
+  const own = REGISTERED_KINDS.find((k) => k.watched.kind === kind)?.presentation;
+  return { noun: kind, owns: 'what it owns', workflowsByName: byKind(kind), status: objectStatusView(kind), ...own };
 }

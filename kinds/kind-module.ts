@@ -1,0 +1,109 @@
+// What a kind (or a group of kinds sharing an API group, a role and processes) registers with the
+// product: one object, listed once in kinds/index.ts. Everything shared — the core worker's activities,
+// the watcher, the CLI's validate/render/status, step metrics and logs, the ClusterRoles in deploy/core —
+// iterates over that list, so adding a kind touches no shared file but that list.
+//
+// A registration is light to import: the CLI's `status` reaches it (cli/operator/kinds.ts), so what
+// loads the Kubernetes or Temporal SDK clients (the activities) or the validators and renderers (the
+// offline commands) is behind a dynamic import. The workflow bundle never imports a registration: it
+// names its workflow by the bundle's export name, checked against workflows/index.ts by type.
+
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { ActorBroker } from '../activities/asya/actor-broker.ts';
+import type { CustomResourceDefinition } from '../api/crd/schema-types.ts';
+import type { ValidationResult } from '../api/types.ts';
+import type { ManifestDocument } from '../cli/documents.ts';
+import type { CliIO } from '../cli/io.ts';
+import type { KindPresentation } from '../cli/operator/kind-presentation.ts';
+import type { InformerSet } from '../kube/informer-set.ts';
+import type { StepOutcome } from '../observability/step-outcome.ts';
+import type { WatchedKind } from '../watcher/watched-kind.ts';
+import type * as Workflows from '../workflows/index.ts';
+import type { ClusterRoleSpec } from './rbac.ts';
+
+/** A workflow of the bundle, by its export name from workflows/index.ts. */
+export type WorkflowName = keyof typeof Workflows & string;
+
+/** One reconciled kind: what watches it, which workflow runs it, its CRD and how the CLI shows it. */
+export interface RegisteredKind {
+  /** The watcher's and the core's view of the kind (watcher/kinds/). */
+  watched: WatchedKind;
+  /** The workflow that reconciles one object; equal to `watched.workflowType` (a test checks). */
+  workflow: WorkflowName;
+  /** Its CustomResourceDefinition (api/crd/crds.ts), served from deploy/crds/. */
+  crd: CustomResourceDefinition;
+  /** What the operator commands say of it beyond the defaults (cli/operator/kind-presentation.ts). */
+  presentation?: Partial<KindPresentation>;
+}
+
+/** What the core worker hands every kind's activities factory. */
+export interface ActivityContext {
+  kc: KubeConfig;
+  /** The process's shared informers: reads come from their caches. */
+  informers?: InformerSet;
+  /** AsyncActors' queues; undefined without a broker. */
+  broker?: ActorBroker;
+  /** Providers whose workers run in this process. */
+  inProcessProviders: readonly string[];
+}
+
+/** Reads a finished step's result for metrics and logs (observability/step-outcome.ts), by activity name. */
+export type StepOutcomeReader = (result: unknown) => StepOutcome;
+
+/** What the offline commands (`validate`, `render`) do with a manifest of one of the module's kinds. */
+export interface OfflineHandlers {
+  validate(doc: ManifestDocument): ValidationResult;
+  /** The objects the controller would create, or why not (stderr lines are the caller's). */
+  render(doc: ManifestDocument, session: OfflineSession): OfflineRender;
+}
+
+export type OfflineRender =
+  | { objects: unknown[]; problems: []; warnings: string[]; /** Said on stderr though it renders (a kind that creates nothing). */ note?: string }
+  | { objects: []; problems: string[]; warnings: string[] };
+
+/** Everything one `render` run knows: every input document, the options, and what modules rendered earlier left for later ones. */
+export interface OfflineSession {
+  io: CliIO;
+  docs: readonly ManifestDocument[];
+  options: { provider?: string; apiVersion?: readonly string[]; providerConfig?: readonly string[] };
+  /** Facts a module's render leaves for modules rendered after it (ModelDeployments for AsyncActors bound to them), by name. */
+  facts: Map<string, unknown[]>;
+  /** Whatever a module loads once per run (the provider catalog), by name. */
+  shared: Map<string, unknown>;
+}
+
+export interface OfflineRegistration {
+  /** Kinds `validate` takes besides the module's reconciled kinds, which `render` does not (InferenceProviderConfig). */
+  validateOnly?: readonly string[];
+  /** Kinds `render` reads but does not print, and when: "Deployments or StatefulSets next to AsyncActors". */
+  companions?: { kinds: readonly string[]; next: string; phrase: string };
+  /** Rendered after modules without it (reads their facts). */
+  late?: boolean;
+  /** Loaded only by the offline commands: validators, renderers and the CEL engine stay out of `status`. */
+  load(): Promise<OfflineHandlers & { /** Once per `render` run, before the manifests are read (the provider catalog). */ prepare?(session: OfflineSession): Promise<void> }>;
+}
+
+/** A process of the module's own beyond the core worker and the watcher, started by worker/product.ts. */
+export interface KindPart {
+  name: string;
+  /** What it is and which flag of `kubeairunway run` starts it. */
+  about: string;
+  /** Its entry (loaded only where it runs). */
+  module: string;
+}
+
+export interface KindModule {
+  /** The module's folder under kinds/. */
+  name: string;
+  kinds: readonly RegisteredKind[];
+  /** CRDs of the module that are no reconciled kind (InferenceProviderConfig), written beside the kinds'. */
+  extraCrds?: readonly CustomResourceDefinition[];
+  /** The activities it serves on the core worker, by activity type. */
+  activities(ctx: ActivityContext): Promise<object>;
+  /** Activity types whose results mean something for metrics and logs. */
+  stepOutcomes?: Readonly<Record<string, StepOutcomeReader>>;
+  offline?: OfflineRegistration;
+  /** Exactly what its activities, watches and parts call, rule by rule with the reason (deploy/core/<role.folder>/cluster-role.yaml). */
+  role: ClusterRoleSpec;
+  parts?: readonly KindPart[];
+}

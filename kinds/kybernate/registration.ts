@@ -1,0 +1,44 @@
+// The Kybernate kinds (seed 003) as one module: KybernateCheckpoint, KybernateRestore and
+// KybernateWorkload share an API group, a role, the node worker that dumps and restores containers
+// beside containerd, and the activator that wakes suspended workloads on a request.
+
+import { kybernateCheckpointCrd, kybernateRestoreCrd, kybernateWorkloadCrd } from '../../api/crd/crds.ts';
+import { kybernateCheckpointKind } from '../../watcher/kinds/kybernate-checkpoint.ts';
+import { kybernateRestoreKind } from '../../watcher/kinds/kybernate-restore.ts';
+import { kybernateWorkloadKind } from '../../watcher/kinds/kybernate-workload.ts';
+import type { KindModule } from '../kind-module.ts';
+import { kybernateRole } from './role.ts';
+
+export const kybernateModule: KindModule = {
+  name: 'kybernate',
+  kinds: [
+    { watched: kybernateCheckpointKind, workflow: 'kybernateCheckpointWorkflow', crd: kybernateCheckpointCrd },
+    { watched: kybernateRestoreKind, workflow: 'kybernateRestoreWorkflow', crd: kybernateRestoreCrd },
+    { watched: kybernateWorkloadKind, workflow: 'kybernateWorkloadWorkflow', crd: kybernateWorkloadCrd },
+  ],
+  activities: async (ctx) => {
+    const [checkpoint, restore, workload] = await Promise.all([
+      import('../../activities/kybernate/create-checkpoint-activities.ts'),
+      import('../../activities/kybernate/create-restore-activities.ts'),
+      import('../../activities/kybernate/create-workload-activities.ts'),
+    ]);
+    return { ...checkpoint.createCheckpointActivities(ctx), ...restore.createRestoreActivities(ctx), ...workload.createWorkloadActivities(ctx) };
+  },
+  offline: {
+    companions: { kinds: ['Pod'], next: 'KybernateRestore', phrase: 'Pods next to KybernateRestores' },
+    load: async () => (await import('./offline.ts')).kybernateOffline,
+  },
+  role: kybernateRole,
+  parts: [
+    {
+      name: 'node worker',
+      about: 'serves the node task queue beside containerd (checkpoint and restore dumps); `kubeairunway run --node`, no Kubernetes right',
+      module: 'worker/node-worker.ts',
+    },
+    {
+      name: 'activator',
+      about: "wakes a suspended KybernateWorkload on a request and signals its activity; `kubeairunway run --activator-port`, the controller's process",
+      module: 'worker/activator/server.ts',
+    },
+  ],
+};

@@ -1,0 +1,135 @@
+// The Kybernate role (deploy/core/kybernate/cluster-role.yaml): what the three Kybernate kinds' activities, watches and activator call.
+
+import type { ClusterRoleSpec } from '../rbac.ts';
+
+export const kybernateRole: ClusterRoleSpec = {
+  folder: 'kybernate',
+  name: 'kubeairunway-kybernate',
+  about: [
+    'KybernateCheckpoints (seed 003): their workflow runs in the core controller process, the core worker',
+    '(activities/kybernate/create-checkpoint-activities.ts, local activities of',
+    'workflows/kybernate/checkpoint.ts) and the watcher (watcher/kinds/kybernate-checkpoint.ts). It reads the',
+    "checkpointed pod to find its node and container, then hands the dump to the node worker on that node's",
+    'task queue (worker/node-worker.ts, components/kybernate-node), which talks to containerd and Temporal',
+    'only and holds no Kubernetes right at all. A role of its own, apart from kubeairunway-controller, so',
+    'that its binding decides where KybernateCheckpoints are served: every namespace',
+    "(cluster-role-binding.yaml), or a RoleBinding per namespace together with the controller's --namespaces",
+    'flag (deploy/README.md). Every rule is namespaced: bound by a RoleBinding, none reaches beyond that',
+    'namespace (a checkpoint names a pod of its own namespace).',
+    '',
+    'KybernateRestores are reconciled too (workflows/kybernate/restore.ts): they create the restore pod.',
+    'And KybernateWorkloads (workflows/kybernate/workload.ts): they run their pod, create a',
+    'KybernateCheckpoint of it when idle, delete the pod (Suspended) and create it again on the next',
+    'request (the activator, activator/, signals the workflow and reads workloads and pods from the same',
+    "caches). Events (InvalidSpec, FinalizerTimeout, PodCreated, ...) go through the core role's events rule.",
+  ],
+  rules: [
+    {
+      why: [
+        'get: assessCheckpoint, resolveCheckpointPod and writeCheckpointStatus read the live checkpoint when',
+        "  the watcher's cache cannot answer (kube/read-live.ts readLive); the finalizer's retry reads it fresh.",
+        "list, watch: the watcher's informer (watcher/kinds/kybernate-checkpoint.ts) starts and wakes the",
+        "  workflows; the core's cache of the same collection (worker/controller.ts).",
+        'patch: assessCheckpoint adds and removeCheckpointFinalizer removes kybernate.io/artifacts, a JSON',
+        '  patch guarded by the list it replaces (kube/finalizers.ts setFinalizer).',
+        'No create, update or delete: KybernateCheckpoints belong to users.',
+        'create (with patch: a server-side apply that creates): applySuspendCheckpoint creates the',
+        "  KybernateCheckpoint of a KybernateWorkload's suspend (owned by the workload, labelled",
+        '  kybernate.io/workload), which the workflows above then checkpoint like any other.',
+        "delete: pruneSuspendCheckpoints deletes a workload's older suspend checkpoints (uid precondition);",
+        "  their own finalizer removes the images on their nodes first. A user's checkpoints are never",
+        "  deleted: only those the workload controls. list, watch: also the workload's child watch",
+        "  (label kybernate.io/workload, watcher/kinds/kybernate-workload.ts) and the prune's list.",
+      ],
+      apiGroups: ['kybernate.io'],
+      resources: ['kybernatecheckpoints'],
+      verbs: ['get', 'list', 'watch', 'patch', 'create', 'delete'],
+    },
+    {
+      why: [
+        'patch: writeCheckpointStatus writes the status by server-side apply (field manager',
+        '  kubeairunway-kybernate).',
+        "No finalizers subresource: a checkpoint owns no Kubernetes object (its image lives in the node's",
+        '  containerd).',
+      ],
+      apiGroups: ['kybernate.io'],
+      resources: ['kybernatecheckpoints/status'],
+      verbs: ['patch'],
+    },
+    {
+      why: [
+        'KybernateRestores.',
+        "get: assessRestore and writeRestoreStatus read the live restore when the watcher's cache cannot",
+        "  answer (kube/read-live.ts readLive). list, watch: the watcher's informer",
+        "  (watcher/kinds/kybernate-restore.ts) and the core's cache. No writes of the object itself (no",
+        '  finalizer: the restore pod is owned and the garbage collector removes it).',
+      ],
+      apiGroups: ['kybernate.io'],
+      resources: ['kybernaterestores'],
+      verbs: ['get', 'list', 'watch'],
+    },
+    {
+      why: [
+        'patch: writeRestoreStatus writes the status by server-side apply (field manager kubeairunway-kybernate).',
+      ],
+      apiGroups: ['kybernate.io'],
+      resources: ['kybernaterestores/status'],
+      verbs: ['patch'],
+    },
+    {
+      why: [
+        "update: the restore pod's controller ownerReference sets blockOwnerDeletion, which the",
+        "  OwnerReferencesPermissionEnforcement admission plugin allows only to who may update the owner's",
+        '  finalizers.',
+      ],
+      apiGroups: ['kybernate.io'],
+      resources: ['kybernaterestores/finalizers'],
+      verbs: ['update'],
+    },
+    {
+      why: [
+        'KybernateWorkloads.',
+        "get: assessWorkload and writeWorkloadStatus read the live workload when the watcher's cache cannot",
+        "  answer (kube/read-live.ts readLive). list, watch: the watcher's informer",
+        "  (watcher/kinds/kybernate-workload.ts), the core's cache, and the activator's reads. No writes of",
+        '  the object itself (no finalizer: the pod and the checkpoints are owned; the garbage collector',
+        '  removes them).',
+      ],
+      apiGroups: ['kybernate.io'],
+      resources: ['kybernateworkloads'],
+      verbs: ['get', 'list', 'watch'],
+    },
+    {
+      why: [
+        'patch: writeWorkloadStatus writes the status by server-side apply (field manager kubeairunway-kybernate).',
+      ],
+      apiGroups: ['kybernate.io'],
+      resources: ['kybernateworkloads/status'],
+      verbs: ['patch'],
+    },
+    {
+      why: [
+        "update: the workload's pod and checkpoints carry a controller ownerReference with",
+        '  blockOwnerDeletion (OwnerReferencesPermissionEnforcement, as for restores).',
+      ],
+      apiGroups: ['kybernate.io'],
+      resources: ['kybernateworkloads/finalizers'],
+      verbs: ['update'],
+    },
+    {
+      why: [
+        'get: resolveCheckpointPod reads the pod spec.podName names (phase, spec.nodeName, containerID);',
+        "  applyRestorePod reads the checkpointed pod (its spec is the restore pod's) and whether the restore",
+        '  pod exists. list, watch: restore pods (label kybernate.io/restore) wake their restore',
+        '  (watcher/kinds/kybernate-restore.ts children), workload pods (label kybernate.io/workload) theirs.',
+        '  create, patch: applyRestorePod and applyWorkloadPod create their pod by server-side apply.',
+        "delete: deleteWorkloadPod removes a workload's pod when it is suspended (uid precondition, only a",
+        '  pod the workload controls). No update or subresource (exec, attach, eviction, ...): the dump goes',
+        "  through the node's containerd, and restore pods go with their restore (garbage collector).",
+      ],
+      apiGroups: [''],
+      resources: ['pods'],
+      verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'],
+    },
+  ],
+};

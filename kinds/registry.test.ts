@@ -1,0 +1,125 @@
+// The registered modules against the repository: no kind half-registered (registry-check.ts), and the
+// ClusterRoles committed under deploy/core are the ones the modules' rules render.
+
+import { KubeConfig } from '@kubernetes/client-node';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { roleFiles, shown } from '../deploy/roles.ts';
+import type { WatchedKind } from '../watcher/watched-kind.ts';
+import { KIND_MODULES } from './index.ts';
+import type { KindModule } from './kind-module.ts';
+import { registryProblems, type RepositoryFacts } from './registry-check.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+/** Activity interfaces whose members other workers serve: each provider's worker, and the node worker beside containerd. */
+const SERVED_ELSEWHERE = ['ProviderActivities', 'NodeActivities'];
+
+/** `export interface XActivities { member(…): …; }` in contract/, member names by interface. */
+function contractActivities(): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const file of readdirSync(join(ROOT, 'contract')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+    for (const m of read(`contract/${file}`).matchAll(/^export interface (\w+Activities)\b[^{]*\{([\s\S]*?)^\}/gm)) {
+      out[m[1]!] = [...m[2]!.matchAll(/^ {2}(\w+)\??\s*[(:<]/gm)].map((x) => x[1]!);
+    }
+  }
+  return out;
+}
+
+/** A KubeConfig that names a server nobody listens on: the factories only keep it, nothing connects. */
+function offlineKubeConfig(): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'none', server: 'https://127.0.0.1:9', skipTLSVerify: true }],
+    users: [{ name: 'none' }],
+    contexts: [{ name: 'none', cluster: 'none', user: 'none' }],
+    currentContext: 'none',
+  });
+  return kc;
+}
+
+async function repositoryFacts(modules: readonly KindModule[]): Promise<RepositoryFacts> {
+  const contracts = contractActivities();
+  const watchedKinds: string[] = [];
+  for (const file of readdirSync(join(ROOT, 'watcher/kinds')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+    const exports = (await import(pathToFileURL(join(ROOT, 'watcher/kinds', file)).href)) as Record<string, unknown>;
+    for (const value of Object.values(exports)) {
+      const kind = value as Partial<WatchedKind>;
+      if (kind && typeof kind === 'object' && typeof kind.workflowType === 'string' && typeof kind.kind === 'string') watchedKinds.push(kind.kind);
+    }
+  }
+  const kc = offlineKubeConfig();
+  const served: Record<string, string[]> = {};
+  for (const m of modules) served[m.name] = Object.keys(await m.activities({ kc, inProcessProviders: [] }));
+  return {
+    crdFiles: readdirSync(join(ROOT, 'deploy/crds')).filter((f) => f.endsWith('.yaml')),
+    workflowExports: [...read('workflows/index.ts').matchAll(/^export\s*\{([^}]*)\}\s*from/gm)].flatMap((m) => m[1]!.split(',').map((n) => n.trim().split(/\s+as\s+/).at(-1)!)).filter(Boolean),
+    watchedKinds,
+    contractActivities: Object.fromEntries(Object.entries(contracts).filter(([name]) => !SERVED_ELSEWHERE.includes(name))),
+    served,
+    servedElsewhere: SERVED_ELSEWHERE.flatMap((name) => contracts[name] ?? []),
+  };
+}
+
+describe('kind registry (kinds/index.ts)', () => {
+  it('registers every kind whole: CRDs, workflows, watches, activity sets, roles and handlers all agree', async () => {
+    const facts = await repositoryFacts(KIND_MODULES);
+    // The facts are really read: an empty repository would agree with anything.
+    expect(facts.crdFiles.length).toBeGreaterThanOrEqual(7);
+    expect(facts.workflowExports).toContain('flameClusterWorkflow');
+    expect(facts.watchedKinds).toContain('KybernateWorkload');
+    expect(facts.contractActivities.FlameActivities).toEqual(['applyFlameCluster', 'reportFlameStatus']);
+    expect(registryProblems(KIND_MODULES, facts)).toEqual([]);
+  });
+
+  it('finds a half-registered kind: left out of the list, or registered without its pieces', async () => {
+    const facts = await repositoryFacts(KIND_MODULES);
+    const flame = KIND_MODULES.find((m) => m.name === 'flame')!;
+    // FlameCluster's files all present, its module not listed.
+    const withoutFlame = KIND_MODULES.filter((m) => m !== flame);
+    const left = registryProblems(withoutFlame, { ...facts, served: Object.fromEntries(Object.entries(facts.served).filter(([name]) => name !== 'flame')) });
+    expect(left).toEqual(
+      expect.arrayContaining([
+        'deploy/crds/flame.xflops.io_flameclusters.yaml belongs to no registered module (kinds/index.ts)',
+        'workflow flameClusterWorkflow (workflows/index.ts) is registered by no kind',
+        'WatchedKind FlameCluster (watcher/kinds/) is registered by no module',
+        'FlameActivities (contract/) is not served on the core worker: applyFlameCluster, reportFlameStatus',
+      ]),
+    );
+    // Listed, but with no offline handlers, a role that cannot watch its pods, and a rule without a reason.
+    const half: KindModule = {
+      ...flame,
+      offline: undefined,
+      role: { ...flame.role, rules: flame.role.rules.map((r) => (r.resources.includes('pods') ? { ...r, why: [], verbs: ['create'] } : r)) },
+    };
+    const problems = registryProblems([...withoutFlame, half], facts);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'FlameCluster: module flame has no offline handlers (validate, render)',
+        'FlameCluster: role kubeairunway-flame does not list pods (its child watch)',
+        'kubeairunway-flame: rule on pods gives no reason',
+      ]),
+    );
+  });
+
+  it('reads every activity type at most once across modules', async () => {
+    const facts = await repositoryFacts(KIND_MODULES);
+    const twice = { ...facts, served: { ...facts.served, again: ['applyFlameCluster'] } };
+    expect(registryProblems(KIND_MODULES, twice)).toContain('activity applyFlameCluster is served by both flame and again: one would replace the other on the core worker');
+  });
+});
+
+describe('ClusterRoles in deploy/core (npm run manifests)', () => {
+  it.each(roleFiles().map((f) => [shown(f), f] as const))('%s is what its module renders', (_name, file) => {
+    expect(readFileSync(file.path, 'utf8'), `${shown(file)} is stale: run npm run manifests`).toBe(file.text);
+  });
+
+  it('every role folder under deploy/core with a cluster-role.yaml comes from a module, besides the webhook', () => {
+    const generated = new Set(KIND_MODULES.map((m) => m.role.folder));
+    const folders = readdirSync(join(ROOT, 'deploy/core'), { withFileTypes: true }).filter((e) => e.isDirectory() && readdirSync(join(ROOT, 'deploy/core', e.name)).includes('cluster-role.yaml'));
+    expect(folders.map((e) => e.name).filter((name) => !generated.has(name))).toEqual(['webhook']);
+  });
+});
