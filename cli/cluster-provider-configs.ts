@@ -5,12 +5,10 @@
 
 import { PROVIDER_CONFIGS } from '../api/constants.ts';
 import { withStaleProvidersNotReady } from '../providers/provider-configs.ts';
+import { PROVIDER_STALE_AFTER_MS } from '../providers/provider-liveness.ts';
 import type { InferenceProviderConfig } from '../api/types.ts';
 import type { KubeOptions } from './operator/connection-options.ts';
 import { kubeFailure, openKube } from './operator/session.ts';
-
-/** How long the core lets a heartbeat go stale before it counts the provider not ready (its default). */
-const STALE_AFTER_MS = 3 * 60_000;
 
 export interface ClusterProviderConfigs {
   configs: InferenceProviderConfig[];
@@ -22,7 +20,7 @@ export async function readClusterProviderConfigs(opts: KubeOptions): Promise<Clu
   const session = openKube(opts);
   try {
     const listed = (await session.objects.list(PROVIDER_CONFIGS)) as unknown as InferenceProviderConfig[];
-    return { configs: withStaleProvidersNotReady(listed, Date.now(), STALE_AFTER_MS), server: session.server };
+    return { configs: withStaleProvidersNotReady(listed, Date.now(), PROVIDER_STALE_AFTER_MS), server: session.server };
   } catch (err) {
     throw kubeFailure(err, 'list InferenceProviderConfigs', session);
   }

@@ -18,6 +18,8 @@ import { createNodeWorker } from './node-worker.ts';
 import { actorBroker } from '../activities/asya/actor-broker.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { registerProvider, type Registration } from './registration.ts';
+import { watchProviderLiveness } from './provider-liveness.ts';
+import { PROVIDER_STALE_AFTER_MS } from '../providers/provider-liveness.ts';
 import { installRuntime } from './runtime.ts';
 import { createCoreWorker } from './core-worker.ts';
 import { createProviderWorker } from './provider-worker.ts';
@@ -49,6 +51,8 @@ export interface ControllerOptions {
   /** Prebuilt workflow code: a bundle in memory (tests share one) or a bundle file. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   heartbeatMs?: number;
+  /** The core marks a provider not ready once its heartbeat is older than this (PROVIDER_STALE_AFTER_MS unless told). */
+  providerStaleAfterMs?: number;
   /** How often a provider looks for its CRD while it is not installed (its resource watch starts then). */
   providerCrdPollMs?: number;
   /**
@@ -111,6 +115,8 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       }
     }
     informers.collection('InferenceProviderConfig', PROVIDER_CONFIGS);
+    const liveness = watchProviderLiveness({ kc: opts.kc, informers, staleAfterMs: opts.providerStaleAfterMs ?? PROVIDER_STALE_AFTER_MS, log });
+    stops.push(() => liveness.stop());
     workers.push(
       await createCoreWorker({
         connection: nativeConnection,

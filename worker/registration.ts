@@ -7,6 +7,7 @@ import type { InformerSet } from '../kube/informer-set.ts';
 import { subscribe } from '../kube/informer.ts';
 import { PROVIDER_CONFIGS } from '../api/constants.ts';
 import { kubeNow } from '../kube/time.ts';
+import { workerReadyCondition, workerStoppedCondition } from '../providers/provider-liveness.ts';
 import { PRODUCT_VERSION } from './version.ts';
 
 export interface Registration {
@@ -52,18 +53,36 @@ export async function registerProvider(
     queue = done.catch(() => undefined);
     return done;
   };
+  const heartbeatMs = opts.heartbeatMs ?? 30_000;
+  // The `Ready` condition says why (`kubectl describe`). Its transition time moves when readiness
+  // changes, and when a heartbeat follows missed ones (this process stalled, or could not reach the API
+  // server): that is when the core may have marked the config stale (worker/provider-liveness.ts), and
+  // this heartbeat, forced, takes its fields back. Judged from this process's own writes: no read, and
+  // no permission to read, needed.
+  let since = '';
+  let lastWrite: { at: number; ready: boolean } | undefined;
   const write = async (ready: boolean, installed?: string) => {
     reported = installed ?? (await installedVersion());
+    const at = Date.now();
+    const now = kubeNow(new Date(at));
+    if (!lastWrite || lastWrite.ready !== ready || at - lastWrite.at > 2 * heartbeatMs) since = now;
     await objects.applyStatus(
       ref,
       {
         apiVersion: API_VERSION,
         kind: PROVIDER_CONFIG_KIND,
         metadata: { name: provider.name },
-        status: { ready, version: `kubeairunway-${provider.name}-provider:v${PRODUCT_VERSION}`, lastHeartbeat: kubeNow(), upstreamCRDVersion: reported },
+        status: {
+          ready,
+          version: `kubeairunway-${provider.name}-provider:v${PRODUCT_VERSION}`,
+          lastHeartbeat: now,
+          upstreamCRDVersion: reported,
+          conditions: [ready ? workerReadyCondition(heartbeatMs, since) : workerStoppedCondition(since)],
+        },
       },
       fieldManager,
     );
+    lastWrite = { at, ready };
   };
   /** Writes the status when the CRD version differs from the one last reported. */
   const refresh = (why: string) => {
@@ -76,7 +95,7 @@ export async function registerProvider(
   await serially(() => write(true));
   const timer = setInterval(() => {
     serially(() => write(true)).catch((err: Error) => opts.log?.(`${provider.name}: heartbeat failed: ${err.message}`));
-  }, opts.heartbeatMs ?? 30_000);
+  }, heartbeatMs);
   timer.unref();
   // The status is written as soon as the CRD's watch reports it installed, upgraded or removed, not on
   // the next timer tick: the core learns "CRD not installed" (and that it no longer is) from this

@@ -18,6 +18,7 @@ import { kubeNow } from '../../kube/time.ts';
 import { claimsReplicas, replicasWithoutResource } from '../status/replicas-without-resource.ts';
 import type { Assessment, ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from '../../contract/core-activities.ts';
 import { installedProviderCrds, unreportedProviders, withStaleProvidersNotReady } from '../../providers/provider-configs.ts';
+import { PROVIDER_STALE_AFTER_MS } from '../../providers/provider-liveness.ts';
 import { BoundedMap } from '../../kube/bounded-map.ts';
 import { ruleErrorReporter } from './rule-error-report.ts';
 import { withRuleErrors } from '../../providers/rule-errors.ts';
@@ -60,7 +61,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
   const objects = new CustomObjects(deps.kc);
   const recorder = new EventRecorder(deps.kc, CONTROLLER_FIELD_MANAGER);
   const ruleErrors = ruleErrorReporter(objects, recorder);
-  const staleAfter = deps.providerStaleAfterMs ?? 3 * 60_000;
+  const staleAfter = deps.providerStaleAfterMs ?? PROVIDER_STALE_AFTER_MS;
 
   const live = async (ref: ReadRef, action: string, fresh = false): Promise<ModelDeployment | undefined> =>
     kubeCall(action, () => readLiveDeployment(objects, fresh ? undefined : deps.informers, ref));
