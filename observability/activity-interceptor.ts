@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { ControllerMetrics } from './metrics.ts';
 import { BoundedMap } from '../kube/bounded-map.ts';
 import { stepOutcome } from './step-outcome.ts';
-import { splitActivityType } from '../workflows/settings.ts';
+import { splitActivityType } from '../workflows/model-deployment/settings.ts';
 
 export interface StepObserverOptions {
   metrics?: ControllerMetrics;

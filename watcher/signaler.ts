@@ -3,7 +3,8 @@ import { reconcileSignal, type ReconcileRequest } from '../workflows/engine/defi
 import { workflowIdFor, type ObjectRef } from '../contract/object-ref.ts';
 import { Kind } from '../workflows/engine/search-attributes.ts';
 import { CODE_LEVEL } from '../workflows/engine/code-level.ts';
-import { coreTaskQueue, type ReconcileSettings } from '../workflows/settings.ts';
+import { coreTaskQueue } from '../workflows/engine/settings.ts';
+import type { ReconcileSettings } from '../workflows/settings.ts';
 import type { WorkflowKind } from './watched-kind.ts';
 
 export interface Delivery {

@@ -1,7 +1,7 @@
 import { Worker, type ActivityInterceptorsFactory, type NativeConnection } from '@temporalio/worker';
 import type { ProviderActivities } from '../contract/provider-activities.ts';
 import type { ProviderDefinition } from '../providers/contract.ts';
-import { providerTaskQueue } from '../workflows/settings.ts';
+import { providerTaskQueue } from '../workflows/model-deployment/settings.ts';
 
 export interface ProviderWorkerOptions {
   connection: NativeConnection;

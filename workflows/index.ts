@@ -1,7 +1,7 @@
 // The workflow bundle's entry: every workflow type the core worker registers, one per kind.
 // First: nothing the workflows below create captures a stack (see the module).
 import './stack-traces.ts';
-export { modelDeploymentWorkflow } from './model-deployment.ts';
+export { modelDeploymentWorkflow } from './model-deployment/model-deployment.ts';
 export { flameClusterWorkflow } from './flame/flame-cluster.ts';
 export { asyncActorWorkflow } from './asya/async-actor.ts';
 export { kybernateCheckpointWorkflow } from './kybernate/checkpoint.ts';

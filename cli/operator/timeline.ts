@@ -6,7 +6,7 @@
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import { stepOutcome } from '../../observability/step-outcome.ts';
-import { splitActivityType } from '../../workflows/settings.ts';
+import { splitActivityType } from '../../workflows/model-deployment/settings.ts';
 
 type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
 export type HistoryEvent = NonNullable<History['events']>[number];

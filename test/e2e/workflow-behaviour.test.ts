@@ -1,7 +1,7 @@
 // Properties of the durable workflow itself: an idle deployment costs nothing, history stays bounded by
 // continue-as-new with its state carried over, retry re-runs a waiting step, Secret references are
 // checked from metadata only.
-import type { DeploymentView } from '../../workflows/view.ts';
+import type { DeploymentView } from '../../workflows/model-deployment/view.ts';
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';

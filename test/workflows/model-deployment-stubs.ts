@@ -12,10 +12,12 @@ import type { ApplyResult, CleanupOutcome, ProviderActivities, ReconcileOutcome 
 import type { Phase } from '../../api/types.ts';
 import { viewQuery } from '../../workflows/engine/definitions.ts';
 import { workflowIdFor, type ObjectRef, type ReadRef } from '../../contract/object-ref.ts';
-import type { ModelDeploymentInput } from '../../workflows/model-deployment.ts';
+import type { ModelDeploymentInput } from '../../workflows/model-deployment/model-deployment.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
-import { coreTaskQueue, inProcessActivityType, providerTaskQueue, type ReconcileSettings } from '../../workflows/settings.ts';
-import type { DeploymentView } from '../../workflows/view.ts';
+import { coreTaskQueue } from '../../workflows/engine/settings.ts';
+import { inProcessActivityType, providerTaskQueue } from '../../workflows/model-deployment/settings.ts';
+import type { ReconcileSettings } from '../../workflows/settings.ts';
+import type { DeploymentView } from '../../workflows/model-deployment/view.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
 import { notServed } from '../../worker/core-worker.ts';
 import { eventually, temporalInfo, uniqueName } from '../support/env.ts';

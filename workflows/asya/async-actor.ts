@@ -1,7 +1,8 @@
-import { condition, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { ActorCondition, ActorMode, ActorStatusInput, AsyaActivities, TargetRef } from '../../contract/asya-activities.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-options.ts';
+import { deletionDeadline, untilDeadline } from '../engine/deletion-deadline.ts';
 import { toMs } from '../engine/durations.ts';
 import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
 import { reconcileLoop, type PassEnd } from '../engine/reconcile-loop.ts';
@@ -42,7 +43,7 @@ export async function asyncActorWorkflow(input: AsyncActorInput): Promise<AsyncA
 
 class AsyncActorReconciler extends ObjectReconciler<AsyncActorView> {
   constructor(input: AsyncActorInput) {
-    super(input, {
+    super(input, input.carried ?? {
       ...freshView(input.ref, 'read'),
       phase: undefined,
       step: 'read',
@@ -170,19 +171,23 @@ class AsyncActorReconciler extends ObjectReconciler<AsyncActorView> {
 
   /** Deletion: release everything, bounded by the cleanup timeout from the deletion request, then the finalizer. */
   private async cleanup(ref: ReadRef, deletionTimestamp: string | undefined): Promise<void> {
-    const deadline = (deletionTimestamp ? Date.parse(deletionTimestamp) : Date.now()) + toMs(this.settings.cleanupTimeout);
+    const deadline = deletionDeadline(deletionTimestamp, this.settings.cleanupTimeout);
     this.view.phase = 'Terminating';
-    for (let attempt = 1; ; attempt++) {
-      this.at('cleanup', 'the target, the ScaledObject and the queues to be released');
-      this.dirty = false;
-      const released = await asya.releaseActor(ref, this.view.injectedTarget);
-      if (released.remaining.length === 0) break;
-      if (Date.now() >= deadline) {
-        await asya.recordActorEvent(ref, { type: 'Warning', reason: 'FinalizerTimeout', message: `Cleanup timed out; these may be left behind: ${released.remaining.join(', ')}` });
-        break;
-      }
-      if (attempt === 1) await this.report(ref, 'Terminating', `Waiting to release ${released.remaining.join(', ')}`, []);
-      await condition(() => this.dirty, Math.min(toMs(this.settings.pollInterval), Math.max(deadline - Date.now(), 1)));
+    let remaining: string[] = [];
+    const released = await untilDeadline(this, {
+      deadline,
+      pollMs: toMs(this.settings.pollInterval),
+      attempt: async () => {
+        this.at('cleanup', 'the target, the ScaledObject and the queues to be released');
+        remaining = (await asya.releaseActor(ref, this.view.injectedTarget)).remaining;
+        return remaining.length === 0;
+      },
+      beforeWait: async (n) => {
+        if (n === 1) await this.report(ref, 'Terminating', `Waiting to release ${remaining.join(', ')}`, []);
+      },
+    });
+    if (!released) {
+      await asya.recordActorEvent(ref, { type: 'Warning', reason: 'FinalizerTimeout', message: `Cleanup timed out; these may be left behind: ${remaining.join(', ')}` });
     }
     this.at('cleanup', 'finalizer removal');
     await asya.removeActorFinalizer(ref);

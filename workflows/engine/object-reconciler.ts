@@ -1,3 +1,4 @@
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { continueAsNew, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
 import { DEFAULT_SETTINGS, type ReconcileSettings } from '../settings.ts';
@@ -11,13 +12,16 @@ import { VisibilityWrites } from './visibility.ts';
 import { stepError } from './step-error.ts';
 import type { LoopView, StepError } from './view.ts';
 
-/** What every kind's workflow after ModelDeployment takes, and hands itself at continue-as-new. */
-export interface ObjectInput<V extends LoopView> {
+/**
+ * What a kind's workflow takes, and hands itself at continue-as-new. `C` is what a run carries to the
+ * next: the view, for every kind but ModelDeployment (which carries more, see its `CarriedState`).
+ */
+export interface ObjectInput<V extends LoopView, C = V> {
   ref: ObjectRef;
   settings?: Partial<ReconcileSettings>;
-  /** The view carried across continue-as-new. */
-  carried?: V;
-  /** The newest resourceVersion a signal reported (see SeenVersion). */
+  /** What the last run carried across continue-as-new. */
+  carried?: C;
+  /** The newest resourceVersion a signal reported (see SeenVersion), where `carried` does not hold it. */
   seenVersion?: string;
   /** The code level the run began at (see code-level.ts); absent in runs begun before levels. */
   codeLevel?: number;
@@ -32,9 +36,9 @@ export function freshView(ref: ObjectRef, step: string): LoopView {
  * The parts of a Reconciler every kind shares: settings, the version signals reported, the phase as
  * the `K8sPhase` search attribute and a memo of the last failure (each written only when it changes),
  * continue-as-new with the view, the step bookkeeping and the code level's patches. A kind writes
- * `runPass` (and, if it needs, the hooks).
+ * `runPass` (and, if it needs, the hooks: `attributes`, `recordedMemo`, `nextInput`, the loop's).
  */
-export abstract class ObjectReconciler<V extends LoopView> implements Reconciler<V> {
+export abstract class ObjectReconciler<V extends LoopView, C = V> implements Reconciler<V> {
   readonly view: V;
   readonly settings: ReconcileSettings;
   dirty = false;
@@ -42,13 +46,19 @@ export abstract class ObjectReconciler<V extends LoopView> implements Reconciler
   private published = '';
   private readonly visibility = new VisibilityWrites();
 
+  /** `view`: the carried view, or a fresh one; `seenVersion`: where the kind's input carries it (by default at its top). */
   constructor(
-    protected readonly input: ObjectInput<V>,
-    initial: V,
+    protected readonly input: ObjectInput<V, C>,
+    view: V,
+    seenVersion = input.seenVersion,
   ) {
     this.settings = { ...DEFAULT_SETTINGS, ...input.settings };
-    this.seen = new SeenVersion(input.seenVersion);
-    this.view = input.carried ?? initial;
+    this.seen = new SeenVersion(seenVersion);
+    this.view = view;
+  }
+
+  get ref(): ObjectRef {
+    return this.input.ref;
   }
 
   abstract runPass(): Promise<PassEnd>;
@@ -61,22 +71,38 @@ export abstract class ObjectReconciler<V extends LoopView> implements Reconciler
     return stepError(this.view.step, err);
   }
 
-  /** The phase as a search attribute and the failure memo (see VisibilityWrites); runs begun before code levels as recorded. */
+  /** The search attributes and the failure memo (see VisibilityWrites); runs begun before code levels as recorded. */
   publish(): void {
-    const { view } = this;
     if (!this.input.codeLevel) return this.publishAsRecorded();
-    this.visibility.attributes([{ key: K8sPhase, value: view.phase ?? null }]);
-    this.visibility.failure(view);
+    this.visibility.attributes(this.attributes());
+    this.visibility.failure(this.view);
   }
 
-  /** Runs begun before code levels wrote both whenever either changed, with the phase in the memo too. */
-  private publishAsRecorded(): void {
+  /** The search attributes this kind publishes: the phase as `K8sPhase`. */
+  protected attributes(): SearchAttributeUpdatePair[] {
+    return [{ key: K8sPhase, value: this.view.phase ?? null }];
+  }
+
+  /**
+   * What runs begun before code levels wrote in their memo, and the values whose change made them write
+   * it (with the attributes): their histories replay these commands.
+   */
+  protected recordedMemo(): { summary: Record<string, unknown>; changedBy: unknown[] } {
     const { view } = this;
-    const key = `${view.phase}|${view.lastError?.message}`;
+    return {
+      summary: { phase: view.phase ?? null, step: view.step, lastError: view.lastError?.message ?? null },
+      changedBy: [view.phase, view.lastError?.message],
+    };
+  }
+
+  /** Runs begun before code levels wrote both whenever either changed. */
+  private publishAsRecorded(): void {
+    const { summary, changedBy } = this.recordedMemo();
+    const key = JSON.stringify(changedBy);
     if (key === this.published) return;
     this.published = key;
-    upsertSearchAttributes([{ key: K8sPhase, value: view.phase ?? null }]);
-    upsertMemo({ summary: { phase: view.phase ?? null, step: view.step, lastError: view.lastError?.message ?? null } });
+    upsertSearchAttributes(this.attributes());
+    upsertMemo({ summary });
   }
 
   /** Whether this run takes the change a patch guards: known from its code level, else asked of `patched()`. */
@@ -85,22 +111,25 @@ export abstract class ObjectReconciler<V extends LoopView> implements Reconciler
   }
 
   continueAsNew(): Promise<never> {
-    // The next run has no history yet: it begins at this code's level, whatever level this one had.
-    return continueAsNew<(input: ObjectInput<V>) => Promise<V>>({
-      ref: this.input.ref,
-      settings: this.input.settings,
-      carried: this.view,
-      seenVersion: this.seen.version,
-      codeLevel: CODE_LEVEL,
-    });
+    return continueAsNew<(input: ObjectInput<V, C | V>) => Promise<V>>(this.nextInput());
+  }
+
+  /** The next run's input: the view and the version signals reported. The next run begins at this code's level, whatever level this one had. */
+  protected nextInput(): ObjectInput<V, C | V> {
+    return { ref: this.input.ref, settings: this.input.settings, carried: this.view, seenVersion: this.seen.version, codeLevel: CODE_LEVEL };
+  }
+
+  /** The newest resourceVersion a signal reported, for a kind that carries it in its own state. */
+  protected get seenVersion(): string | undefined {
+    return this.seen.version;
   }
 
   /** How a pass's first read addresses the object: no older than the newest version a signal reported. */
-  protected readRef(): ReadRef {
+  readRef(): ReadRef {
     return this.seen.readRef(this.input.ref);
   }
 
-  protected at(step: V['step'], waitingFor?: string): void {
+  at(step: V['step'], waitingFor?: string): void {
     this.view.step = step;
     this.view.waitingFor = waitingFor;
   }

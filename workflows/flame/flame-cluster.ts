@@ -32,7 +32,7 @@ export async function flameClusterWorkflow(input: FlameClusterInput): Promise<Fl
 
 class FlameClusterReconciler extends ObjectReconciler<FlameClusterView> {
   constructor(input: FlameClusterInput) {
-    super(input, { ...freshView(input.ref, 'apply'), phase: undefined, step: 'apply', configGeneration: undefined });
+    super(input, input.carried ?? { ...freshView(input.ref, 'apply'), phase: undefined, step: 'apply', configGeneration: undefined });
   }
 
   async runPass(): Promise<PassEnd> {

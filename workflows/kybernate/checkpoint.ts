@@ -1,14 +1,15 @@
-import { condition, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { nodeTaskQueue } from '../../api/kybernate/constants.ts';
 import type { CheckpointActivities, CheckpointPhase, CheckpointStatusInput, NodeActivities } from '../../contract/kybernate-activities.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-options.ts';
+import { deletionDeadline, untilDeadline } from '../engine/deletion-deadline.ts';
 import { toMs } from '../engine/durations.ts';
 import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
 import { reconcileLoop, type PassEnd } from '../engine/reconcile-loop.ts';
 import { stepError } from '../engine/step-error.ts';
 import type { LoopView } from '../engine/view.ts';
-import type { ReconcileSettings } from '../settings.ts';
+import type { EngineSettings } from '../engine/settings.ts';
 import { formatBytes } from './format-bytes.ts';
 
 export type CheckpointStep = 'read' | 'resolve-pod' | 'checkpoint' | 'cleanup' | 'idle' | 'paused';
@@ -37,7 +38,7 @@ const NODE_NON_RETRYABLE = ['ContainerdCheckpointFailed', 'ContainerdFailedPreco
  * attempt by `startToCloseMs` with heartbeats, all attempts together by `scheduleToCloseMs` when given,
  * and an activity is tried at most twice (the node worker never dumps an exited task a second time).
  */
-function node(settings: ReconcileSettings, nodeName: string, timeouts: { startToCloseMs: number; scheduleToCloseMs?: number; scheduleToStartMs?: number }): NodeActivities {
+function node(settings: EngineSettings, nodeName: string, timeouts: { startToCloseMs: number; scheduleToCloseMs?: number; scheduleToStartMs?: number }): NodeActivities {
   return proxyActivities<NodeActivities>({
     taskQueue: nodeTaskQueue(settings.taskQueuePrefix, nodeName),
     scheduleToStartTimeout: timeouts.scheduleToStartMs ?? settings.providerScheduleToStart,
@@ -60,7 +61,7 @@ export async function kybernateCheckpointWorkflow(input: CheckpointInput): Promi
 
 class CheckpointReconciler extends ObjectReconciler<CheckpointView> {
   constructor(input: CheckpointInput) {
-    super(input, { ...freshView(input.ref, 'read'), phase: undefined, step: 'read' });
+    super(input, input.carried ?? { ...freshView(input.ref, 'read'), phase: undefined, step: 'read' });
   }
 
   async runPass(): Promise<PassEnd> {
@@ -144,21 +145,25 @@ class CheckpointReconciler extends ObjectReconciler<CheckpointView> {
   private async cleanup(ref: ReadRef, image: string | undefined, nodeName: string | undefined, deletionTimestamp: string | undefined): Promise<void> {
     this.view.phase = undefined;
     if (image && nodeName) {
-      const deadline = (deletionTimestamp ? Date.parse(deletionTimestamp) : Date.now()) + toMs(this.settings.cleanupTimeout);
-      for (;;) {
-        this.at('cleanup', `node ${nodeName} to delete ${image}`);
-        this.dirty = false;
-        try {
-          await node(this.settings, nodeName, { startToCloseMs: 60_000, scheduleToStartMs: Math.max(deadline - Date.now(), 1_000) }).deleteCheckpointImage({ ref: image });
-          break;
-        } catch (err) {
-          if (Date.now() >= deadline) {
-            const why = stepError('cleanup', err, `The node worker of '${nodeName}'`).message;
-            await cluster.recordCheckpointEvent(ref, { type: 'Warning', reason: 'FinalizerTimeout', message: `Could not delete checkpoint image ${image} on node ${nodeName} (${why}); it may be left behind` });
-            break;
+      const deadline = deletionDeadline(deletionTimestamp, this.settings.cleanupTimeout);
+      let failure: unknown;
+      const deleted = await untilDeadline(this, {
+        deadline,
+        pollMs: toMs(this.settings.pollInterval),
+        attempt: async () => {
+          this.at('cleanup', `node ${nodeName} to delete ${image}`);
+          try {
+            await node(this.settings, nodeName, { startToCloseMs: 60_000, scheduleToStartMs: Math.max(deadline - Date.now(), 1_000) }).deleteCheckpointImage({ ref: image });
+            return true;
+          } catch (err) {
+            failure = err;
+            return false;
           }
-        }
-        await condition(() => this.dirty, Math.min(toMs(this.settings.pollInterval), Math.max(deadline - Date.now(), 1)));
+        },
+      });
+      if (!deleted) {
+        const why = stepError('cleanup', failure, `The node worker of '${nodeName}'`).message;
+        await cluster.recordCheckpointEvent(ref, { type: 'Warning', reason: 'FinalizerTimeout', message: `Could not delete checkpoint image ${image} on node ${nodeName} (${why}); it may be left behind` });
       }
     }
     this.at('cleanup', 'finalizer removal');

@@ -37,7 +37,7 @@ export async function kybernateRestoreWorkflow(input: RestoreInput): Promise<Res
 
 class RestoreReconciler extends ObjectReconciler<RestoreView> {
   constructor(input: RestoreInput) {
-    super(input, { ...freshView(input.ref, 'read'), phase: undefined, step: 'read' });
+    super(input, input.carried ?? { ...freshView(input.ref, 'read'), phase: undefined, step: 'read' });
   }
 
   async runPass(): Promise<PassEnd> {

@@ -85,7 +85,7 @@ export async function kybernateWorkloadWorkflow(input: WorkloadInput): Promise<W
 
 class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
   constructor(input: WorkloadInput) {
-    super(input, {
+    super(input, input.carried ?? {
       ...freshView(input.ref, 'read'),
       phase: undefined,
       step: 'read',

@@ -1,10 +1,10 @@
-import type { Assessment, ConditionInput, CoreStatus } from '../contract/core-activities.ts';
-import type { ReadRef } from '../contract/object-ref.ts';
+import type { Assessment, ConditionInput, CoreStatus } from '../../contract/core-activities.ts';
+import type { ReadRef } from '../../contract/object-ref.ts';
 import type { DeploymentState } from './deployment-state.ts';
-import { toMs } from './engine/durations.ts';
-import { stepError } from './engine/step-error.ts';
+import { toMs } from '../engine/durations.ts';
+import { stepError } from '../engine/step-error.ts';
 
-/** Patch ID (see `DeploymentState.takes`): a provider switch waits at most the cleanup deadline for the old provider. */
+/** Patch ID (see `ObjectReconciler.takes`): a provider switch waits at most the cleanup deadline for the old provider. */
 const PROVIDER_SWITCH_DEADLINE = 'provider-switch-deadline';
 /**
  * Patch ID, code level 3: a switch away from a provider no worker serves does not wait for a cleanup

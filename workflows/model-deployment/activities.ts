@@ -1,10 +1,11 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { CoreActivities } from '../contract/core-activities.ts';
-import type { ProviderActivities } from '../contract/provider-activities.ts';
-import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from './engine/activity-options.ts';
-import type { ReadRef } from '../contract/object-ref.ts';
-import type { CleanupOutcome, ReconcileOutcome } from '../contract/provider-activities.ts';
-import { inProcessActivityType, NOT_SERVED, providerTaskQueue, type ReconcileSettings } from './settings.ts';
+import type { CoreActivities } from '../../contract/core-activities.ts';
+import type { ProviderActivities } from '../../contract/provider-activities.ts';
+import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-options.ts';
+import type { ReadRef } from '../../contract/object-ref.ts';
+import type { CleanupOutcome, ReconcileOutcome } from '../../contract/provider-activities.ts';
+import type { EngineSettings } from '../engine/settings.ts';
+import { inProcessActivityType, NOT_SERVED, providerTaskQueue } from './settings.ts';
 
 // The ModelDeployment workflow's activities: the core's steps and each provider's, with the timeouts
 // and retries every kind shares (engine/activity-options.ts).
@@ -26,7 +27,7 @@ export const localCoreActivities = proxyLocalActivities<CoreActivities>({ startT
  * A provider's activities, on its own task queue. `scheduleToStart` bounds the wait for a worker: with
  * none polling, the step fails as "provider unavailable" instead of hanging.
  */
-export function providerActivities(settings: ReconcileSettings, provider: string, scheduleToStartMs?: number): ProviderActivities {
+export function providerActivities(settings: EngineSettings, provider: string, scheduleToStartMs?: number): ProviderActivities {
   return proxyActivities<ProviderActivities>({
     taskQueue: providerTaskQueue(settings, provider),
     scheduleToStartTimeout: scheduleToStartMs ?? settings.providerScheduleToStart,

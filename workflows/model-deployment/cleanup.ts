@@ -1,11 +1,12 @@
-import { condition, sleep } from '@temporalio/workflow';
-import type { DeploymentSnapshot } from '../contract/core-activities.ts';
-import { events } from '../api/messages.ts';
+import { sleep } from '@temporalio/workflow';
+import type { DeploymentSnapshot } from '../../contract/core-activities.ts';
+import { events } from '../../api/messages.ts';
+import { deletionDeadline, untilDeadline } from '../engine/deletion-deadline.ts';
+import { toMs } from '../engine/durations.ts';
+import { stepError } from '../engine/step-error.ts';
 import type { DeploymentState } from './deployment-state.ts';
-import { toMs } from './engine/durations.ts';
-import { stepError } from './engine/step-error.ts';
 
-/** Patch ID (see `DeploymentState.takes`): guards a change in the commands the cleanup issues. */
+/** Patch ID (see `ObjectReconciler.takes`): guards a change in the commands the cleanup issues. */
 const CLEANUP_CLEARS_BEFORE_ATTEMPT = 'cleanup-clears-signal-before-attempt';
 /** Patch ID: the cleanup reports itself in status (phase Terminating) and by an event when it has to wait. */
 const CLEANUP_REPORTS_ITS_WAIT = 'cleanup-reports-its-wait';
@@ -24,33 +25,37 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
   state.view.phase = 'Terminating';
   state.at('cleanup', 'provider resources to be deleted');
   state.publish();
-  const deadline = (snap.deletionTimestamp ? Date.parse(snap.deletionTimestamp) : Date.now()) + toMs(state.settings.cleanupTimeout);
+  const deadline = deletionDeadline(snap.deletionTimestamp, state.settings.cleanupTimeout);
   const provider = snap.selectedProvider;
-  let gone = provider === undefined;
   let remaining: string[] = provider ? [snap.resource ?? `resources of provider '${provider}'`] : [];
   const inProcess = provider !== undefined && state.inProcessProviders.has(provider) && state.takes(CLEANUP_IN_PROCESS);
-  // At least one attempt, even when the deadline passed while no worker was running.
-  let attempts = 0;
-  while (!gone && (attempts === 0 || Date.now() < deadline)) {
-    attempts++;
-    const left = Math.max(deadline - Date.now(), 1_000);
-    // Cleared before the attempt, so a deletion reported while it runs still wakes the wait below.
+  let gone = provider === undefined;
+  if (provider !== undefined) {
+    // Cleared before each attempt, so a deletion reported while it runs still wakes the wait.
     // Histories recorded before this change cleared it after the attempt (and started a timer).
-    const clearBefore = state.takes(CLEANUP_CLEARS_BEFORE_ATTEMPT);
-    if (clearBefore) state.dirty = false;
-    try {
-      const result = await state.cleanupResources(provider!, state.ref, left, inProcess);
-      gone = result.gone;
-      if (result.remaining.length > 0) remaining = result.remaining;
-      state.view.lastError = undefined;
-    } catch (err) {
-      state.view.lastError = stepError('cleanup', err, `Provider '${provider}'`);
-    }
-    state.publish();
-    if (gone) break;
-    if (attempts === 1 && state.takes(CLEANUP_REPORTS_ITS_WAIT)) await reportWaiting(state, snap, remaining, deadline);
-    if (!clearBefore) state.dirty = false;
-    await condition(() => state.dirty, Math.min(toMs(state.settings.pollInterval), Math.max(deadline - Date.now(), 1)));
+    const clearBeforeAttempt = state.takes(CLEANUP_CLEARS_BEFORE_ATTEMPT);
+    gone = await untilDeadline(state, {
+      deadline,
+      pollMs: toMs(state.settings.pollInterval),
+      deadlineCheck: 'after-wait',
+      clearBeforeAttempt,
+      attempt: async () => {
+        let done = false;
+        try {
+          const result = await state.cleanupResources(provider, state.ref, Math.max(deadline - Date.now(), 1_000), inProcess);
+          done = result.gone;
+          if (result.remaining.length > 0) remaining = result.remaining;
+          state.view.lastError = undefined;
+        } catch (err) {
+          state.view.lastError = stepError('cleanup', err, `Provider '${provider}'`);
+        }
+        state.publish();
+        return done;
+      },
+      beforeWait: async (n) => {
+        if (n === 1 && state.takes(CLEANUP_REPORTS_ITS_WAIT)) await reportWaiting(state, snap, remaining, deadline);
+      },
+    });
   }
   if (!gone) {
     await state.core.recordEvent(state.ref, {

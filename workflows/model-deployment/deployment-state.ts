@@ -1,25 +1,23 @@
-import { continueAsNew, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
-import type { CoreActivities, CoreStatus } from '../contract/core-activities.ts';
-import type { ReconcileRequest } from './engine/definitions.ts';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import type { CleanupOutcome, ProviderActivities, ReconcileOutcome } from '../contract/provider-activities.ts';
-import { coreActivities, inProcessCall, localCoreActivities, providerActivities } from './activity-proxies.ts';
-import type { ObjectRef, ReadRef } from '../contract/object-ref.ts';
-import type { PassEnd, Reconciler } from './engine/reconcile-loop.ts';
-import { SeenVersion } from './engine/seen-version.ts';
-import { CODE_LEVEL, takesChange } from './engine/code-level.ts';
-import { VisibilityWrites } from './engine/visibility.ts';
-import { MdPhase, MdProvider } from './engine/search-attributes.ts';
-import { stepError } from './engine/step-error.ts';
-import type { StepError } from './engine/view.ts';
-import type { ModelDeploymentInput } from './model-deployment.ts';
+import type { CoreActivities, CoreStatus } from '../../contract/core-activities.ts';
+import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
+import type { CleanupOutcome, ProviderActivities, ReconcileOutcome } from '../../contract/provider-activities.ts';
+import { CODE_LEVEL } from '../engine/code-level.ts';
+import type { ReconcileRequest } from '../engine/definitions.ts';
+import { ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
+import type { PassEnd } from '../engine/reconcile-loop.ts';
+import { MdPhase, MdProvider } from '../engine/search-attributes.ts';
+import { stepError } from '../engine/step-error.ts';
+import type { StepError } from '../engine/view.ts';
+import { coreActivities, inProcessCall, localCoreActivities, providerActivities } from './activities.ts';
 import { runPass } from './pass.ts';
-import { NOT_SERVED, type ReconcileSettings } from './settings.ts';
-import type { DeploymentView, Step } from './view.ts';
+import { NOT_SERVED } from './settings.ts';
+import type { DeploymentView } from './view.ts';
 
 /**
- * Patch ID (see `DeploymentState.takes`): core steps run as local activities and the provider's compatibility,
- * apply and observe as one `reconcileResource` call. Histories recorded before it replay the old commands.
+ * Patch ID (see `takes`): core steps run as local activities and the provider's compatibility, apply
+ * and observe as one `reconcileResource` call. Histories recorded before it replay the old commands.
  */
 export const FEWER_ROUND_TRIPS = 'core-local-activities-provider-one-call';
 
@@ -33,6 +31,9 @@ export interface CarriedState {
   /** The newest resourceVersion a signal reported (see SeenVersion). */
   seenVersion?: string;
 }
+
+/** ModelDeployment's input: the engine's, carrying `CarriedState` (with the seen version inside it). */
+export type ModelDeploymentInput = Omit<ObjectInput<DeploymentView, CarriedState>, 'seenVersion'>;
 
 export function initialView(ref: ObjectRef): DeploymentView {
   return {
@@ -53,13 +54,14 @@ export function initialView(ref: ObjectRef): DeploymentView {
   };
 }
 
-/** The workflow's memory of its deployment, shared by the loop, the pass and the cleanup. */
-export class DeploymentState implements Reconciler<DeploymentView> {
-  readonly view: DeploymentView;
+/**
+ * The ModelDeployment workflow's memory of its deployment, shared by the loop, the pass and the cleanup:
+ * the engine's reconciler with what is ModelDeployment's own (the Md* search attributes, the core status
+ * it last wrote, a provider switch's start, the short pass after a change of the provider's resource).
+ */
+export class DeploymentState extends ObjectReconciler<DeploymentView, CarriedState> {
   coreStatus: CoreStatus | undefined;
   private lastCoreWrite: string | undefined;
-  /** Set by signals and retries: something may have changed, look again. */
-  dirty = false;
   /** When the current provider switch began waiting for the old provider (workflow time). */
   switchSince: number | undefined;
   /**
@@ -68,30 +70,19 @@ export class DeploymentState implements Reconciler<DeploymentView> {
    * pass only needs the provider's call (see `runPass`).
    */
   onlyResourceChanged = false;
-  /** The newest resourceVersion a watch signal reported: the next pass reads nothing older. */
-  private readonly seen: SeenVersion;
   /** Whether this run issues the commands of FEWER_ROUND_TRIPS (false only when replaying an older history). */
   readonly fewerRoundTrips: boolean;
   /** The core's steps: local activities, or activities on the core queue in older histories. */
   readonly core: CoreActivities;
   /** Providers the last assessment said run in the workflow's worker process (Assessment.inProcessProviders). */
   inProcessProviders: ReadonlySet<string> = new Set();
-  private memoKey = '';
-  private readonly visibility = new VisibilityWrites();
 
-  readonly ref: ObjectRef;
-
-  constructor(
-    private readonly input: ModelDeploymentInput,
-    readonly settings: ReconcileSettings,
-  ) {
-    this.ref = input.ref;
+  constructor(input: ModelDeploymentInput) {
     const carried = input.carried;
-    this.view = carried?.view ?? initialView(input.ref);
+    super(input, carried?.view ?? initialView(input.ref), carried?.seenVersion);
     this.coreStatus = carried?.core;
     this.lastCoreWrite = carried?.lastCoreWrite;
     this.switchSince = carried?.switchSince;
-    this.seen = new SeenVersion(carried?.seenVersion);
     this.fewerRoundTrips = this.takes(FEWER_ROUND_TRIPS);
     this.core = this.fewerRoundTrips ? localCoreActivities : coreActivities;
   }
@@ -100,14 +91,9 @@ export class DeploymentState implements Reconciler<DeploymentView> {
     return runPass(this);
   }
 
-  /** Whether this run takes the change a patch guards: known from its code level, else asked of `patched()`. */
-  takes(patchId: string, since?: number): boolean {
-    return takesChange(this.input.codeLevel, patchId, since);
-  }
-
   /** A watch signal: remember the newest version it reported; any change but the provider's resource ends the shortcut. */
-  heard(request: ReconcileRequest | undefined): void {
-    this.seen.saw(request?.resourceVersion);
+  override heard(request: ReconcileRequest | undefined): void {
+    super.heard(request);
     if (!request?.fromResource) this.onlyResourceChanged = false;
   }
 
@@ -125,7 +111,7 @@ export class DeploymentState implements Reconciler<DeploymentView> {
   }
 
   /** A provider nobody serves leaves the deployment Pending, saying so in status. */
-  async passFailed(err: unknown): Promise<StepError> {
+  override async passFailed(err: unknown): Promise<StepError> {
     const { view } = this;
     const failure = stepError(view.step, err, `Provider '${view.provider}'`);
     if (failure.type === 'ProviderUnavailable') {
@@ -136,34 +122,38 @@ export class DeploymentState implements Reconciler<DeploymentView> {
     return failure;
   }
 
-  continueAsNew(): Promise<never> {
-    return continueAsNew<(input: ModelDeploymentInput) => Promise<DeploymentView>>({
-      ref: this.ref,
-      settings: this.input.settings,
-      carried: this.carried(),
-      // The next run has no history yet: it begins at this code's level, whatever level this one had.
-      codeLevel: CODE_LEVEL,
-    });
+  /** ModelDeployments keep the search attributes they had before other kinds existed: MdPhase and MdProvider. */
+  protected override attributes(): SearchAttributeUpdatePair[] {
+    const { view } = this;
+    return [
+      { key: MdPhase, value: view.phase ?? null },
+      { key: MdProvider, value: view.provider ?? null },
+    ];
   }
 
-  /** How the pass's first read addresses the object: no older than the newest version a signal reported. */
-  readRef(): ReadRef {
-    return this.seen.readRef(this.ref);
+  /** Runs begun before code levels had the provider in the memo too, and before FEWER_ROUND_TRIPS wrote it whenever the step changed. */
+  protected override recordedMemo(): { summary: Record<string, unknown>; changedBy: unknown[] } {
+    const { view } = this;
+    return {
+      summary: { phase: view.phase ?? null, provider: view.provider ?? null, step: view.step, lastError: view.lastError?.message ?? null },
+      changedBy: [view.phase, view.provider, this.fewerRoundTrips ? '' : view.step, view.lastError?.message],
+    };
+  }
+
+  /** The next run carries the core status last written and a switch's start besides the view. */
+  protected override nextInput(): ModelDeploymentInput {
+    return { ref: this.ref, settings: this.input.settings, carried: this.carried(), codeLevel: CODE_LEVEL };
   }
 
   carried(): CarriedState {
+    const seenVersion = this.seenVersion;
     return {
       view: this.view,
       core: this.coreStatus,
       lastCoreWrite: this.lastCoreWrite,
       ...(this.switchSince !== undefined ? { switchSince: this.switchSince } : {}),
-      ...(this.seen.version !== undefined ? { seenVersion: this.seen.version } : {}),
+      ...(seenVersion !== undefined ? { seenVersion } : {}),
     };
-  }
-
-  at(step: Step, waitingFor?: string): void {
-    this.view.step = step;
-    this.view.waitingFor = waitingFor;
   }
 
   provider(name: string, scheduleToStartMs?: number) {
@@ -202,35 +192,6 @@ export class DeploymentState implements Reconciler<DeploymentView> {
       }
     }
     return (await this.provider(name, scheduleToStartMs)[activity](ref)) as Awaited<ReturnType<ProviderActivities[A]>>;
-  }
-
-  /** Search attributes and the failure memo (see VisibilityWrites); runs begun before code levels as recorded. */
-  publish(): void {
-    const { view } = this;
-    if (!this.input.codeLevel) return this.publishAsRecorded();
-    this.visibility.attributes([
-      { key: MdPhase, value: view.phase ?? null },
-      { key: MdProvider, value: view.provider ?? null },
-    ]);
-    this.visibility.failure(view);
-  }
-
-  /**
-   * Runs begun before code levels wrote both whenever either changed, with the phase and provider in the
-   * memo too (and, before FEWER_ROUND_TRIPS, whenever the step changed): their histories replay these commands.
-   */
-  private publishAsRecorded(): void {
-    const { view } = this;
-    const key = `${view.phase}|${view.provider}|${this.fewerRoundTrips ? '' : view.step}|${view.lastError?.message}`;
-    if (key === this.memoKey) return;
-    this.memoKey = key;
-    upsertSearchAttributes([
-      { key: MdPhase, value: view.phase ?? null },
-      { key: MdProvider, value: view.provider ?? null },
-    ]);
-    upsertMemo({
-      summary: { phase: view.phase ?? null, provider: view.provider ?? null, step: view.step, lastError: view.lastError?.message ?? null },
-    });
   }
 
   /** Writes the core-owned status only when it differs from what was last written. */

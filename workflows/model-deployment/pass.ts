@@ -1,13 +1,13 @@
-import type { ConditionInput, CoreStatus, DeploymentSnapshot } from '../contract/core-activities.ts';
-import type { ApplyOutcome, ObservedStatus } from '../contract/provider-activities.ts';
+import type { ConditionInput, CoreStatus, DeploymentSnapshot } from '../../contract/core-activities.ts';
+import type { ApplyOutcome, ObservedStatus } from '../../contract/provider-activities.ts';
 import { runCleanup } from './cleanup.ts';
 import { leaveOldProvider } from './switch-provider.ts';
 import type { DeploymentState } from './deployment-state.ts';
-import type { PassEnd } from './engine/reconcile-loop.ts';
-import { toMs } from './engine/durations.ts';
+import type { PassEnd } from '../engine/reconcile-loop.ts';
+import { toMs } from '../engine/durations.ts';
 
 const EXPLICIT_SELECTION = 'explicit provider selection';
-/** Patch ID (see `DeploymentState.takes`): a pass woken only by the provider's resource runs only the provider's call. */
+/** Patch ID (see `ObjectReconciler.takes`): a pass woken only by the provider's resource runs only the provider's call. */
 const RESOURCE_CHANGE_SKIPS_ASSESSMENT = 'resource-change-skips-assessment';
 /**
  * Patch ID, code level 3: the core's conditions and `status.provider` are written before the provider's

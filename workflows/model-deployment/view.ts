@@ -1,7 +1,7 @@
-import type { Phase } from '../api/types.ts';
-import type { LoopView } from './engine/view.ts';
+import type { Phase } from '../../api/types.ts';
+import type { LoopView } from '../engine/view.ts';
 
-export type { RetryResult, StepError } from './engine/view.ts';
+export type { RetryResult, StepError } from '../engine/view.ts';
 
 export type Step =
   | 'read'
