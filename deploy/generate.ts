@@ -1,13 +1,13 @@
-// `npm run manifests`: writes each registered module's ClusterRole (deploy/core/<folder>/cluster-role.yaml,
-// from kinds/<module>/role.ts), then deploy/install.yaml, the whole install in one file. Run it after
-// changing anything under deploy/ or a module's role (or after `npm run crds`); tests fail while a
-// committed file is stale.
+// `npm run manifests`: writes what deploy/ takes from the registered modules (deploy/generated-files.ts:
+// their ClusterRoles and bindings, the users' roles, the lists of module folders and CRD files), then
+// deploy/install.yaml, the whole install in one file. Run it after changing anything under deploy/ or
+// a module's role (or after `npm run crds`); tests fail while a committed file is stale.
 
 import { writeFileSync } from 'node:fs';
+import { generatedFiles, shown } from './generated-files.ts';
 import { INSTALL_FILE, renderInstall } from './render.ts';
-import { roleFiles, shown } from './roles.ts';
 
-for (const file of roleFiles()) {
+for (const file of generatedFiles()) {
   writeFileSync(file.path, file.text);
   console.log(`wrote ${shown(file)}`);
 }

@@ -7,6 +7,9 @@
 // loads the Kubernetes or Temporal SDK clients (the activities) or the validators and renderers (the
 // offline commands) is behind a dynamic import. The workflow bundle never imports a registration: it
 // names its workflow by the bundle's export name, checked against workflows/index.ts by type.
+//
+// Beside its registration.ts, a module's folder holds kinds/<name>/user-roles.yaml: the editor and viewer
+// roles for its users, gathered into deploy/core/users by `npm run manifests` (deploy/generated-files.ts).
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ActorBroker } from '../activities/asya/actor-broker.ts';

@@ -18,6 +18,12 @@ export interface ClusterRoleSpec {
   /** The file's leading comment: what the role is for and what it leaves to other roles. */
   about: readonly string[];
   rules: readonly RuleSpec[];
+  /**
+   * Bound to the controller's ServiceAccount in every namespace by a ClusterRoleBinding of its own, whose
+   * comment this is (why everywhere, and how to serve fewer namespaces): deploy/core/<folder> then holds
+   * only generated files. Absent: the folder's binding is written by hand (the controller's).
+   */
+  binding?: readonly string[];
 }
 
 const list = (values: readonly string[]) => `[${values.map((v) => JSON.stringify(v)).join(', ')}]`;

@@ -18,6 +18,8 @@ export interface RepositoryFacts {
   served: Readonly<Record<string, readonly string[]>>;
   /** Activities that run on other workers (providers, the node worker): outcomes may name them. */
   servedElsewhere: readonly string[];
+  /** Modules with a kinds/<name>/user-roles.yaml. */
+  withUserRoles: readonly string[];
 }
 
 const crdFile = (crd: { spec: { group: string; names: { plural: string } } }) => `${crd.spec.group}_${crd.spec.names.plural}.yaml`;
@@ -59,6 +61,7 @@ export function registryProblems(modules: readonly KindModule[], facts: Reposito
     }
     if (!module.offline) problems.push(`${name}: module ${module.name} has no offline handlers (validate, render)`);
     if (!(facts.served[module.name]?.length ?? 0)) problems.push(`${name}: module ${module.name} serves no activities`);
+    if (!facts.withUserRoles.includes(module.name)) problems.push(`${name}: module ${module.name} has no user-roles.yaml (editor and viewer roles for its users)`);
     const may = (verb: string, resource: string, apiGroup: string) =>
       module.role.rules.some((r) => r.apiGroups.includes(apiGroup) && r.resources.includes(resource) && r.verbs.includes(verb));
     for (const verb of ['list', 'watch']) {

@@ -2,11 +2,11 @@
 // ClusterRoles committed under deploy/core are the ones the modules' rules render.
 
 import { KubeConfig } from '@kubernetes/client-node';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { roleFiles, shown } from '../deploy/roles.ts';
+import { generatedFiles, shown } from '../deploy/generated-files.ts';
 import type { WatchedKind } from '../watcher/watched-kind.ts';
 import { KIND_MODULES } from './index.ts';
 import type { KindModule } from './kind-module.ts';
@@ -61,6 +61,7 @@ async function repositoryFacts(modules: readonly KindModule[]): Promise<Reposito
     contractActivities: Object.fromEntries(Object.entries(contracts).filter(([name]) => !SERVED_ELSEWHERE.includes(name))),
     served,
     servedElsewhere: SERVED_ELSEWHERE.flatMap((name) => contracts[name] ?? []),
+    withUserRoles: modules.filter((m) => existsSync(join(ROOT, 'kinds', m.name, 'user-roles.yaml'))).map((m) => m.name),
   };
 }
 
@@ -112,14 +113,24 @@ describe('kind registry (kinds/index.ts)', () => {
   });
 });
 
-describe('ClusterRoles in deploy/core (npm run manifests)', () => {
-  it.each(roleFiles().map((f) => [shown(f), f] as const))('%s is what its module renders', (_name, file) => {
+describe('deploy/ from the modules (npm run manifests)', () => {
+  it.each(generatedFiles().map((f) => [shown(f), f] as const))('%s is what the modules render', (_name, file) => {
     expect(readFileSync(file.path, 'utf8'), `${shown(file)} is stale: run npm run manifests`).toBe(file.text);
   });
 
-  it('every role folder under deploy/core with a cluster-role.yaml comes from a module, besides the webhook', () => {
+  it('every role folder under deploy/core comes from a module, besides the webhook', () => {
     const generated = new Set(KIND_MODULES.map((m) => m.role.folder));
     const folders = readdirSync(join(ROOT, 'deploy/core'), { withFileTypes: true }).filter((e) => e.isDirectory() && readdirSync(join(ROOT, 'deploy/core', e.name)).includes('cluster-role.yaml'));
     expect(folders.map((e) => e.name).filter((name) => !generated.has(name))).toEqual(['webhook']);
+  });
+
+  it('a new module gets its role folder listed in deploy/core, and its users\' roles gathered', () => {
+    const flame = KIND_MODULES.find((m) => m.name === 'flame')!;
+    const extra = { ...flame, name: 'widget', role: { ...flame.role, name: 'kubeairunway-widget', folder: 'widget' } };
+    const files = generatedFiles([...KIND_MODULES, extra]);
+    const core = files.find((f) => shown(f) === 'deploy/core/kustomization.yaml')!;
+    expect(core.text).toContain('  - kybernate\n  - widget\n  - webhook\n');
+    expect(files.map(shown)).toEqual(expect.arrayContaining(['deploy/core/widget/cluster-role.yaml', 'deploy/core/widget/cluster-role-binding.yaml', 'deploy/core/widget/kustomization.yaml']));
+    expect(files.find((f) => shown(f) === 'deploy/core/widget/cluster-role-binding.yaml')!.text).toContain('  name: kubeairunway-controller-widget\n');
   });
 });

@@ -1,11 +1,10 @@
-// The kinds the operator commands act on: every kind the controller reconciles (worker/kinds.ts), by
+// The kinds the operator commands act on: every kind the controller reconciles (kinds/index.ts), by
 // the names kubectl knows it by (its CRD's kind, plural and short names), each with what the commands
 // show of it (kind-presentation.ts). Registering a kind there is all the commands need.
 
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
-import { crdFiles } from '../../api/crd/crds.ts';
 import type { CollectionRef } from '../../kube/custom-objects.ts';
-import { KINDS } from '../../worker/kinds.ts';
+import { REGISTERED_KINDS } from '../../kinds/index.ts';
 import { CliError } from '../errors.ts';
 import { presentationFor, type KindPresentation } from './kind-presentation.ts';
 
@@ -23,12 +22,11 @@ export interface OperatorKind {
 /** A target without a kind is a ModelDeployment, as before there were other kinds. */
 export const DEFAULT_KIND = MODEL_DEPLOYMENT_KIND;
 
-/** The kinds with their names from their CRDs; a kind without a CRD here is known by its kind and plural. */
+/** The kinds with their names from their CRDs. */
 export function operatorKinds(): readonly OperatorKind[] {
-  return KINDS.map((k) => {
-    const crd = crdFiles.find(({ crd }) => crd.spec.group === k.collection.group && crd.spec.names.plural === k.collection.plural)?.crd;
-    const aliases = [k.collection.plural, ...(crd?.spec.names.shortNames ?? [])];
-    const names = [...new Set([k.kind, crd?.spec.names.singular ?? k.kind, ...aliases].map((n) => n.toLowerCase()))];
+  return REGISTERED_KINDS.map(({ watched: k, crd }) => {
+    const aliases = [k.collection.plural, ...(crd.spec.names.shortNames ?? [])];
+    const names = [...new Set([k.kind, crd.spec.names.singular, ...aliases].map((n) => n.toLowerCase()))];
     return { kind: k.kind, collection: k.collection, names, label: `${k.kind} (${aliases.join(', ')})`, presentation: presentationFor(k.kind) };
   });
 }

@@ -126,4 +126,11 @@ export const asyaRole: ClusterRoleSpec = {
       verbs: ['get'],
     },
   ],
+  binding: [
+    'The Asya role in every namespace: the controller serves AsyncActors wherever they are (the watcher',
+    'lists and watches them, and Deployments and StatefulSets, cluster-wide unless started with',
+    '--namespaces). That lets the controller patch every Deployment and StatefulSet of the cluster,',
+    "kube-system's included. To serve only some namespaces, delete this binding and bind the same",
+    'ClusterRole with a RoleBinding in each (deploy/README.md), which is the recommended setup.',
+  ],
 };

@@ -86,4 +86,9 @@ export const flameRole: ClusterRoleSpec = {
       verbs: ['get', 'list', 'watch', 'create', 'patch'],
     },
   ],
+  binding: [
+    'The Flame role in every namespace: the controller serves FlameClusters wherever they are (the watcher',
+    'lists and watches them cluster-wide unless started with --namespaces). To serve only some namespaces,',
+    'delete this binding and bind the same ClusterRole with a RoleBinding in each (deploy/README.md).',
+  ],
 };

@@ -132,4 +132,10 @@ export const kybernateRole: ClusterRoleSpec = {
       verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'],
     },
   ],
+  binding: [
+    'The Kybernate role in every namespace: the controller serves the three Kybernate kinds wherever they',
+    'are (the watcher lists and watches them cluster-wide unless started with --namespaces), and so may',
+    'read, create and delete pods of the whole cluster. To serve only some namespaces, delete this binding',
+    'and bind the same ClusterRole with a RoleBinding in each (deploy/README.md).',
+  ],
 };
