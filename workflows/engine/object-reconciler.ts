@@ -135,12 +135,12 @@ export abstract class ObjectReconciler<V extends LoopView, C = V> implements Rec
   }
 
   /** Ends the pass at `step`, waiting for `waitingFor` (if anything), at most `afterMs` (default: the resync period). */
-  protected wait(step: V['step'], waitingFor: string | undefined, afterMs = this.resyncMs()): PassEnd {
+  wait(step: V['step'], waitingFor: string | undefined, afterMs = this.resyncMs()): PassEnd {
     this.at(step, waitingFor);
     return { done: false, afterMs };
   }
 
-  protected resyncMs(): number {
+  resyncMs(): number {
     return toMs(this.settings.resyncPeriod);
   }
 }

@@ -1,4 +1,5 @@
 import type { ConditionInput, CoreStatus, DeploymentSnapshot } from '../../contract/core-activities.ts';
+import type { ReadRef } from '../../contract/object-ref.ts';
 import type { ApplyOutcome, ObservedStatus } from '../../contract/provider-activities.ts';
 import { runCleanup } from './cleanup.ts';
 import { leaveOldProvider } from './switch-provider.ts';
@@ -67,7 +68,7 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
       phase: state.coreStatus?.phase,
       paused: { status: 'True', reason: 'ReconcilePaused', message: 'Reconciliation is paused by annotation kubeairunway.ai/reconcile-paused' },
     });
-    return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
+    return { done: false, afterMs: state.resyncMs() };
   }
   state.view.paused = false;
 
@@ -126,27 +127,31 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
       message: selection?.selectedReason ?? '',
     },
   };
-  if (state.fewerRoundTrips) {
-    state.at('apply');
-    // The resource first: the core's own status write (the selection it made) follows the provider's
-    // call instead of holding back the workflow task that schedules it. Should the call fail, the
-    // failure's Pending status is written with this selection in it. Unless the object does not show
-    // the selection yet (a new deployment, a switch, a new generation): then it is written first.
-    if (!showsSelection(snap, selected) && state.takes(CORE_STATUS_BEFORE_PROVIDER, 3)) {
-      // A phase the core wrote itself (a switch's wait, an unavailable provider) stays until the
-      // provider has written its own: released before, it would leave the phase blank meanwhile.
-      const held = state.coreStatus?.phase;
-      await state.writeCore(held ? { ...selected, phase: held } : selected, ref);
-    }
-    state.coreStatus = selected;
-    const outcome = await state.reconcileResource(provider, ref);
-    await state.writeCore(selected, ref);
-    return afterProvider(state, provider, outcome.apply, outcome.observed);
+  if (!state.fewerRoundTrips) return providerAsRecorded(state, provider, ref, selected);
+  state.at('apply');
+  // The resource first: the core's own status write (the selection it made) follows the provider's
+  // call instead of holding back the workflow task that schedules it. Should the call fail, the
+  // failure's Pending status is written with this selection in it. Unless the object does not show
+  // the selection yet (a new deployment, a switch, a new generation): then it is written first.
+  if (!showsSelection(snap, selected) && state.takes(CORE_STATUS_BEFORE_PROVIDER, 3)) {
+    // A phase the core wrote itself (a switch's wait, an unavailable provider) stays until the
+    // provider has written its own: released before, it would leave the phase blank meanwhile.
+    const held = state.coreStatus?.phase;
+    await state.writeCore(held ? { ...selected, phase: held } : selected, ref);
   }
+  state.coreStatus = selected;
+  const outcome = await state.reconcileResource(provider, ref);
+  await state.writeCore(selected, ref);
+  return afterProvider(state, provider, outcome.apply, outcome.observed);
+}
+
+/**
+ * The commands of histories recorded before FEWER_ROUND_TRIPS: the core's status first, then three
+ * calls on the provider's queue (compatibility, apply, observe).
+ */
+async function providerAsRecorded(state: DeploymentState, provider: string, ref: ReadRef, selected: CoreStatus): Promise<PassEnd> {
   await state.writeCore(selected, ref);
   state.publish();
-
-  // The commands of histories recorded before `reconcileResource`: three calls on the provider's queue.
   const acts = state.provider(provider);
   state.at('compatibility');
   const compatibility = await acts.checkCompatibility(ref);
@@ -165,23 +170,18 @@ function afterProvider(state: DeploymentState, provider: string, applied: ApplyO
   state.view.message = observed.message;
   switch (applied?.result) {
     case undefined:
-      state.at('compatibility', 'a spec this provider supports');
-      return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
+      return state.wait('compatibility', 'a spec this provider supports');
     case 'crd-missing':
-      state.at('apply', `the CRD of provider '${provider}' to be installed`);
-      return { done: false, afterMs: Math.min(toMs(state.settings.resyncPeriod), 60_000) };
+      return state.wait('apply', `the CRD of provider '${provider}' to be installed`, Math.min(state.resyncMs(), 60_000));
     case 'refused':
       // The resource this spec renders does not fit the provider's CRD: said in status (Failed) by the
       // provider. An edit of the spec, the provider's config or its CRD wakes the workflow by watch.
-      state.at('apply', `a spec whose ${applied.resource?.kind ?? 'resource'} the provider's CRD accepts`);
-      return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
+      return state.wait('apply', `a spec whose ${applied.resource?.kind ?? 'resource'} the provider's CRD accepts`);
     case 'recreating':
     case 'waiting-for-deletion':
-      state.at('apply', 'the old provider resource to be deleted');
-      return { done: false, afterMs: toMs(state.settings.pollInterval) };
+      return state.wait('apply', 'the old provider resource to be deleted', toMs(state.settings.pollInterval));
     default:
-      state.at('idle');
-      return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
+      return state.wait('idle', undefined);
   }
 }
 
@@ -199,5 +199,5 @@ async function waitPending(state: DeploymentState, message: string, core: CoreSt
   state.view.phase = 'Pending';
   state.view.message = message;
   await state.writeCore({ ...core, phase: { phase: 'Pending', message } });
-  return { done: false, afterMs: toMs(state.settings.resyncPeriod) };
+  return { done: false, afterMs: state.resyncMs() };
 }
