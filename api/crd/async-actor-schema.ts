@@ -1,7 +1,8 @@
-// OpenAPI schema of AsyncActor (seed 002, research "Asya" 1a). Source of deploy/crds/asya.sh_asyncactors.yaml.
-// It enforces at admission what api/asya/validate.ts checks, with the same messages (a unit test runs
-// both over one table), so `kubectl apply` refuses a broken actor before any workflow sees it. What it
-// cannot see (inside the pod template, metadata.namespace) only the workflow checks.
+// The AsyncActor declaration (seed 002, research "Asya" 1a): the typed schema its spec types derive from
+// (api/asya/types.ts), its validator interprets (api/schema/check.ts, CEL rules included) and
+// deploy/crds/asya.sh_asyncactors.yaml serializes, so `kubectl apply` and the controller refuse a broken
+// actor in the same words. What it cannot see (inside the pod template, metadata.namespace) only the
+// validator's hand-written rules check.
 //
 // Rules are guarded with has(): a missing field is reported by `required` or another rule, never as a
 // CEL "no such key" error. Defaults sit on `timeout` and `scaling` themselves ({}), so the API server
@@ -13,82 +14,73 @@ import { ACTOR_NAME_PATTERN, MAX_ACTOR_NAME_LENGTH, TARGET_URL_PATTERN } from '.
 import { DNS_LABEL_PATTERN, MAX_DNS_LABEL_LENGTH, MAX_OBJECT_NAME_LENGTH, MAX_SHORT_STRING, MAX_URL_LENGTH, NO_WHITESPACE_PATTERN, OBJECT_NAME_PATTERN, URL_PATH_PATTERN } from '../common/patterns.ts';
 import { MODES, PULL_POLICIES, TARGET_PROTOCOLS, TRANSPORTS, WORKLOAD_KINDS, WORKLOAD_REF_KINDS } from '../asya/values.ts';
 import { conditionsSchema, observedGenerationSchema, replicaRangeRule, resourcesSchema, rootSchema, statusSchema } from './common-schemas.ts';
-import { enumOf, image, int, port, str } from './field-schemas.ts';
+import { bool, enumOf, image, int, port, str } from './field-schemas.ts';
+import { freeObject, listOf, object, type Extra } from '../schema/typed.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
-const resources = (container: string): JSONSchemaProps =>
-  resourcesSchema(`Resource requests and limits of the ${container} container, passed to the pod unchanged.`);
+const resources = (container: string) => resourcesSchema(`Resource requests and limits of the ${container} container, passed to the pod unchanged.`);
 
 /** Names are unique (a list-map keyed by name), which also lets server-side apply merge entries by name. */
-const env = (container: string): JSONSchemaProps => ({
-  type: 'array',
-  description: `Environment of the ${container} container, after the variables the controller sets.`,
-  'x-kubernetes-list-type': 'map',
-  'x-kubernetes-list-map-keys': ['name'],
-  items: {
-    type: 'object',
-    required: ['name'],
-    properties: {
-      name: str('Variable name.', { minLength: 1 }),
-      value: str('Value.'),
-      valueFrom: { type: 'object', description: 'A Kubernetes EnvVarSource, passed to the pod unchanged.', 'x-kubernetes-preserve-unknown-fields': true },
-    },
-  },
+const env = (container: string) =>
+  listOf(
+    `Environment of the ${container} container, after the variables the controller sets.`,
+    object(
+      undefined,
+      {
+        name: str('Variable name.', { minLength: 1 }),
+        value: str('Value.'),
+        valueFrom: freeObject('A Kubernetes EnvVarSource, passed to the pod unchanged.'),
+      },
+      { required: ['name'], notThis: 'must be an object with a name' },
+    ),
+    { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], notThis: 'must be a list of {name, value} entries' },
+  );
+
+/** Image references and commands: no whitespace anywhere. */
+const command = <const E extends Extra>(description: string, extra: E) => str(description, { minLength: 1, pattern: NO_WHITESPACE_PATTERN, what: 'a command without whitespace', ...extra });
+const dnsLabel = (description: string, what = 'a DNS-1123 label') => str(description, { minLength: 1, maxLength: MAX_DNS_LABEL_LENGTH, pattern: DNS_LABEL_PATTERN, what });
+
+const sidecarSchema = object('The asya-sidecar container, which moves messages between the queue and the runtime.', {
+  image: image('Sidecar image; the controller default (asya-sidecar:latest) when omitted.'),
+  imagePullPolicy: enumOf(PULL_POLICIES, 'Pull policy of the sidecar image; IfNotPresent when omitted.'),
+  resources: resources('sidecar'),
+  env: env('sidecar'),
 });
 
-const sidecarSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'The asya-sidecar container, which moves messages between the queue and the runtime.',
-  properties: {
-    image: image('Sidecar image; the controller default (asya-sidecar:latest) when omitted.'),
-    imagePullPolicy: enumOf(PULL_POLICIES, 'Pull policy of the sidecar image; IfNotPresent when omitted.'),
-    resources: resources('sidecar'),
-    env: env('sidecar'),
-  },
-};
-
-const timeoutSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Time limits.',
-  default: {},
-  properties: {
-    processing: int('Seconds one message may take (the sidecar\'s ASYA_RUNTIME_TIMEOUT).', 1, { default: DEFAULT_TIMEOUT.processing }),
+const timeoutSchema = object(
+  'Time limits.',
+  {
+    processing: int("Seconds one message may take (the sidecar's ASYA_RUNTIME_TIMEOUT).", 1, { default: DEFAULT_TIMEOUT.processing }),
     gracefulShutdown: int('Seconds a pod has to finish on shutdown (terminationGracePeriodSeconds).', 0, { default: DEFAULT_TIMEOUT.gracefulShutdown }),
   },
-};
+  { default: {} },
+);
 
-const scalingSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Queue-driven autoscaling with a KEDA ScaledObject, down to zero.',
-  default: {},
-  properties: {
-    enabled: { type: 'boolean', default: DEFAULT_SCALING.enabled, description: 'Create the ScaledObject; without it the workload keeps workload.replicas.' },
+const scalingSchema = object(
+  'Queue-driven autoscaling with a KEDA ScaledObject, down to zero.',
+  {
+    enabled: bool('Create the ScaledObject; without it the workload keeps workload.replicas.', { default: DEFAULT_SCALING.enabled }),
     minReplicas: int('Fewest replicas; 0 lets an idle actor scale to zero.', 0, { default: DEFAULT_SCALING.minReplicas }),
     maxReplicas: int('Most replicas.', 1, { default: DEFAULT_SCALING.maxReplicas }),
-    pollingInterval: int('Seconds between KEDA\'s queue checks.', 1, { default: DEFAULT_SCALING.pollingInterval }),
+    pollingInterval: int("Seconds between KEDA's queue checks.", 1, { default: DEFAULT_SCALING.pollingInterval }),
     cooldownPeriod: int('Seconds after the last message before scaling to minReplicas.', 0, { default: DEFAULT_SCALING.cooldownPeriod }),
     queueLength: int('Target queued messages per replica.', 1, { default: DEFAULT_SCALING.queueLength }),
   },
-  'x-kubernetes-validations': [replicaRangeRule(AsyncActorMessage.scalingBounds)],
-};
+  { default: {}, 'x-kubernetes-validations': [replicaRangeRule(AsyncActorMessage.scalingBounds)] },
+);
 
-const workloadSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Standalone mode: the workload the controller creates, named after the actor.',
-  required: ['template'],
-  properties: {
+const workloadSchema = object(
+  'Standalone mode: the workload the controller creates, named after the actor.',
+  {
     kind: enumOf(WORKLOAD_KINDS, 'Deployment or StatefulSet.', { default: DEFAULT_WORKLOAD.kind }),
     replicas: int('Replicas when scaling is disabled (KEDA owns the count otherwise).', 0, { default: DEFAULT_WORKLOAD.replicas }),
-    pythonExecutable: str('Runs the runtime script in the asya-runtime container.', { minLength: 1, pattern: NO_WHITESPACE_PATTERN, default: DEFAULT_WORKLOAD.pythonExecutable }),
-    template: {
-      type: 'object',
-      description: "A pod template (metadata, spec) with the handler's container, named asya-runtime; kept as given.",
-      'x-kubernetes-preserve-unknown-fields': true,
-    },
+    pythonExecutable: command('Runs the runtime script in the asya-runtime container.', { default: DEFAULT_WORKLOAD.pythonExecutable }),
+    template: freeObject("A pod template (metadata, spec) with the handler's container, named asya-runtime; kept as given."),
   },
-};
+  { required: ['template'] },
+);
 
-/** Which API versions go with which kind; the same test as apiVersionFits in api/asya/validate.ts. */
+/** Which API versions go with which kind. */
 const apiVersionRule: CelValidationRule = {
   rule:
     "!has(self.kind) || !has(self.apiVersion) || " +
@@ -99,44 +91,42 @@ const apiVersionRule: CelValidationRule = {
   reason: 'FieldValueInvalid',
 };
 
-const workloadRefSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Binding mode: an existing workload to add the runtime and sidecar to (a Workspace or ModelDeployment is resolved to the workload it runs).',
-  required: ['apiVersion', 'kind', 'name'],
-  properties: {
+const workloadRefSchema = object(
+  'Binding mode: an existing workload to add the runtime and sidecar to (a Workspace or ModelDeployment is resolved to the workload it runs).',
+  {
     apiVersion: str('apps/v1, kaito.sh/<version> or kubeairunway.ai/v1alpha1.', { minLength: 1, maxLength: MAX_SHORT_STRING }),
     kind: enumOf(WORKLOAD_REF_KINDS, 'Deployment, StatefulSet, Workspace (KAITO) or ModelDeployment.'),
-    name: str('Name of the workload.', { minLength: 1, maxLength: MAX_OBJECT_NAME_LENGTH, pattern: OBJECT_NAME_PATTERN }),
-    namespace: str("The actor's own namespace (the only one accepted); omit it.", { minLength: 1, maxLength: MAX_DNS_LABEL_LENGTH, pattern: DNS_LABEL_PATTERN }),
+    name: str('Name of the workload.', { minLength: 1, maxLength: MAX_OBJECT_NAME_LENGTH, pattern: OBJECT_NAME_PATTERN, what: 'a DNS-1123 subdomain' }),
+    namespace: dnsLabel("The actor's own namespace (the only one accepted); omit it."),
   },
-  'x-kubernetes-validations': [apiVersionRule],
-};
+  { required: ['apiVersion', 'kind', 'name'], 'x-kubernetes-validations': [apiVersionRule] },
+);
 
-const runtimeSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Binding mode: the asya-runtime container added next to the existing server, an adapter that forwards each message to it.',
-  required: ['handler'],
-  properties: {
-    targetURL: str('URL of the server the handler forwards to.', { maxLength: MAX_URL_LENGTH, pattern: TARGET_URL_PATTERN }),
-    targetService: {
-      type: 'object',
-      description: 'The server as a Service; the URL is <protocol>://<name>.<namespace>.svc.cluster.local:<port><path>.',
-      required: ['name', 'port'],
-      properties: {
-        name: str('Service name.', { minLength: 1, maxLength: MAX_DNS_LABEL_LENGTH, pattern: DNS_LABEL_PATTERN }),
-        port: port('Service port.'),
-        namespace: str("Service namespace; the actor's when omitted.", { minLength: 1, maxLength: MAX_DNS_LABEL_LENGTH, pattern: DNS_LABEL_PATTERN }),
-        protocol: enumOf(TARGET_PROTOCOLS, 'http or https.', { default: DEFAULT_TARGET_PROTOCOL }),
-        path: str("Appended to the URL, e.g. /v1/chat/completions.", { maxLength: MAX_URL_LENGTH, pattern: URL_PATH_PATTERN }),
-      },
-    },
+const targetServiceSchema = object(
+  'The server as a Service; the URL is <protocol>://<name>.<namespace>.svc.cluster.local:<port><path>.',
+  {
+    name: dnsLabel('Service name.', 'a Service name (DNS-1123 label)'),
+    port: port('Service port.'),
+    namespace: dnsLabel("Service namespace; the actor's when omitted."),
+    protocol: enumOf(TARGET_PROTOCOLS, 'http or https.', { default: DEFAULT_TARGET_PROTOCOL }),
+    path: str('Appended to the URL, e.g. /v1/chat/completions.', { maxLength: MAX_URL_LENGTH, pattern: URL_PATH_PATTERN, what: "a path starting with '/', without whitespace" }),
+  },
+  { required: ['name', 'port'] },
+);
+
+const runtimeSchema = object(
+  'Binding mode: the asya-runtime container added next to the existing server, an adapter that forwards each message to it.',
+  {
+    targetURL: str('URL of the server the handler forwards to.', { maxLength: MAX_URL_LENGTH, pattern: TARGET_URL_PATTERN, what: 'an http:// or https:// URL' }),
+    targetService: targetServiceSchema,
     image: image('Runtime (adapter) image.', { default: DEFAULT_RUNTIME.image }),
-    handler: str('ASYA_HANDLER, e.g. adapters.kaito_openai.forward.', { minLength: 1, pattern: NO_WHITESPACE_PATTERN }),
+    handler: str('ASYA_HANDLER, e.g. adapters.kaito_openai.forward.', { minLength: 1, pattern: NO_WHITESPACE_PATTERN, what: 'a handler such as "package.module.function"' }),
     env: env('runtime'),
     resources: resources('runtime'),
-    pythonExecutable: str('Runs the runtime script.', { minLength: 1, pattern: NO_WHITESPACE_PATTERN, default: DEFAULT_RUNTIME.pythonExecutable }),
+    pythonExecutable: command('Runs the runtime script.', { default: DEFAULT_RUNTIME.pythonExecutable }),
   },
-};
+  { required: ['handler'] },
+);
 
 /** The seed's mutual exclusion and the rules that go with it, on spec. */
 export const asyncActorSpecRules: CelValidationRule[] = [
@@ -165,11 +155,9 @@ export const asyncActorSpecRules: CelValidationRule[] = [
   },
 ];
 
-export const asyncActorSpecSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'An async actor: a queue, the sidecar that consumes it, the runtime that runs the handler, and optional KEDA scaling.',
-  required: ['transport'],
-  properties: {
+export const asyncActorSpecSchema = object(
+  'An async actor: a queue, the sidecar that consumes it, the runtime that runs the handler, and optional KEDA scaling.',
+  {
     transport: enumOf(TRANSPORTS, 'Message broker: rabbitmq or sqs. Its connection comes from the namespace (Secret and TriggerAuthentication asya-<transport>).'),
     sidecar: sidecarSchema,
     timeout: timeoutSchema,
@@ -178,8 +166,8 @@ export const asyncActorSpecSchema: JSONSchemaProps = {
     workloadRef: workloadRefSchema,
     runtime: runtimeSchema,
   },
-  'x-kubernetes-validations': asyncActorSpecRules,
-};
+  { required: ['transport'], 'x-kubernetes-validations': asyncActorSpecRules },
+);
 
 export const asyncActorStatusSchema: JSONSchemaProps = statusSchema({
   mode: str('Standalone or Binding.', { enum: [...MODES] }),

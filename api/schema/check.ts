@@ -85,11 +85,13 @@ function checkString(schema: JSONSchemaProps, value: unknown, field: string, rep
 function checkObject(schema: JSONSchemaProps, value: Obj, field: string, report: Report): Obj {
   const out: Obj = {};
   const required = schema.required ?? [];
+  const failed = new Set<string>();
+  const noting: Report = (at, message) => (failed.add(at), report(at, message));
   for (const [key, child] of Object.entries(schema.properties ?? {})) {
-    const checked = checkProperty(child, value, key, field, report, required.includes(key));
+    const checked = checkProperty(child, value, key, field, noting, required.includes(key));
     if (checked !== undefined) out[key] = checked;
   }
-  for (const rule of failedRules(schema, value)) report(rule.fieldPath ? `${field}${rule.fieldPath}` : field, rule.message);
+  for (const rule of failedRules(schema, value, (path) => failed.has(`${field}${path}`))) report(rule.fieldPath ? `${field}${rule.fieldPath}` : field, rule.message);
   return out;
 }
 
