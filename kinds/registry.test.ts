@@ -74,7 +74,8 @@ describe('kind registry (kinds/index.ts)', () => {
     expect(facts.watchedKinds).toContain('KybernateWorkload');
     expect(facts.contractActivities.FlameActivities).toEqual(['applyFlameCluster', 'reportFlameStatus']);
     expect(registryProblems(KIND_MODULES, facts)).toEqual([]);
-  });
+    // Loading every module's activities (and the SDKs they import) is slow on a busy machine.
+  }, 60_000);
 
   it('finds a half-registered kind: left out of the list, or registered without its pieces', async () => {
     const facts = await repositoryFacts(KIND_MODULES);
@@ -104,13 +105,13 @@ describe('kind registry (kinds/index.ts)', () => {
         'kubeairunway-flame: rule on pods gives no reason',
       ]),
     );
-  });
+  }, 60_000);
 
   it('reads every activity type at most once across modules', async () => {
     const facts = await repositoryFacts(KIND_MODULES);
     const twice = { ...facts, served: { ...facts.served, again: ['applyFlameCluster'] } };
     expect(registryProblems(KIND_MODULES, twice)).toContain('activity applyFlameCluster is served by both flame and again: one would replace the other on the core worker');
-  });
+  }, 60_000);
 });
 
 describe('deploy/ from the modules (npm run manifests)', () => {
