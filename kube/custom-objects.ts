@@ -26,7 +26,7 @@ export interface AnyObject {
     finalizers?: string[];
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
-    ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[];
+    ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }[];
   };
   [field: string]: unknown;
 }

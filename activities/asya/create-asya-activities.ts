@@ -1,20 +1,15 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
-import { ASYA_API_VERSION, ASYA_FIELD_MANAGER, ASYA_FINALIZER, ASYNC_ACTOR_KIND, ASYNC_ACTOR_PLURAL, ASYA_GROUP, ASYA_VERSION, KEDA_GROUP, KEDA_VERSION, MANAGED_BY_LABEL, RUNTIME_CONFIG_MAP, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
+import { ASYA_FIELD_MANAGER, ASYA_FINALIZER, ASYNC_ACTOR_KIND, ASYNC_ACTOR_PLURAL, ASYA_GROUP, ASYA_VERSION, KEDA_GROUP, KEDA_VERSION, MANAGED_BY_LABEL, RUNTIME_CONFIG_MAP, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
 import { modeOf } from '../../api/asya/mode.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
 import { validateAsyncActor } from '../../api/asya/validate.ts';
-import { jsonEqual } from '../../api/json-equal.ts';
 import type { ActorCondition, AsyaActivities, ReleaseOutcome } from '../../contract/asya-activities.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
-import { CustomObjects, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
+import type { AnyObject, ResourceRef } from '../../kube/custom-objects.ts';
 import { classifyKubeError, kubeCall, toActivityFailure } from '../../kube/errors.ts';
-import { EventRecorder, type InvolvedObject } from '../../kube/events.ts';
-import { setFinalizer } from '../../kube/finalizers.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
-import { readLive } from '../../kube/read-live.ts';
-import { kubeNow } from '../../kube/time.ts';
-import { withTransitionTimes } from '../status/conditions.ts';
+import { KindClient } from '../kind/kind-client.ts';
 import type { ActorBroker } from './actor-broker.ts';
 import { renderBindingScaledObject, renderInjection, renderUninjection } from '../../render/asya/injection.ts';
 import { renderStandalone } from '../../render/asya/render.ts';
@@ -33,25 +28,18 @@ export interface AsyaActivityDeps {
   broker?: ActorBroker;
 }
 
-const actorResource = (ref: Pick<ReadRef, 'namespace' | 'name'>): ResourceRef => ({ group: ASYA_GROUP, version: ASYA_VERSION, plural: ASYNC_ACTOR_PLURAL, namespace: ref.namespace, name: ref.name });
-const involved = (ref: ReadRef): InvolvedObject => ({ apiVersion: ASYA_API_VERSION, kind: ASYNC_ACTOR_KIND, namespace: ref.namespace, name: ref.name, uid: ref.uid });
+const ASYNC_ACTOR = { group: ASYA_GROUP, version: ASYA_VERSION, plural: ASYNC_ACTOR_PLURAL, kind: ASYNC_ACTOR_KIND };
 const workloadResource = (kind: string, namespace: string, name: string): ResourceRef => ({ group: 'apps', version: 'v1', plural: kind === 'StatefulSet' ? 'statefulsets' : 'deployments', namespace, name });
 const scaledObjectResource = (namespace: string, name: string): ResourceRef => ({ group: KEDA_GROUP, version: KEDA_VERSION, plural: SCALED_OBJECT_PLURAL, namespace, name });
 
 export function createAsyaActivities(deps: AsyaActivityDeps): AsyaActivities {
-  const objects = new CustomObjects(deps.kc);
-  const recorder = new EventRecorder(deps.kc, STATUS_MANAGER);
+  const actors = new KindClient<AsyncActor>(ASYNC_ACTOR, { kc: deps.kc, informers: deps.informers, fieldManager: STATUS_MANAGER });
+  const { objects } = actors;
 
-  const read = (ref: ReadRef, fresh = false) => readLive(objects, fresh ? undefined : deps.informers, actorResource(ref), ref);
-  const live = async (ref: ReadRef): Promise<AsyncActor> => {
-    const obj = await kubeCall('read AsyncActor', () => read(ref));
-    if (!obj) throw toActivityFailure(Object.assign(new Error(`AsyncActor ${ref.namespace}/${ref.name} is gone`), { statusCode: 404 }), 'read AsyncActor');
-    return obj as unknown as AsyncActor;
-  };
   /** The actor as validated (defaults filled); an invalid one never gets this far (the assessment stops it). */
   const valid = async (ref: ReadRef): Promise<AsyncActor> => {
-    const checked = validateAsyncActor(await live(ref));
-    if (!checked.valid) throw toActivityFailure(Object.assign(new Error(checked.message), { statusCode: 422 }), 'validate AsyncActor');
+    const checked = validateAsyncActor(await actors.require(ref));
+    if (!checked.valid) throw actors.invalid(ref, checked.message);
     return { ...checked.actor, metadata: { ...checked.actor.metadata, uid: ref.uid } };
   };
   const apply = (resource: ResourceRef, body: AnyObject) => kubeCall(`apply ${resource.plural} ${resource.name}`, () => objects.apply(resource, body, ASYA_FIELD_MANAGER));
@@ -78,7 +66,7 @@ export function createAsyaActivities(deps: AsyaActivityDeps): AsyaActivities {
 
   return {
     async assessAsyncActor(ref) {
-      const obj = (await kubeCall('read AsyncActor', () => read(ref))) as unknown as AsyncActor | undefined;
+      const obj = await actors.read(ref);
       if (!obj) return { found: false };
       const m = obj.metadata;
       const seen = { found: true, generation: m.generation, resourceVersion: m.resourceVersion, mode: modeOf(obj.spec ?? {}), hasFinalizer: (m.finalizers ?? []).includes(ASYA_FINALIZER) };
@@ -86,13 +74,11 @@ export function createAsyaActivities(deps: AsyaActivityDeps): AsyaActivities {
       if (m.annotations?.[PAUSE_ANNOTATION] === 'true') return { ...seen, paused: true };
       const checked = validateAsyncActor(obj);
       if (!checked.valid) {
-        recorder.post(involved(ref), { type: 'Warning', reason: 'InvalidSpec', message: checked.message });
+        actors.refuse(ref, checked.message);
         return { ...seen, invalid: checked.message };
       }
       // The finalizer before anything exists that deletion must release (a queue, an injection).
-      if (!seen.hasFinalizer) {
-        await kubeCall('add finalizer', () => setFinalizer(objects, actorResource(ref), (fresh) => read(ref, fresh), ASYA_FINALIZER, true));
-      }
+      if (!seen.hasFinalizer) await actors.setFinalizer(ref, ASYA_FINALIZER, true);
       return { ...seen, hasFinalizer: true };
     },
 
@@ -139,19 +125,11 @@ export function createAsyaActivities(deps: AsyaActivityDeps): AsyaActivities {
     },
 
     async writeActorStatus(ref, input) {
-      const actor = await live(ref);
-      const generation = actor.metadata.generation ?? 0;
-      const conditions = withTransitionTimes(actor.status?.conditions as never, input.conditions, kubeNow(), generation);
-      const status = { ...input, conditions, observedGeneration: generation };
-      const current = actor.status ?? {};
-      if (jsonEqual(current, { ...current, ...status })) return;
-      await kubeCall('write AsyncActor status', () =>
-        objects.applyStatus(actorResource(ref), { apiVersion: ASYA_API_VERSION, kind: ASYNC_ACTOR_KIND, metadata: { name: ref.name, namespace: ref.namespace, uid: ref.uid }, status } as AnyObject, STATUS_MANAGER),
-      );
+      await actors.writeConditions(ref, await actors.require(ref), input, input.conditions);
     },
 
     async releaseActor(ref, injected): Promise<ReleaseOutcome> {
-      const actor = (await kubeCall('read AsyncActor', () => read(ref, true))) as unknown as AsyncActor | undefined;
+      const actor = await actors.read(ref, true);
       const remaining: string[] = [];
       const changes: string[] = [];
       // Un-inject: an apply of an empty intent releases exactly what field manager `asya` owns.
@@ -199,16 +177,16 @@ export function createAsyaActivities(deps: AsyaActivityDeps): AsyaActivities {
       } catch (err) {
         remaining.push(`ConfigMap ${RUNTIME_CONFIG_MAP} (${classifyKubeError(err).message})`);
       }
-      if (changes.length > 0) recorder.post(involved(ref), { type: 'Normal', reason: 'Released', message: changes.join('; ') });
+      if (changes.length > 0) actors.post(ref, { type: 'Normal', reason: 'Released', message: changes.join('; ') });
       return { remaining, changes };
     },
 
     async removeActorFinalizer(ref) {
-      await kubeCall('remove finalizer', () => setFinalizer(objects, actorResource(ref), (fresh) => read(ref, fresh), ASYA_FINALIZER, false));
+      await actors.setFinalizer(ref, ASYA_FINALIZER, false);
     },
 
     async recordActorEvent(ref, event) {
-      await recorder.record(involved(ref), event);
+      await actors.record(ref, event);
     },
   };
 }

@@ -1,19 +1,18 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
-import { CONFIG_HASH_ANNOTATION, FLAME_API_VERSION, FLAME_CLUSTER_KIND, FLAME_CLUSTER_LABEL, FLAME_CLUSTER_PLURAL, FLAME_FIELD_MANAGER, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
+import { CONFIG_HASH_ANNOTATION, FLAME_CLUSTER_KIND, FLAME_CLUSTER_LABEL, FLAME_CLUSTER_PLURAL, FLAME_FIELD_MANAGER, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
 import type { FlameCluster, FlameClusterStatus } from '../../api/flame/types.ts';
 import { validateFlameCluster } from '../../api/flame/validate.ts';
-import { CustomObjects, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
+import type { AnyObject } from '../../kube/custom-objects.ts';
 import { kubeCall } from '../../kube/errors.ts';
-import { EventRecorder, type InvolvedObject } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
-import { readLive } from '../../kube/read-live.ts';
 import { jsonEqual } from '../../api/json-equal.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
 import { planPods } from '../../render/flame/pod-plan.ts';
 import { renderFlameCluster } from '../../render/flame/render.ts';
 import { flameStatus } from '../../render/flame/status.ts';
 import type { FlameActivities } from '../../contract/flame-activities.ts';
+import { KindClient } from '../kind/kind-client.ts';
 
 /** On the ConfigMap: how many times the rendered configuration changed, reported as `status.configGeneration`. */
 const CONFIG_GENERATION_ANNOTATION = 'flame.xflops.io/config-generation';
@@ -29,15 +28,12 @@ export interface FlameActivityDeps {
   wrote?: (type: string, stored: AnyObject) => void;
 }
 
-const clusterResource = (ref: Pick<ReadRef, 'namespace' | 'name'>): ResourceRef => ({ group: FLAME_GROUP, version: FLAME_VERSION, plural: FLAME_CLUSTER_PLURAL, namespace: ref.namespace, name: ref.name });
-const involved = (ref: ReadRef): InvolvedObject => ({ apiVersion: FLAME_API_VERSION, kind: FLAME_CLUSTER_KIND, namespace: ref.namespace, name: ref.name, uid: ref.uid });
+const FLAME_CLUSTER = { group: FLAME_GROUP, version: FLAME_VERSION, plural: FLAME_CLUSTER_PLURAL, kind: FLAME_CLUSTER_KIND };
 const nameOf = (o: AnyObject) => o.metadata?.name ?? '';
 
 export function createFlameActivities(deps: FlameActivityDeps): FlameActivities {
-  const objects = new CustomObjects(deps.kc);
-  const recorder = new EventRecorder(deps.kc, FLAME_FIELD_MANAGER);
-
-  const live = (ref: ReadRef) => kubeCall('read FlameCluster', async () => (await readLive(objects, deps.informers, clusterResource(ref), ref)) as FlameCluster | undefined);
+  const clusters = new KindClient<FlameCluster>(FLAME_CLUSTER, { kc: deps.kc, informers: deps.informers, fieldManager: FLAME_FIELD_MANAGER });
+  const { objects } = clusters;
 
   /** The cluster's pods or Services: from the watched, label-selected cache when it is filled, else listed. */
   const childrenOf = async (collection: typeof PODS | typeof SERVICES, ref: ReadRef): Promise<AnyObject[]> => {
@@ -56,14 +52,14 @@ export function createFlameActivities(deps: FlameActivityDeps): FlameActivities 
 
   return {
     async applyFlameCluster(ref) {
-      const cluster = await live(ref);
+      const cluster = await clusters.read(ref);
       if (!cluster) return { found: false, changes: [] };
       const seen = { resourceVersion: cluster.metadata.resourceVersion, generation: cluster.metadata.generation };
       if (cluster.metadata.deletionTimestamp) return { found: true, deleting: true, ...seen, changes: [] };
       if (cluster.metadata.annotations?.[PAUSE_ANNOTATION] === 'true') return { found: true, paused: true, ...seen, changes: [] };
       const validation = validateFlameCluster(cluster);
       if (!validation.valid) {
-        recorder.post(involved(ref), { type: 'Warning', reason: 'InvalidSpec', message: validation.message });
+        clusters.refuse(ref, validation.message);
         return { found: true, ...seen, invalid: validation.message, changes: [] };
       }
       const children = renderFlameCluster(validation.cluster);
@@ -122,7 +118,7 @@ export function createFlameActivities(deps: FlameActivityDeps): FlameActivities 
         await apply(PODS, desired);
         changes.push(`created pod ${nameOf(desired)}`);
       }
-      if (changes.length > 0) recorder.post(involved(ref), { type: 'Normal', reason: 'Reconciled', message: changes.join('; ') });
+      if (changes.length > 0) clusters.post(ref, { type: 'Normal', reason: 'Reconciled', message: changes.join('; ') });
       return {
         found: true,
         ...seen,
@@ -133,17 +129,12 @@ export function createFlameActivities(deps: FlameActivityDeps): FlameActivities 
     },
 
     async reportFlameStatus(ref, input) {
-      const cluster = await live(ref);
-      if (!cluster) throw new Error(`FlameCluster ${ref.namespace}/${ref.name} is gone`);
+      const cluster = await clusters.require(ref);
       const status: FlameClusterStatus = input.invalid
         ? { ...emptyStatus(cluster), state: 'Failed', message: input.invalid, observedGeneration: cluster.metadata.generation ?? 0 }
         : flameStatus(cluster, await podsOf(ref), input.configGeneration ?? cluster.status?.configGeneration ?? 0);
-      // The workflow is the only writer of this status: unchanged means nothing to write.
-      if (!jsonEqual(cluster.status ?? {}, status)) {
-        await kubeCall('write FlameCluster status', () =>
-          objects.applyStatus(clusterResource(ref), { apiVersion: FLAME_API_VERSION, kind: FLAME_CLUSTER_KIND, metadata: { name: ref.name, namespace: ref.namespace, uid: ref.uid }, status } as AnyObject, FLAME_FIELD_MANAGER),
-        );
-      }
+      // The workflow is the only writer of this status: unchanged (exactly) means nothing to write.
+      await clusters.applyStatus(ref, cluster, status, 'exact');
       return status;
     },
   };

@@ -1,19 +1,16 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
-import { CHECKPOINT_PLURAL, KYBERNATE_API_VERSION, KYBERNATE_FIELD_MANAGER, KYBERNATE_GROUP, KYBERNATE_VERSION, READY_CONDITION, RESTORE_KIND, RESTORE_PLURAL, restorePodName } from '../../api/kybernate/constants.ts';
+import { KYBERNATE_FIELD_MANAGER, READY_CONDITION, restorePodName } from '../../api/kybernate/constants.ts';
 import type { KybernateCheckpoint, KybernateRestore } from '../../api/kybernate/types.ts';
 import { validateKybernateRestore } from '../../api/kybernate/validate.ts';
-import { jsonEqual } from '../../api/json-equal.ts';
 import type { RestoreActivities, RestorePodState } from '../../contract/kybernate-restore-activities.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
-import { CustomObjects, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
+import type { ResourceRef } from '../../kube/custom-objects.ts';
 import { kubeCall } from '../../kube/errors.ts';
-import { EventRecorder, type InvolvedObject } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
-import { readLive } from '../../kube/read-live.ts';
-import { kubeNow } from '../../kube/time.ts';
-import { withTransitionTimes } from '../status/conditions.ts';
 import { renderRestorePod } from '../../render/kybernate/render.ts';
+import { KindClient } from '../kind/kind-client.ts';
+import { KYBERNATE_CHECKPOINT, KYBERNATE_RESTORE } from './kinds.ts';
 
 export interface RestoreActivityDeps {
   kc: KubeConfig;
@@ -25,10 +22,7 @@ interface PodView {
   status?: { phase?: string; reason?: string; message?: string; conditions?: { type: string; status: string }[] };
 }
 
-const restoreResource = (ref: Pick<ReadRef, 'namespace' | 'name'>): ResourceRef => ({ group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: RESTORE_PLURAL, namespace: ref.namespace, name: ref.name });
-const checkpointResource = (namespace: string, name: string): ResourceRef => ({ group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: CHECKPOINT_PLURAL, namespace, name });
 const podResource = (namespace: string, name: string): ResourceRef => ({ group: '', version: 'v1', plural: 'pods', namespace, name });
-const involved = (ref: ReadRef): InvolvedObject => ({ apiVersion: KYBERNATE_API_VERSION, kind: RESTORE_KIND, namespace: ref.namespace, name: ref.name, uid: ref.uid });
 
 /** A pod of the restore's name that the restore does not control is someone else's: never taken over. */
 function podState(pod: PodView, podName: string, owner: ReadRef): RestorePodState {
@@ -49,28 +43,21 @@ function podState(pod: PodView, podName: string, owner: ReadRef): RestorePodStat
 
 /** The restore's cluster-side steps: reading it and its checkpoint, creating its pod, status. */
 export function createRestoreActivities(deps: RestoreActivityDeps): RestoreActivities {
-  const objects = new CustomObjects(deps.kc);
-  const recorder = new EventRecorder(deps.kc, KYBERNATE_FIELD_MANAGER);
-  const live = async (ref: ReadRef) => (await kubeCall('read KybernateRestore', () => readLive(objects, deps.informers, restoreResource(ref), ref))) as unknown as KybernateRestore | undefined;
+  const restores = new KindClient<KybernateRestore>(KYBERNATE_RESTORE, { kc: deps.kc, informers: deps.informers, fieldManager: KYBERNATE_FIELD_MANAGER });
+  const { objects } = restores;
+  const checkpoints = new KindClient<KybernateCheckpoint>(KYBERNATE_CHECKPOINT, { kc: deps.kc, informers: deps.informers, fieldManager: KYBERNATE_FIELD_MANAGER, objects });
   /** A valid restore, defaults filled in (the workflow asked for the source or the pod only after it validated). */
   const valid = async (ref: ReadRef): Promise<KybernateRestore | undefined> => {
-    const restore = await live(ref);
+    const restore = await restores.read(ref);
     const checked = restore && validateKybernateRestore(restore);
     if (!checked) return undefined;
-    if (!checked.valid) throw new Error(`KybernateRestore ${ref.namespace}/${ref.name} is invalid: ${checked.message}`);
+    if (!checked.valid) throw restores.invalid(ref, checked.message);
     return { ...checked.restore, metadata: { ...checked.restore.metadata, uid: ref.uid } };
-  };
-  /** From the watched cache when it covers the object (the watch that woke the workflow filled it), else the API server. */
-  const readCheckpoint = async (namespace: string, name: string) => {
-    const resource = checkpointResource(namespace, name);
-    const cached = deps.informers?.cached(resource);
-    const cp = cached?.known ? cached.object : await kubeCall('read KybernateCheckpoint', () => objects.get(resource));
-    return cp as unknown as KybernateCheckpoint | undefined;
   };
 
   return {
     async assessRestore(ref) {
-      const restore = await live(ref);
+      const restore = await restores.read(ref);
       if (!restore) return { found: false };
       const m = restore.metadata as KybernateRestore['metadata'] & { creationTimestamp?: string };
       const seen = {
@@ -85,7 +72,7 @@ export function createRestoreActivities(deps: RestoreActivityDeps): RestoreActiv
       if (m.annotations?.[PAUSE_ANNOTATION] === 'true') return { ...seen, paused: true };
       const checked = validateKybernateRestore(restore);
       if (!checked.valid) {
-        recorder.post(involved(ref), { type: 'Warning', reason: 'InvalidSpec', message: checked.message });
+        restores.refuse(ref, checked.message);
         return { ...seen, invalid: checked.message };
       }
       const { spec } = checked.restore;
@@ -98,7 +85,8 @@ export function createRestoreActivities(deps: RestoreActivityDeps): RestoreActiv
       const { checkpointImage, checkpointRef } = restore.spec;
       if (checkpointImage) return { ready: true, checkpointImage };
       const name = checkpointRef ?? '';
-      const cp = await readCheckpoint(ref.namespace, name);
+      // From the watched cache when it covers the object (the watch that woke the workflow filled it), else the API server.
+      const cp = await checkpoints.byName(ref.namespace, name);
       // Not failed: the checkpoint may yet be created (the restore applied first, or with it).
       if (!cp) return { ready: false, failed: false, reason: 'CheckpointNotFound', message: `KybernateCheckpoint ${ref.namespace}/${name} does not exist` };
       const status = cp.status ?? {};
@@ -138,17 +126,10 @@ export function createRestoreActivities(deps: RestoreActivityDeps): RestoreActiv
     },
 
     async writeRestoreStatus(ref, input) {
-      const restore = await live(ref);
+      const restore = await restores.read(ref);
       if (!restore) return;
-      const generation = restore.metadata.generation ?? 0;
       const { ready, ...fields } = input;
-      const conditions = withTransitionTimes(restore.status?.conditions as never, [{ type: READY_CONDITION, ...ready }], kubeNow(), generation);
-      const status = { ...fields, conditions, observedGeneration: generation };
-      const current = restore.status ?? {};
-      if (jsonEqual(current, { ...current, ...status })) return;
-      await kubeCall('write KybernateRestore status', () =>
-        objects.applyStatus(restoreResource(ref), { apiVersion: KYBERNATE_API_VERSION, kind: RESTORE_KIND, metadata: { name: ref.name, namespace: ref.namespace, uid: ref.uid }, status } as AnyObject, KYBERNATE_FIELD_MANAGER),
-      );
+      await restores.writeConditions(ref, restore, fields, [{ type: READY_CONDITION, ...ready }]);
     },
   };
 }

@@ -12,24 +12,20 @@ import {
   SUSPEND_DEGRADED_CONDITION,
   WORKLOAD_KIND,
   WORKLOAD_LABEL,
-  WORKLOAD_PLURAL,
   workloadPodName,
 } from '../../api/kybernate/constants.ts';
 import { DEFAULT_CHECKPOINT_TIMEOUT } from '../../api/kybernate/defaults.ts';
 import { parseDuration } from '../../api/kybernate/duration.ts';
 import type { KybernateCheckpoint, KybernateWorkload } from '../../api/kybernate/types.ts';
 import { validateKybernateWorkload } from '../../api/kybernate/validate.ts';
-import { jsonEqual } from '../../api/json-equal.ts';
 import type { IdleMode, WorkloadActivities, WorkloadPodState } from '../../contract/kybernate-workload-activities.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
-import { CustomObjects, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
+import type { AnyObject, ResourceRef } from '../../kube/custom-objects.ts';
 import { kubeCall } from '../../kube/errors.ts';
-import { EventRecorder, type InvolvedObject } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
-import { readLive } from '../../kube/read-live.ts';
-import { kubeNow } from '../../kube/time.ts';
-import { withTransitionTimes } from '../status/conditions.ts';
 import { renderWorkloadPod } from '../../render/kybernate/render.ts';
+import { KindClient } from '../kind/kind-client.ts';
+import { KYBERNATE_CHECKPOINT, KYBERNATE_WORKLOAD } from './kinds.ts';
 
 export interface WorkloadActivityDeps {
   kc: KubeConfig;
@@ -37,17 +33,14 @@ export interface WorkloadActivityDeps {
 }
 
 interface Owned {
-  metadata?: { uid?: string; deletionTimestamp?: string; annotations?: Record<string, string>; ownerReferences?: { uid?: string; controller?: boolean }[] };
+  metadata?: { name?: string; uid?: string; deletionTimestamp?: string; annotations?: Record<string, string>; ownerReferences?: { uid?: string; controller?: boolean }[] };
 }
 
 interface PodView extends Owned {
   status?: { phase?: string; reason?: string; message?: string; conditions?: { type: string; status: string }[] };
 }
 
-const workloadResource = (ref: Pick<ReadRef, 'namespace' | 'name'>): ResourceRef => ({ group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: WORKLOAD_PLURAL, namespace: ref.namespace, name: ref.name });
-const checkpointResource = (namespace: string, name: string): ResourceRef => ({ group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: CHECKPOINT_PLURAL, namespace, name });
 const podResource = (namespace: string, name: string): ResourceRef => ({ group: '', version: 'v1', plural: 'pods', namespace, name });
-const involved = (ref: ReadRef): InvolvedObject => ({ apiVersion: KYBERNATE_API_VERSION, kind: WORKLOAD_KIND, namespace: ref.namespace, name: ref.name, uid: ref.uid });
 const controlledBy = (obj: Owned, owner: ReadRef) => !!obj.metadata?.ownerReferences?.some((o) => o.controller && o.uid === owner.uid);
 
 /** How the workload goes to zero when idle (see IdleMode). */
@@ -83,7 +76,7 @@ export function suspendCheckpoint(workload: KybernateWorkload, name: string, pod
       storage: { ...spec.suspend.storage },
       gpu: { enabled: wantsGpu(spec.template) },
     },
-  } as unknown as AnyObject;
+  };
 }
 
 /** The highest n of the checkpoints named `<workload>-suspend-<n>`; 0 when there are none. */
@@ -115,15 +108,13 @@ function podState(pod: PodView, podName: string, owner: ReadRef, created: boolea
 
 /** The workload's cluster-side steps: reading it, its pod, its suspend checkpoints, status. */
 export function createWorkloadActivities(deps: WorkloadActivityDeps): WorkloadActivities {
-  const objects = new CustomObjects(deps.kc);
-  const recorder = new EventRecorder(deps.kc, KYBERNATE_FIELD_MANAGER);
-  const live = async (ref: ReadRef) => (await kubeCall('read KybernateWorkload', () => readLive(objects, deps.informers, workloadResource(ref), ref))) as unknown as KybernateWorkload | undefined;
+  const workloads = new KindClient<KybernateWorkload>(KYBERNATE_WORKLOAD, { kc: deps.kc, informers: deps.informers, fieldManager: KYBERNATE_FIELD_MANAGER });
+  const { objects } = workloads;
+  const checkpoints = new KindClient<KybernateCheckpoint>(KYBERNATE_CHECKPOINT, { kc: deps.kc, informers: deps.informers, fieldManager: KYBERNATE_FIELD_MANAGER, objects });
   /** A valid workload, defaults filled in (the workflow asks for its pod or checkpoint only after it validated). */
   const valid = async (ref: ReadRef): Promise<KybernateWorkload> => {
-    const workload = await live(ref);
-    if (!workload) throw new Error(`KybernateWorkload ${ref.namespace}/${ref.name} is gone`);
-    const checked = validateKybernateWorkload(workload);
-    if (!checked.valid) throw new Error(`KybernateWorkload ${ref.namespace}/${ref.name} is invalid: ${checked.message}`);
+    const checked = validateKybernateWorkload(await workloads.require(ref));
+    if (!checked.valid) throw workloads.invalid(ref, checked.message);
     return { ...checked.workload, metadata: { ...checked.workload.metadata, uid: ref.uid } };
   };
   /** The workload's checkpoints (by its label, controlled by it): from the watched selection when it is filled. */
@@ -132,13 +123,13 @@ export function createWorkloadActivities(deps: WorkloadActivityDeps): WorkloadAc
     const all =
       deps.informers?.selection(collection, WORKLOAD_LABEL) ??
       (await kubeCall('list KybernateCheckpoints', () => objects.list({ ...collection, labelSelector: `${WORKLOAD_LABEL}=${ref.name}` })));
-    return all.filter((cp) => cp.metadata?.labels?.[WORKLOAD_LABEL] === ref.name && controlledBy(cp as Owned, ref));
+    return all.filter((cp) => cp.metadata?.labels?.[WORKLOAD_LABEL] === ref.name && controlledBy(cp, ref));
   };
   const readPod = async (namespace: string, name: string) => (await kubeCall('read pod', () => objects.get(podResource(namespace, name)))) as PodView | undefined;
 
   return {
     async assessWorkload(ref, opts = {}) {
-      const workload = await live(ref);
+      const workload = await workloads.read(ref);
       if (!workload) return { found: false };
       const m = workload.metadata;
       const seen = {
@@ -152,7 +143,7 @@ export function createWorkloadActivities(deps: WorkloadActivityDeps): WorkloadAc
       if (m.annotations?.[PAUSE_ANNOTATION] === 'true') return { ...seen, paused: true };
       const checked = validateKybernateWorkload(workload);
       if (!checked.valid) {
-        recorder.post(involved(ref), { type: 'Warning', reason: 'InvalidSpec', message: checked.message });
+        workloads.refuse(ref, checked.message);
         return { ...seen, invalid: checked.message };
       }
       const { spec } = checked.workload;
@@ -169,7 +160,7 @@ export function createWorkloadActivities(deps: WorkloadActivityDeps): WorkloadAc
       if (existing) return podState(existing, podName, ref, false);
       const body = renderWorkloadPod(workload, opts.restoreFrom !== undefined ? { restoreFrom: opts.restoreFrom, ...(opts.nodeName ? { nodeName: opts.nodeName } : {}) } : {});
       const created = (await kubeCall(`apply pods ${podName}`, () => objects.apply(podResource(ref.namespace, podName), body, KYBERNATE_FIELD_MANAGER))) as PodView;
-      recorder.post(involved(ref), {
+      workloads.post(ref, {
         type: 'Normal',
         reason: opts.restoreFrom ? 'Restoring' : 'PodCreated',
         message: opts.restoreFrom ? `Created pod ${podName} to restore from ${opts.restoreFrom}` : `Created pod ${podName}`,
@@ -185,19 +176,19 @@ export function createWorkloadActivities(deps: WorkloadActivityDeps): WorkloadAc
         pod = { ...pod, podUID: existing.metadata?.uid };
       }
       const result = await kubeCall(`delete pods ${pod.podName}`, () => objects.remove(podResource(ref.namespace, pod.podName), pod.podUID));
-      if (result !== 'absent') recorder.post(involved(ref), { type: 'Normal', reason: 'PodDeleted', message: `Deleted pod ${pod.podName}` });
+      if (result !== 'absent') workloads.post(ref, { type: 'Normal', reason: 'PodDeleted', message: `Deleted pod ${pod.podName}` });
       return result;
     },
 
     async applySuspendCheckpoint(ref, { name, podName }) {
-      const resource = checkpointResource(ref.namespace, name);
-      let cp = (await kubeCall('read KybernateCheckpoint', () => objects.get(resource))) as unknown as KybernateCheckpoint | undefined;
+      const resource = checkpoints.resource({ namespace: ref.namespace, name });
+      let cp = await checkpoints.get(resource);
       let created = false;
       if (!cp) {
         const workload = await valid(ref);
-        cp = (await kubeCall(`apply KybernateCheckpoint ${name}`, () => objects.apply(resource, suspendCheckpoint(workload, name, podName), KYBERNATE_FIELD_MANAGER))) as unknown as KybernateCheckpoint;
+        cp = await checkpoints.apply(resource, suspendCheckpoint(workload, name, podName));
         created = true;
-        recorder.post(involved(ref), { type: 'Normal', reason: 'Suspending', message: `Created KybernateCheckpoint ${name} of idle pod ${podName}` });
+        workloads.post(ref, { type: 'Normal', reason: 'Suspending', message: `Created KybernateCheckpoint ${name} of idle pod ${podName}` });
       }
       if (!controlledBy(cp as Owned, ref)) return { foreign: true, message: `KybernateCheckpoint ${ref.namespace}/${name} exists and is not this workload's` };
       const status = cp.status ?? {};
@@ -216,37 +207,25 @@ export function createWorkloadActivities(deps: WorkloadActivityDeps): WorkloadAc
     async pruneSuspendCheckpoints(ref, keep) {
       const mine = (await kubeCall('list KybernateCheckpoints', () =>
         objects.list({ group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: CHECKPOINT_PLURAL, namespace: ref.namespace, labelSelector: `${WORKLOAD_LABEL}=${ref.name}` }),
-      )) as Owned[];
+      ));
       let deleted = 0;
       for (const cp of mine) {
-        const name = (cp as AnyObject).metadata?.name ?? '';
+        const name = cp.metadata?.name ?? '';
         if (keep.includes(name) || !controlledBy(cp, ref) || cp.metadata?.deletionTimestamp) continue;
         // Its finalizer removes the image on its node first (the checkpoint's own workflow, bounded).
-        if ((await kubeCall(`delete KybernateCheckpoint ${name}`, () => objects.remove(checkpointResource(ref.namespace, name), cp.metadata?.uid))) !== 'absent') deleted++;
+        if ((await kubeCall(`delete KybernateCheckpoint ${name}`, () => objects.remove(checkpoints.resource({ namespace: ref.namespace, name }), cp.metadata?.uid))) !== 'absent') deleted++;
       }
       return deleted;
     },
 
     async writeWorkloadStatus(ref, input) {
-      const workload = await live(ref);
+      const workload = await workloads.read(ref);
       if (!workload) return;
-      const generation = workload.metadata.generation ?? 0;
       const { ready, degraded, ...fields } = input;
-      const conditions = withTransitionTimes(
-        workload.status?.conditions as never,
-        [
-          { type: READY_CONDITION, ...ready },
-          { type: SUSPEND_DEGRADED_CONDITION, ...degraded },
-        ],
-        kubeNow(),
-        generation,
-      );
-      const status = { ...fields, conditions, observedGeneration: generation };
-      const current = workload.status ?? {};
-      if (jsonEqual(current, { ...current, ...status })) return;
-      await kubeCall('write KybernateWorkload status', () =>
-        objects.applyStatus(workloadResource(ref), { apiVersion: KYBERNATE_API_VERSION, kind: WORKLOAD_KIND, metadata: { name: ref.name, namespace: ref.namespace, uid: ref.uid }, status } as AnyObject, KYBERNATE_FIELD_MANAGER),
-      );
+      await workloads.writeConditions(ref, workload, fields, [
+        { type: READY_CONDITION, ...ready },
+        { type: SUSPEND_DEGRADED_CONDITION, ...degraded },
+      ]);
     },
   };
 }

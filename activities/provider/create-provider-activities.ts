@@ -236,7 +236,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     const owned = { message: undefined, provider: undefined, replicas: undefined, endpoint: undefined, ...status };
     if (!statusUnchanged(md.status as Record<string, unknown> | undefined, owned, CORE_OWNED)) {
       const body = { apiVersion: API_VERSION, kind: MODEL_DEPLOYMENT_KIND, metadata: { name: ref.name, namespace: ref.namespace }, status };
-      await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body as AnyObject, fieldManager));
+      await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body, fieldManager));
     }
     if (refusal) {
       // Once per refusal: a pass that finds the same refusal again (a resync, a restart) says nothing new.
