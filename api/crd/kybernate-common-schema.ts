@@ -9,31 +9,33 @@ import { MAX_OWNER_NAME_LENGTH } from '../kybernate/patterns.ts';
 import { STORAGE_TYPES } from '../kybernate/values.ts';
 import { conditionsSchema, observedGenerationSchema } from './common-schemas.ts';
 import { enumOf, image, str } from './field-schemas.ts';
+import { object } from '../schema/typed.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
 /**
  * Where a checkpoint image goes. The default sits on the object itself ({}), so the API server fills
  * in `type` even when the whole section is left out.
  */
-export const storageSchema: JSONSchemaProps = {
-  type: 'object',
-  description: "Where the checkpoint image is kept: the node's containerd (default), a registry (image) or S3 (bucket, key).",
-  default: {},
-  properties: {
+export const storageSchema = object(
+  "Where the checkpoint image is kept: the node's containerd (default), a registry (image) or S3 (bucket, key).",
+  {
     type: enumOf(STORAGE_TYPES, 'containerd, registry or s3.', { default: DEFAULT_STORAGE_TYPE }),
     image: image('registry: the image reference to push the checkpoint to.'),
     bucket: str('s3: the bucket.', { minLength: 1 }),
     key: str('s3: the object key, e.g. my-checkpoint.tar.', { minLength: 1 }),
   },
-  'x-kubernetes-validations': [
-    { rule: "!has(self.type) || self.type != 'registry' || has(self.image)", message: KybernateMessage.registryNeedsImage, fieldPath: '.image', reason: 'FieldValueRequired' },
-    {
-      rule: "!has(self.type) || self.type != 's3' || (has(self.bucket) && has(self.key))",
-      message: KybernateMessage.s3NeedsBucketAndKey,
-      reason: 'FieldValueRequired',
-    },
-  ],
-};
+  {
+    default: {},
+    'x-kubernetes-validations': [
+      { rule: "!has(self.type) || self.type != 'registry' || has(self.image)", message: KybernateMessage.registryNeedsImage, fieldPath: '.image', reason: 'FieldValueRequired' },
+      {
+        rule: "!has(self.type) || self.type != 's3' || (has(self.bucket) && has(self.key))",
+        message: KybernateMessage.s3NeedsBucketAndKey,
+        reason: 'FieldValueRequired',
+      },
+    ],
+  },
+);
 
 /** The status fields all three kinds have. */
 export const commonStatusFields: Record<string, JSONSchemaProps> = {

@@ -20,11 +20,11 @@ describe('validateKybernateCheckpoint', () => {
     expect(errorsOf(result)).toEqual([
       { field: 'spec.podName', message: 'required' },
       { field: 'spec.timeout', message: 'must be an integer >= 1, got 0' },
-      { field: 'spec.storage', message: "'storage.image' is required when 'storage.type' is registry" },
+      { field: 'spec.storage.image', message: "'storage.image' is required when 'storage.type' is registry" },
       { field: 'spec.gpu.pluginPath', message: 'must be an absolute path, got "criu"' },
     ]);
     expect(result.valid ? '' : result.message).toBe(
-      "spec.podName: required; spec.timeout: must be an integer >= 1, got 0; spec.storage: 'storage.image' is required when 'storage.type' is registry; spec.gpu.pluginPath: must be an absolute path, got \"criu\"",
+      "spec.podName: required; spec.timeout: must be an integer >= 1, got 0; spec.storage.image: 'storage.image' is required when 'storage.type' is registry; spec.gpu.pluginPath: must be an absolute path, got \"criu\"",
     );
   });
 
