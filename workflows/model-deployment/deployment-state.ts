@@ -5,7 +5,7 @@ import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
 import type { CleanupOutcome, ProviderActivities, ReconcileOutcome } from '../../contract/provider-activities.ts';
 import { CODE_LEVEL } from '../engine/code-level.ts';
 import type { ReconcileRequest } from '../engine/definitions.ts';
-import { ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
+import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
 import type { PassEnd } from '../engine/reconcile-loop.ts';
 import { MdPhase, MdProvider } from '../engine/search-attributes.ts';
 import { stepError } from '../engine/step-error.ts';
@@ -35,23 +35,8 @@ export interface CarriedState {
 /** ModelDeployment's input: the engine's, carrying `CarriedState` (with the seen version inside it). */
 export type ModelDeploymentInput = Omit<ObjectInput<DeploymentView, CarriedState>, 'seenVersion'>;
 
-export function initialView(ref: ObjectRef): DeploymentView {
-  return {
-    namespace: ref.namespace,
-    name: ref.name,
-    uid: ref.uid,
-    phase: undefined,
-    message: undefined,
-    provider: undefined,
-    step: 'read',
-    waitingFor: undefined,
-    lastError: undefined,
-    failures: 0,
-    observedGeneration: undefined,
-    deleting: false,
-    paused: false,
-    passes: 0,
-  };
+function initialView(ref: ObjectRef): DeploymentView {
+  return { ...freshView(ref, 'read'), phase: undefined, step: 'read', provider: undefined, deleting: false, paused: false };
 }
 
 /**
