@@ -149,4 +149,32 @@ describe.skipIf(unavailable !== undefined)(`a real kubelet ${KUBERNETES_VERSION}
     await waitCheckpointGone(kube.namespace, cpName);
     expect(await client.getCheckpoint(cp.status!.checkpointRef!)).toBeUndefined();
   });
+
+  it('with leaveRunning: false the dump stops the container, and the kubelet, as on any node, starts it again (restartCount 1, counting from 1)', async () => {
+    const name = uniqueName('counter');
+    const { count } = await counterPod(name);
+    const pod = await runningPod(name);
+    const id = containerIdFromStatus(pod.status!.containerStatuses![0]!.containerID!);
+    await eventually('a count of 3', async () => count() >= 3, 20_000, 200);
+    const cpName = uniqueName('kcp');
+    const spec = checkpointExample(kube.namespace, cpName, name, 'counter');
+    spec.spec.leaveRunning = false;
+    await createCheckpoint(spec);
+    const cp = await waitForCheckpoint(kube.namespace, cpName, 'Completed or Failed', finished, 120_000);
+    expect(cp.status).toMatchObject({ phase: 'Completed', containerID: id });
+    const dumpedAt = count();
+    // restartPolicy Always: the kubelet sees the container exit and starts a new one, which counts from 1.
+    const restarted = await eventually('the kubelet to start the container again', async () => {
+      const p = await kube.core.readNamespacedPod({ name, namespace: kube.namespace });
+      const status = p.status?.containerStatuses?.[0];
+      return status?.restartCount === 1 && status.state?.running ? status : undefined;
+    }, 60_000, 500);
+    expect(restarted.containerID).not.toBe(`containerd://${id}`);
+    // containerd's CRI deletes an exited container's task (the container record stays for the kubelet).
+    expect(await client.findTask(id)).toBeUndefined();
+    await eventually(`a count below the dumped ${dumpedAt}`, async () => count() > 0 && count() < dumpedAt, 20_000, 100);
+    say(`leaveRunning: false: dumped at ${dumpedAt}; the kubelet restarted the container (${restarted.containerID?.slice(0, 24)}…), counting from the start`);
+    await deleteCheckpoint(kube.namespace, cpName);
+    await waitCheckpointGone(kube.namespace, cpName);
+  });
 });
