@@ -86,7 +86,11 @@ export interface OfflineRegistration {
   load(): Promise<OfflineHandlers & { /** Once per `render` run, before the manifests are read (the provider catalog). */ prepare?(session: OfflineSession): Promise<void> }>;
 }
 
-/** A process of the module's own beyond the core worker and the watcher, started by worker/product.ts. */
+/**
+ * A process of the module's own beyond the core worker and the watcher. worker/product.ts and
+ * worker/controller.ts start it from the description `kubeairunway run` builds of its flags (they need
+ * that process's connection and ports); the registration names it, its entry and its flag.
+ */
 export interface KindPart {
   name: string;
   /** What it is and which flag of `kubeairunway run` starts it. */

@@ -20,6 +20,8 @@ export interface RepositoryFacts {
   servedElsewhere: readonly string[];
   /** Modules with a kinds/<name>/user-roles.yaml. */
   withUserRoles: readonly string[];
+  /** Whether a repository file exists (a part's entry). */
+  exists(path: string): boolean;
 }
 
 const crdFile = (crd: { spec: { group: string; names: { plural: string } } }) => `${crd.spec.group}_${crd.spec.names.plural}.yaml`;
@@ -78,6 +80,9 @@ export function registryProblems(modules: readonly KindModule[], facts: Reposito
       const what = `${module.role.name}: rule on ${rule.resources.join(', ')}`;
       if (rule.why.join('').trim() === '') problems.push(`${what} gives no reason`);
       if ([...rule.verbs, ...rule.resources, ...rule.apiGroups].includes('*')) problems.push(`${what} uses a wildcard`);
+    }
+    for (const part of module.parts ?? []) {
+      if (!facts.exists(part.module)) problems.push(`${module.name}: part ${part.name} names ${part.module}, which does not exist`);
     }
     for (const type of Object.keys(module.stepOutcomes ?? {})) {
       if (!servedBy.has(type) && !facts.servedElsewhere.includes(type)) problems.push(`${module.name}: step outcome for ${type}, an activity no worker serves`);

@@ -62,6 +62,7 @@ async function repositoryFacts(modules: readonly KindModule[]): Promise<Reposito
     served,
     servedElsewhere: SERVED_ELSEWHERE.flatMap((name) => contracts[name] ?? []),
     withUserRoles: modules.filter((m) => existsSync(join(ROOT, 'kinds', m.name, 'user-roles.yaml'))).map((m) => m.name),
+    exists: (path) => existsSync(join(ROOT, path)),
   };
 }
 
