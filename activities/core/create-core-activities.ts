@@ -5,7 +5,7 @@ import type { InferenceProviderConfig, Issue, ModelDeployment } from '../../api/
 import { validate } from '../../api/validate.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { setFinalizer } from '../../kube/finalizers.ts';
-import { kubeCall, toActivityFailure } from '../../kube/errors.ts';
+import { isKubeError, kubeCall, toActivityFailure } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { secretExists } from '../../kube/secret-exists.ts';
@@ -15,7 +15,7 @@ import { involved, modelDeploymentResource, readLiveDeployment } from '../deploy
 import { PROVIDER_CONFIGS } from '../../api/constants.ts';
 import { withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { kubeNow } from '../../kube/time.ts';
-import { claimsReplicas, replicasWithoutResource } from '../status/replicas-without-resource.ts';
+import { crdMissingCorrection } from '../status/crd-missing-status.ts';
 import type { Assessment, ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from '../../contract/core-activities.ts';
 import { installedProviderCrds, unreportedProviders, withStaleProvidersNotReady } from '../../providers/provider-configs.ts';
 import { PROVIDER_STALE_AFTER_MS } from '../../providers/provider-liveness.ts';
@@ -197,13 +197,27 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
           conditions: withTransitionTimes(md.status?.conditions, desired, kubeNow(), md.metadata.generation ?? 0),
         },
       };
-      await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body, CONTROLLER_FIELD_MANAGER));
-      if (status.phase && claimsReplicas(md.status?.replicas) && (await providerCrdMissing(md.status?.provider?.name))) {
+      let stored = (await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body, CONTROLLER_FIELD_MANAGER))) as unknown as ModelDeployment;
+      const provider = md.status?.provider?.name;
+      if (status.phase && provider && (await providerCrdMissing(provider))) {
         // The CRD's removal deleted the provider's resource, and the provider is not called while the
-        // core waits for the CRD: the counts it last wrote would claim ready replicas. A merge patch, not
-        // part of the core's apply, so the provider's next apply takes the counts back as its own.
-        const replicas = replicasWithoutResource(md.status?.replicas);
-        await kubeCall('write status replicas', () => objects.mergePatchStatus(modelDeploymentResource(ref), { status: { replicas } }));
+        // core waits for the CRD: its replica counts and ResourceCreated/Ready conditions would still
+        // claim a working resource (activities/status/crd-missing-status.ts). Patched on the object as
+        // just stored (the conditions list is replaced whole), guarded by its resourceVersion; a write
+        // in between (the provider's, a user's) is read again and judged afresh.
+        for (let attempt = 1; ; attempt++) {
+          const correction = crdMissingCorrection(stored?.status, provider, kubeNow());
+          if (!correction) break;
+          try {
+            await objects.mergePatchStatus(modelDeploymentResource(ref), { metadata: { resourceVersion: stored.metadata.resourceVersion }, status: correction });
+            break;
+          } catch (err) {
+            if (!isKubeError(err, 'Conflict') || attempt >= 3) throw toActivityFailure(err, 'write status of a missing CRD');
+            const fresh = await live(ref, 'read ModelDeployment', true);
+            if (!fresh) break;
+            stored = fresh;
+          }
+        }
       }
     },
 

@@ -102,6 +102,10 @@ describe('a provider CRD removed and installed again', () => {
     const waiting = await waitForDeployment(kube.namespace, running, 'Pending on the missing CRD, none ready', (m) => m.status?.phase === 'Pending' && m.status.message === message && m.status.replicas?.ready === 0);
     expect(waiting.status?.replicas).toMatchObject({ desired: 1, ready: 0 });
     expect(waiting.status?.replicas?.available ?? 0).toBe(0);
+    // Nothing claims a resource any more (whichever of the core or the provider noticed first).
+    const claims = await waitForDeployment(kube.namespace, running, 'ResourceCreated=False', (m) => condition(m, 'ResourceCreated')?.status === 'False');
+    expect(condition(claims, 'ResourceCreated')).toMatchObject({ reason: 'CRDNotInstalled', message });
+    expect(condition(claims, 'Ready')?.status).not.toBe('True');
 
     // Back as it was, so the deletion's cleanup can list the provider's kind.
     await installCrds(kube.kc, [widget.crd]);
@@ -134,9 +138,15 @@ describe('a provider CRD removed and installed again', () => {
     const waiting = await waitForDeployment(kube.namespace, held, 'Pending on the missing CRD, none ready', (m) => m.status?.phase === 'Pending' && m.status.message === message && m.status.replicas?.ready === 0);
     expect(condition(waiting, 'Validated')?.message).toBe(message);
     expect(waiting.status?.replicas).toMatchObject({ desired: 1, ready: 0 });
+    // The provider's conditions said True before the restart; only the core can say otherwise now.
+    for (const type of ['ResourceCreated', 'Ready']) expect(condition(waiting, type), type).toMatchObject({ status: 'False', reason: 'CRDNotInstalled', message });
+    expect(waiting.status?.phase).toBe('Pending');
 
     await installCrds(kube.kc, [widget.crd]);
-    await waitForDeployment(kube.namespace, held, 'its resource created again', (m) => condition(m, 'Validated')?.status === 'True' && condition(m, 'ResourceCreated')?.status === 'True');
+    const back = await waitForDeployment(kube.namespace, held, 'its resource created again', (m) => condition(m, 'Validated')?.status === 'True' && condition(m, 'ResourceCreated')?.status === 'True');
+    // The provider's own again: its apply takes back what the core's patch wrote.
+    expect(condition(back, 'ResourceCreated')?.reason).toBe('ResourceCreated');
+    expect(condition(back, 'Ready')?.reason).not.toBe('CRDNotInstalled');
     await deleteDeployment(kube.namespace, held);
     await waitGone(kube.namespace, held);
   });
