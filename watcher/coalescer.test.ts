@@ -65,4 +65,29 @@ describe('Coalescer', () => {
     expect(errors).toEqual([5]);
     expect(c.busy).toBe(0);
   });
+
+  it('does not report a send in flight at stop() that fails afterwards (the connection closing), nor retry it', async () => {
+    const failures: ((err: Error) => void)[] = [];
+    const errors: string[] = [];
+    let sends = 0;
+    const c = new Coalescer<number>(
+      (_k) => {
+        sends++;
+        return new Promise<void>((_resolve, reject) => failures.push(reject));
+      },
+      { retryBaseMs: 1, onError: (k, e) => errors.push(`${k}: ${(e as Error).message}`) },
+    );
+    c.trigger('before', 1);
+    c.trigger('during', 1);
+    await tick();
+    failures.shift()!(new Error('temporal unavailable'));
+    await tick();
+    expect(errors).toEqual(['before: temporal unavailable']);
+    c.stop();
+    failures.shift()!(new Error('Client already closed'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(errors).toEqual(['before: temporal unavailable']);
+    expect(sends).toBe(2);
+    expect(c.busy).toBe(0);
+  });
 });

@@ -51,7 +51,10 @@ export class Coalescer<T> {
     } catch (err) {
       failed = true;
       const delay = Math.min((this.opts.retryBaseMs ?? 1_000) * 2 ** failures, this.opts.retryMaxMs ?? 30_000);
-      this.opts.onError?.(key, err, delay);
+      // A send that fails after stop() is not reported: nothing retries it, and its failure is the
+      // process stopping (the Temporal connection closes right after the watchers stop), not news. A
+      // SIGINT right after deletions used to log such a harmless "signal … failed".
+      if (!this.stopped) this.opts.onError?.(key, err, delay);
       // Retry the same item later, unless a newer trigger is already waiting to be sent.
       if (!this.pending.has(key)) {
         this.release();

@@ -6,6 +6,7 @@ describe('isShutdownNoise', () => {
     expect(isShutdownNoise(new Error('Channel has been shut down'))).toBe(true);
     expect(isShutdownNoise(new Error('Connection closed'))).toBe(true);
     expect(isShutdownNoise('Client has been closed')).toBe(true);
+    expect(isShutdownNoise(new Error('Client already closed'))).toBe(true);
   });
 
   it('does not hide other errors', () => {

@@ -3,7 +3,9 @@
 // Temporal server down that ended the run with an uncaught "Channel has been shut down". From the
 // moment stopping starts such errors are expected: they are said in one line, not thrown.
 
-const EXPECTED = [/channel has been shut down/i, /connection (is )?closed/i, /client (has been )?closed/i, /\bcancelled\b/i, /shutdown/i];
+// "… already closed": the Temporal bridge's answer to a call on a native client or connection closed
+// meanwhile (its IllegalStateAlreadyClosed, e.g. "Client already closed").
+const EXPECTED = [/channel has been shut down/i, /connection (is )?closed/i, /client (has been )?closed/i, /\balready closed\b/i, /\bcancelled\b/i, /shutdown/i];
 
 export function isShutdownNoise(err: unknown): boolean {
   const message = err instanceof Error ? err.message : String(err);
