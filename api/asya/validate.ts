@@ -14,7 +14,7 @@ import { kindValidator, type Validation } from '../common/object-validator.ts';
 import { conditions, count, flag, oneOf, statusReader, text } from '../common/status-reader.ts';
 import { asyncActorSpecSchema } from '../crd/async-actor-schema.ts';
 import { specChecker } from '../schema/spec-checker.ts';
-import { ASYA_API_VERSION, ASYNC_ACTOR_KIND, INJECTED_VOLUMES, RUNTIME_CONTAINER, SIDECAR_CONTAINER } from './constants.ts';
+import { ASYA_API_VERSION, ASYNC_ACTOR_KIND } from './constants.ts';
 import { AsyncActorMessage } from './messages.ts';
 import { ACTOR_NAME_PATTERN, MAX_ACTOR_NAME_LENGTH } from './patterns.ts';
 import { MODES } from './values.ts';
@@ -55,59 +55,13 @@ export const validateAsyncActor: (obj: unknown) => AsyncActorValidation = kindVa
 });
 
 /**
- * What no schema states: the pod template's containers (the CRD keeps it as given), and a workloadRef
- * into another namespace (CEL cannot read metadata.namespace).
+ * What no schema states and needs the object's metadata: a workloadRef into another namespace (CEL
+ * cannot read metadata.namespace). The pod template's own check sits on its node (./pod-template.ts).
  */
 function checkBeyondSchema(_spec: unknown, raw: Obj, report: Report, metadata: ObjectMetadata): void {
-  const workload = raw.workload;
-  if (isObject(workload) && isObject(workload.template)) checkPodTemplate(workload.template, 'spec.workload.template', report);
   const ref = raw.workloadRef;
   // The ScaledObject must sit next to its target and our label names the actor by name only.
   if (isObject(ref) && typeof ref.namespace === 'string' && metadata.namespace && ref.namespace !== metadata.namespace) {
     report('spec.workloadRef.namespace', `must be the AsyncActor's own namespace (${metadata.namespace}), got ${show(ref.namespace)}: an actor binds only to workloads next to it`);
   }
-}
-
-/**
- * What the controller needs of a standalone pod template and the CRD cannot check (it keeps the template
- * as given): exactly one `asya-runtime` container, whose command the controller sets; no container named
- * `asya-sidecar`, which the controller adds; none of the volume names it adds.
- */
-function checkPodTemplate(template: Obj, path: string, report: Report): void {
-  const spec = template.spec;
-  if (!isObject(spec)) {
-    report(`${path}.spec`, `required: a pod spec whose containers include one named '${RUNTIME_CONTAINER}'`);
-    return;
-  }
-  const containers = spec.containers;
-  if (!Array.isArray(containers) || containers.length === 0) {
-    report(`${path}.spec.containers`, `required: a list of containers including one named '${RUNTIME_CONTAINER}'`);
-    return;
-  }
-  let runtimes = 0;
-  containers.forEach((container, i) => {
-    const at = `${path}.spec.containers[${i}]`;
-    if (!isObject(container) || typeof container.name !== 'string' || container.name === '') {
-      report(`${at}.name`, 'required: every container has a name');
-      return;
-    }
-    if (container.name === SIDECAR_CONTAINER) report(`${at}.name`, `'${SIDECAR_CONTAINER}' is reserved for the sidecar the controller adds`);
-    if (container.name === RUNTIME_CONTAINER) {
-      runtimes += 1;
-      if (container.command != null) report(`${at}.command`, `must not be set: the controller runs '${RUNTIME_CONTAINER}' as <pythonExecutable> /opt/asya/asya_runtime.py`);
-    }
-  });
-  if (runtimes !== 1) report(`${path}.spec.containers`, `must hold exactly one container named '${RUNTIME_CONTAINER}' (the handler's), found ${runtimes}`);
-  const initContainers = Array.isArray(spec.initContainers) ? spec.initContainers : [];
-  initContainers.forEach((container, i) => {
-    const name = isObject(container) ? container.name : undefined;
-    if (name === SIDECAR_CONTAINER || name === RUNTIME_CONTAINER) report(`${path}.spec.initContainers[${i}].name`, `'${String(name)}' is reserved for the containers the controller manages`);
-  });
-  const volumes = Array.isArray(spec.volumes) ? spec.volumes : [];
-  volumes.forEach((volume, i) => {
-    const name = isObject(volume) ? volume.name : undefined;
-    if (typeof name === 'string' && INJECTED_VOLUMES.includes(name)) {
-      report(`${path}.spec.volumes[${i}].name`, `'${name}' is reserved for the volumes the controller adds (${INJECTED_VOLUMES.join(', ')})`);
-    }
-  });
 }

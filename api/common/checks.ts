@@ -1,6 +1,8 @@
-// Field checks shared by the validators of the kinds beyond ModelDeployment (FlameCluster, AsyncActor,
-// the Kybernate kinds). Each reports a problem through `report` and returns what it could read, so one
-// pass collects every problem of an object. Pure (no imports), so it runs inside workflow code too.
+// The frame's checks shared by the validators of the kinds beyond ModelDeployment (FlameCluster,
+// AsyncActor, the Kybernate kinds): the object's head (apiVersion, kind, metadata), how problems are
+// reported and collected, and the words values are shown in. Their specs are checked by the schema
+// interpreter (api/schema/check.ts). Each check reports a problem through `report` and returns what it
+// could read, so one pass collects every problem of an object. Pure (no imports).
 
 export type Obj = Record<string, unknown>;
 /** Records one problem under the path of the offending field, e.g. "spec.storage.image". */
@@ -18,100 +20,6 @@ export interface FieldIssue {
  */
 export const QUANTITY_STRING_PATTERN =
   '^\\+?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
-
-const QUANTITY = new RegExp(QUANTITY_STRING_PATTERN);
-
-export interface StringRules {
-  pattern?: RegExp;
-  /** How the pattern reads in a message, e.g. "a DNS-1123 label". */
-  what?: string;
-  minLength?: number;
-  maxLength?: number;
-}
-
-export function checkString(value: unknown, field: string, report: Report, rules: StringRules): boolean {
-  const fail = (message: string) => (report(field, message), false);
-  if (typeof value !== 'string') return fail(`must be a string, got ${typeName(value)}`);
-  if (rules.minLength !== undefined && value.length < rules.minLength) return fail(rules.minLength === 1 ? 'must not be empty' : `must have at least ${rules.minLength} characters`);
-  if (rules.maxLength !== undefined && value.length > rules.maxLength) return fail(`must have at most ${rules.maxLength} characters, got ${value.length}`);
-  if (rules.pattern && !rules.pattern.test(value)) return fail(`must be ${rules.what ?? `a string matching ${rules.pattern.source}`}, got ${show(value)}`);
-  return true;
-}
-
-/** A required, non-empty string checked against `rules`; undefined (and reported) when absent or wrong. */
-export function requiredString(parent: Obj, key: string, parentPath: string, report: Report, rules: StringRules): string | undefined {
-  const value = parent[key];
-  const field = `${parentPath}.${key}`;
-  if (value == null || value === '') {
-    report(field, 'required');
-    return undefined;
-  }
-  return checkString(value, field, report, { ...rules, minLength: 1 }) ? (value as string) : undefined;
-}
-
-/** An optional string checked against `rules` (null counts as absent: the API server drops null fields). */
-export function optionalString(parent: Obj, key: string, parentPath: string, report: Report, rules: StringRules = {}): string | undefined {
-  const value = parent[key];
-  if (value == null) return undefined;
-  return checkString(value, `${parentPath}.${key}`, report, rules) ? (value as string) : undefined;
-}
-
-export function checkEnum<T extends string>(value: unknown, allowed: readonly T[], field: string, report: Report): value is T {
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return true;
-  report(field, `must be one of ${allowed.join(', ')}, got ${show(value)}`);
-  return false;
-}
-
-/** A required enumerated string; undefined (and reported) when absent, empty or not one of `allowed`. */
-export function requiredEnum<T extends string>(parent: Obj, key: string, parentPath: string, report: Report, allowed: readonly T[]): T | undefined {
-  const value = parent[key];
-  const field = `${parentPath}.${key}`;
-  if (value == null || value === '') report(field, 'required');
-  else if (checkEnum(value, allowed, field, report)) return value;
-  return undefined;
-}
-
-/** An optional enumerated string; undefined when absent, and reported (and undefined) when not one of `allowed`. */
-export function optionalEnum<T extends string>(parent: Obj, key: string, parentPath: string, report: Report, allowed: readonly T[]): T | undefined {
-  const value = parent[key];
-  return value != null && checkEnum(value, allowed, `${parentPath}.${key}`, report) ? value : undefined;
-}
-
-/** A boolean, or the default when absent. */
-export function boolean(parent: Obj, key: string, parentPath: string, report: Report, fallback: boolean): boolean {
-  const value = parent[key];
-  if (value == null) return fallback;
-  if (typeof value === 'boolean') return value;
-  report(`${parentPath}.${key}`, `must be a boolean, got ${typeName(value)}`);
-  return fallback;
-}
-
-/** The object under `key`; undefined when absent, and reported when not an object. */
-export function optionalObject(parent: Obj, key: string, parentPath: string, report: Report): Obj | undefined {
-  const value = parent[key];
-  if (value == null) return undefined;
-  if (isObject(value)) return value;
-  report(`${parentPath}.${key}`, `must be an object, got ${typeName(value)}`);
-  return undefined;
-}
-
-/** The object under `key`; undefined (and reported) when absent or not an object. */
-export function requiredObject(parent: Obj, key: string, parentPath: string, report: Report): Obj | undefined {
-  const value = parent[key];
-  if (value == null) report(`${parentPath}.${key}`, 'required');
-  else if (!isObject(value)) report(`${parentPath}.${key}`, `must be an object, got ${typeName(value)}`);
-  else return value;
-  return undefined;
-}
-
-/** A map of strings to strings (labels, annotations); undefined when absent or malformed, which is reported. */
-export function stringMap(parent: Obj, key: string, parentPath: string, report: Report): Record<string, string> | undefined {
-  const value = parent[key];
-  if (value == null) return undefined;
-  if (isObject(value) && Object.values(value).every((v) => typeof v === 'string')) return { ...(value as Record<string, string>) };
-  report(`${parentPath}.${key}`, 'must be a map of strings to strings');
-  return undefined;
-}
 
 /** The metadata fields the validators keep; every kind's metadata type is this one or a part of it. */
 export interface ObjectMetadata {
@@ -183,15 +91,32 @@ function checkMetadata(value: unknown, rules: HeadRules, report: Report): Object
   if (finalizers != null && !finalizerList) report('metadata.finalizers', 'must be a list of strings');
   return compact({
     name: typeof name === 'string' ? name : '',
-    namespace: optionalString(meta, 'namespace', 'metadata', report),
-    uid: optionalString(meta, 'uid', 'metadata', report),
+    namespace: optionalString(meta, 'namespace', report),
+    uid: optionalString(meta, 'uid', report),
     generation: typeof generation === 'number' ? generation : undefined,
-    resourceVersion: optionalString(meta, 'resourceVersion', 'metadata', report),
-    labels: stringMap(meta, 'labels', 'metadata', report),
-    annotations: stringMap(meta, 'annotations', 'metadata', report),
+    resourceVersion: optionalString(meta, 'resourceVersion', report),
+    labels: stringMap(meta, 'labels', report),
+    annotations: stringMap(meta, 'annotations', report),
     finalizers: finalizerList,
-    deletionTimestamp: optionalString(meta, 'deletionTimestamp', 'metadata', report),
+    deletionTimestamp: optionalString(meta, 'deletionTimestamp', report),
   });
+}
+
+/** A string of metadata (null counts as absent: the API server drops null fields). */
+function optionalString(meta: Obj, key: string, report: Report): string | undefined {
+  const value = meta[key];
+  if (value == null || typeof value === 'string') return value ?? undefined;
+  report(`metadata.${key}`, `must be a string, got ${typeName(value)}`);
+  return undefined;
+}
+
+/** Labels or annotations: a map of strings to strings; undefined when absent or malformed, which is reported. */
+function stringMap(meta: Obj, key: string, report: Report): Record<string, string> | undefined {
+  const value = meta[key];
+  if (value == null) return undefined;
+  if (isObject(value) && Object.values(value).every((v) => typeof v === 'string')) return { ...(value as Record<string, string>) };
+  report(`metadata.${key}`, 'must be a map of strings to strings');
+  return undefined;
 }
 
 /** A Kubernetes quantity: "500m", "1Gi", or a plain number. */
@@ -201,53 +126,6 @@ export type Quantity = string | number;
 export interface ResourceRequirements {
   requests?: Record<string, Quantity>;
   limits?: Record<string, Quantity>;
-}
-
-/**
- * `requests` and `limits` of a container's ResourceRequirements; other keys are dropped, as the API server
- * prunes them. A null quantity counts as absent (the API server drops null fields), not as a bad one.
- */
-export function checkResources(value: unknown, path: string, report: Report): ResourceRequirements {
-  if (!isObject(value)) {
-    report(path, `must be an object with requests and/or limits, got ${typeName(value)}`);
-    return {};
-  }
-  return compact({
-    requests: value.requests == null ? undefined : checkQuantities(value.requests, `${path}.requests`, report),
-    limits: value.limits == null ? undefined : checkQuantities(value.limits, `${path}.limits`, report),
-  });
-}
-
-/** A container's `resources` under `parent`, when present. */
-export function optionalResources(parent: Obj, parentPath: string, report: Report): ResourceRequirements | undefined {
-  return parent.resources == null ? undefined : checkResources(parent.resources, `${parentPath}.resources`, report);
-}
-
-function checkQuantities(value: unknown, path: string, report: Report): Record<string, Quantity> {
-  return checkMap(value, path, report, 'must be a map of resource names to quantities', (quantity, field): quantity is Quantity => {
-    // Numbers must be integers, as the CRD's int-or-string type requires: half a CPU is "500m" or "0.5".
-    if (typeof quantity === 'string' ? QUANTITY.test(quantity) : isCount(quantity, 0)) return true;
-    report(field, `must be a non-negative quantity such as "500m", "2Gi" or 4, got ${show(quantity)}`);
-    return false;
-  });
-}
-
-/**
- * A map whose values `entry` checks (and reports under `<path>.<key>`), read in sorted key order so the
- * result does not depend on the order of the manifest. A null value counts as absent (the API server
- * drops null fields); `notAMap` is the message when the value is no map at all.
- */
-export function checkMap<V>(value: unknown, path: string, report: Report, notAMap: string, entry: (item: unknown, field: string) => item is V): Record<string, V> {
-  if (!isObject(value)) {
-    report(path, `${notAMap}, got ${typeName(value)}`);
-    return {};
-  }
-  const out: [string, V][] = [];
-  for (const key of Object.keys(value).sort()) {
-    const item = value[key];
-    if (item != null && entry(item, `${path}.${key}`)) out.push([key, item]);
-  }
-  return Object.fromEntries(out);
 }
 
 /** The object without its undefined entries, so an absent optional field stays absent (and out of rendered output). */

@@ -15,7 +15,8 @@ import { DNS_LABEL_PATTERN, MAX_DNS_LABEL_LENGTH, MAX_OBJECT_NAME_LENGTH, MAX_SH
 import { MODES, PULL_POLICIES, TARGET_PROTOCOLS, TRANSPORTS, WORKLOAD_KINDS, WORKLOAD_REF_KINDS } from '../asya/values.ts';
 import { conditionsSchema, observedGenerationSchema, replicaRangeRule, resourcesSchema, rootSchema, statusSchema } from './common-schemas.ts';
 import { bool, enumOf, image, int, port, str } from './field-schemas.ts';
-import { freeObject, listOf, object, type Extra } from '../schema/typed.ts';
+import { freeObject, listOf, object, refined, type Extra } from '../schema/typed.ts';
+import { checkPodTemplate } from '../asya/pod-template.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
 const resources = (container: string) => resourcesSchema(`Resource requests and limits of the ${container} container, passed to the pod unchanged.`);
@@ -75,7 +76,7 @@ const workloadSchema = object(
     kind: enumOf(WORKLOAD_KINDS, 'Deployment or StatefulSet.', { default: DEFAULT_WORKLOAD.kind }),
     replicas: int('Replicas when scaling is disabled (KEDA owns the count otherwise).', 0, { default: DEFAULT_WORKLOAD.replicas }),
     pythonExecutable: command('Runs the runtime script in the asya-runtime container.', { default: DEFAULT_WORKLOAD.pythonExecutable }),
-    template: freeObject("A pod template (metadata, spec) with the handler's container, named asya-runtime; kept as given."),
+    template: refined(freeObject("A pod template (metadata, spec) with the handler's container, named asya-runtime; kept as given."), checkPodTemplate),
   },
   { required: ['template'] },
 );

@@ -34,7 +34,7 @@ export function statusSchema(properties: Record<string, JSONSchemaProps>): JSONS
 
 /**
  * minReplicas <= maxReplicas on an object that holds both (each may be left to its default), reported
- * on minReplicas with `message`, the words its validator uses (checkReplicaRange, api/common/integers.ts).
+ * on minReplicas with `message`, reported there by the API server and the validator alike (api/schema/check.ts).
  */
 export function replicaRangeRule(message: string): CelValidationRule {
   return { rule: '!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas', message, fieldPath: '.minReplicas', reason: 'FieldValueInvalid' };

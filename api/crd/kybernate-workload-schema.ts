@@ -9,7 +9,8 @@ import { WORKLOAD_PHASES } from '../kybernate/values.ts';
 import { replicaRangeRule, rootSchema, statusSchema } from './common-schemas.ts';
 import { bool, enumOf, int, port, str, timestamp } from './field-schemas.ts';
 import { commonStatusFields, ownerNameRules, storageSchema } from './kybernate-common-schema.ts';
-import { freeObject, object } from '../schema/typed.ts';
+import { freeObject, object, refined } from '../schema/typed.ts';
+import { checkPodTemplate } from '../kybernate/pod-template.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
 const duration = <D extends string>(description: string, fallback: D) =>
@@ -23,7 +24,7 @@ const duration = <D extends string>(description: string, fallback: D) =>
 export const workloadSpecSchema = object(
   'A pod that is checkpointed and removed when idle, and restored on the next request.',
   {
-    template: freeObject('A pod template (metadata, spec): the pod, named after the workload; kept as given.'),
+    template: refined(freeObject('A pod template (metadata, spec): the pod, named after the workload; kept as given.'), checkPodTemplate),
     suspend: object(
       'Suspend when idle: checkpoint the pod, then delete it.',
       {

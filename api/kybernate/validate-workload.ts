@@ -11,7 +11,6 @@
 import { WORKLOAD_KIND } from './constants.ts';
 import { KybernateMessage } from './messages.ts';
 import { WORKLOAD_PHASES } from './values.ts';
-import { isObject, typeName, type Obj, type Report } from '../common/checks.ts';
 import { kindValidator, type Validation } from '../common/object-validator.ts';
 import { count, text } from '../common/status-reader.ts';
 import { workloadSpecSchema } from '../crd/kybernate-workload-schema.ts';
@@ -23,34 +22,6 @@ export type KybernateWorkloadValidation = Validation<'workload', KybernateWorklo
 
 export const validateKybernateWorkload: (obj: unknown) => KybernateWorkloadValidation = kindValidator('workload', {
   head: kybernateHead(WORKLOAD_KIND, KybernateMessage.workloadName),
-  spec: specChecker(workloadSpecSchema, (_spec, raw, report) => {
-    if (isObject(raw.template)) checkPodTemplate(raw.template, 'spec.template', report);
-  }),
+  spec: specChecker(workloadSpecSchema),
   status: kybernateStatus<KybernateWorkloadStatus>(WORKLOAD_PHASES, { activeReplicas: count, suspendedCheckpoints: count, lastActivityTime: text, podName: text }),
 });
-
-/** What the workflow needs of the pod template to create a pod from it, which the CRD cannot check. */
-function checkPodTemplate(template: Obj, path: string, report: Report): void {
-  const spec = template.spec;
-  if (!isObject(spec)) {
-    report(`${path}.spec`, 'required: a pod spec with at least one container');
-    return;
-  }
-  const containers = spec.containers;
-  if (!Array.isArray(containers) || containers.length === 0) {
-    report(`${path}.spec.containers`, 'required: a list of at least one container');
-    return;
-  }
-  const seen = new Set<string>();
-  containers.forEach((container, i) => {
-    const at = `${path}.spec.containers[${i}]`;
-    if (!isObject(container)) {
-      report(at, `must be a container object, got ${typeName(container)}`);
-      return;
-    }
-    if (typeof container.name !== 'string' || container.name === '') report(`${at}.name`, 'required: every container has a name');
-    else if (seen.has(container.name)) report(`${at}.name`, `duplicate container name "${container.name}"`);
-    else seen.add(container.name);
-    if (typeof container.image !== 'string' || container.image === '') report(`${at}.image`, 'required: every container has an image');
-  });
-}

@@ -10,7 +10,7 @@
 import { isCount, isObject, show, typeName, MAX_COUNT, type Obj, type Report } from '../common/checks.ts';
 import type { JSONSchemaProps } from '../crd/schema-types.ts';
 import { failedRules } from './rules.ts';
-import { wordsOf } from './typed.ts';
+import { refinementOf, wordsOf } from './typed.ts';
 
 const patterns = new Map<string, RegExp>();
 function regex(pattern: string): RegExp {
@@ -36,8 +36,14 @@ export function checkProperty(schema: JSONSchemaProps, parent: Obj, key: string,
   return checkValue(schema, value, field, report);
 }
 
-/** A present (non-null) value against its schema; undefined when it is wrong (which is reported). */
+/** A present (non-null) value against its schema, then the node's hand-written refinement; undefined when it is wrong (which is reported). */
 export function checkValue(schema: JSONSchemaProps, value: unknown, field: string, report: Report): unknown {
+  const checked = checkNode(schema, value, field, report);
+  if (checked !== undefined) refinementOf(schema)?.(checked, field, report);
+  return checked;
+}
+
+function checkNode(schema: JSONSchemaProps, value: unknown, field: string, report: Report): unknown {
   const words = wordsOf(schema);
   const fail = (problem: string): undefined => void report(field, `${problem}, got ${show(value)}`);
   const wrongType = (expected: string): undefined => void report(field, `${words.notThis ?? expected}, got ${typeName(value)}`);

@@ -45,6 +45,20 @@ export function worded<S extends JSONSchemaProps>(schema: S, words: Words): S {
   return schema;
 }
 
+/** A check of a node's value no schema keyword states (what a kept-as-given pod template must hold). */
+export type Refinement = (value: unknown, field: string, report: (field: string, message: string) => void) => void;
+
+const REFINEMENTS = new WeakMap<object, Refinement>();
+
+/** The hand-written check of a node, run by the interpreter after the schema's own (none for most nodes). */
+export const refinementOf = (schema: JSONSchemaProps): Refinement | undefined => REFINEMENTS.get(schema);
+
+/** Attaches `check` to `schema` (the very object the CRD holds): it runs whenever a value of that node passed the schema. */
+export function refined<S extends JSONSchemaProps>(schema: S, check: Refinement): S {
+  REFINEMENTS.set(schema, check);
+  return schema;
+}
+
 /** A schema's JSON with the validator's words taken out. */
 export type Extra = JSONSchemaProps & Words;
 /** No extra keys (the default of the builders' `extra`). */
