@@ -1,6 +1,7 @@
-// Every kind the product reconciles, as modules (kinds/kind-module.ts). The one line a new kind adds
-// outside its own folders is its module here (docs/adding-a-kind.md); the core worker, the watcher, the
-// CLI, step outcomes and the ClusterRoles in deploy/core all read this list.
+// Every kind the product reconciles, as modules (kinds/kind-module.ts). A new kind adds its module here;
+// outside its own folders it adds only its workflow's export to the bundle (workflows/index.ts) and its
+// CRD's entry in api/crd/crds.ts (docs/adding-a-kind.md). The core worker, the watcher, the CLI, step
+// outcomes and everything deploy/ takes from the kinds (npm run manifests) read this list.
 
 import { asyaModule } from './asya/registration.ts';
 import { flameModule } from './flame/registration.ts';
