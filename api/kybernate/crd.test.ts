@@ -1,19 +1,17 @@
-// The three Kybernate CRDs and their validators agree: whatever the API server would admit, the
-// workflow accepts, and the reverse, except for the checks only the workflow can make (inside the
-// workload's pod template), which the table marks; and what the API server stores (defaults filled in,
-// unknown fields pruned) is what the validators return. The schema is evaluated offline the way the API
-// server does it: nulls dropped, defaults filled in, unknown fields pruned, then types, bounds,
-// patterns, enums and required keys, then the CEL rules on every node present.
+// What the three Kybernate declarations admit: each validator interprets the very schema its CRD is
+// serialized from (api/crd/kybernate-*-schema.ts), CEL rules included, plus the pod template's own
+// check; what a validator returns is what the API server stores (defaults filled in, unknown fields
+// pruned). The real API server's answers on the generated CRDs are test/crd/api-server-validation.test.ts's.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { kybernateCheckpointCrd, kybernateRestoreCrd, kybernateWorkloadCrd } from '../crd/crds.ts';
 import type { Validation as KindValidation } from '../common/object-validator.ts';
 import type { CustomResourceDefinition } from '../crd/schema-types.ts';
-import { admitted, celFailures, rootSchemaOf as rootOf, stored, type SchemaNode as Node } from '../testing/admission.ts';
+import type { JSONSchemaProps as Node } from '../crd/schema-types.ts';
+import { stored } from '../schema/stored.ts';
 import { CHECKPOINT_KIND, RESTORE_KIND, WORKLOAD_KIND } from './constants.ts';
 import { KybernateMessage } from './messages.ts';
 import { checkpointSpec, kybernateObject, restoreSpec, workloadSpec } from './testing.ts';
@@ -33,7 +31,7 @@ interface Kind {
 function kindOf<K extends string>(kind: string, crd: CustomResourceDefinition, base: () => Json, key: K, validate: (o: unknown) => KindValidation<K, { spec: unknown }>): Kind {
   return {
     kind,
-    root: rootOf(crd),
+    root: crd.spec.versions[0]!.schema.openAPIV3Schema,
     base,
     validate: (o) => {
       const r = validate(o);
@@ -48,7 +46,7 @@ const KINDS: Record<'checkpoint' | 'restore' | 'workload', Kind> = {
   workload: kindOf(WORKLOAD_KIND, kybernateWorkloadCrd, workloadSpec, 'workload', validateKybernateWorkload),
 };
 
-type Row = [name: string, kind: Kind, object: Json, admitted: boolean, valid: boolean];
+type Row = [name: string, kind: Kind, object: Json, valid: boolean];
 
 function variant(kind: Kind, change: (spec: Json) => void = () => {}, name?: string): Json {
   const spec = structuredClone(kind.base());
@@ -58,7 +56,7 @@ function variant(kind: Kind, change: (spec: Json) => void = () => {}, name?: str
 const cp = (change?: (s: Json) => void, name?: string) => variant(KINDS.checkpoint, change, name);
 const rs = (change?: (s: Json) => void, name?: string) => variant(KINDS.restore, change, name);
 const wl = (change?: (s: Json) => void, name?: string) => variant(KINDS.workload, change, name);
-const row = (name: string, kind: keyof typeof KINDS, object: Json, admit: boolean, valid = admit): Row => [name, KINDS[kind], object, admit, valid];
+const row = (name: string, kind: keyof typeof KINDS, object: Json, valid: boolean): Row => [name, KINDS[kind], object, valid];
 const target = (s: Json) => s.targetPod as Json;
 const containers = (s: Json) => ((s.template as Json).spec as Json).containers as Json[];
 
@@ -142,30 +140,29 @@ const TABLE: Row[] = [
   row('queueTimeout 2m', 'workload', wl((s) => (s.activator = { queueTimeout: '2m' })), true),
   row('queueTimeout empty', 'workload', wl((s) => (s.activator = { queueTimeout: '' })), false),
   row('activator null (defaults)', 'workload', wl((s) => (s.activator = null)), true),
-  row('a template without containers (workflow only)', 'workload', wl((s) => (s.template = { spec: {} })), true, false),
-  row('a template without a spec (workflow only)', 'workload', wl((s) => (s.template = { metadata: {} })), true, false),
-  row('a container without an image (workflow only)', 'workload', wl((s) => delete containers(s)[0]!.image), true, false),
-  row('two containers of one name (workflow only)', 'workload', wl((s) => containers(s).push({ name: 'model', image: 'x' })), true, false),
+  row('a template without containers (workflow only)', 'workload', wl((s) => (s.template = { spec: {} })), false),
+  row('a template without a spec (workflow only)', 'workload', wl((s) => (s.template = { metadata: {} })), false),
+  row('a container without an image (workflow only)', 'workload', wl((s) => delete containers(s)[0]!.image), false),
+  row('two containers of one name (workflow only)', 'workload', wl((s) => containers(s).push({ name: 'model', image: 'x' })), false),
   row('a second container', 'workload', wl((s) => containers(s).push({ name: 'proxy', image: 'envoy:1' })), true),
   row('a workload name of 63 characters', 'workload', wl(() => {}, 'a'.repeat(63)), true),
   row('a workload name of 64 characters', 'workload', wl(() => {}, 'a'.repeat(64)), false),
 ];
 
-describe('the Kybernate CRDs and validators agree', () => {
-  it.each(TABLE)('%s', (_name, kind, object, expectAdmitted, expectValid) => {
-    expect(admitted(object, kind.root)).toBe(expectAdmitted);
+describe('what the Kybernate kinds may be', () => {
+  it.each(TABLE)('%s', (_name, kind, object, expectValid) => {
     expect(kind.validate(object).valid).toBe(expectValid);
   });
 
   it('a valid spec comes back as the API server stores it: defaults filled in, unknown fields dropped', () => {
-    for (const [name, kind, object, , valid] of TABLE) {
+    for (const [name, kind, object, valid] of TABLE) {
       if (!valid) continue;
       const result = kind.validate(object);
       expect(result.valid && result.spec, name).toEqual((stored(object, kind.root) as Json).spec);
     }
   });
 
-  it('the CEL rules and the validators give the same messages', () => {
+  it("the CRDs' CEL rules answer offline in their own words", () => {
     const known = Object.values(KybernateMessage) as string[];
     const cases: [Kind, Json][] = [
       [KINDS.checkpoint, cp((s) => (s.storage = { type: 'registry' }))],
@@ -177,90 +174,9 @@ describe('the Kybernate CRDs and validators agree', () => {
       [KINDS.workload, wl((s) => (s.suspend = { storage: { type: 's3' } }), 'w'.repeat(64))],
     ];
     for (const [kind, object] of cases) {
-      const cel = celFailures(stored(object, kind.root), kind.root).sort();
       const result = kind.validate(object);
-      expect(cel.length).toBeGreaterThan(0);
-      expect(result.valid ? [] : result.messages.filter((m) => known.includes(m)).sort()).toEqual(cel);
+      expect(result.valid ? [] : result.messages.filter((m) => known.includes(m))).not.toEqual([]);
     }
-  });
-
-  const optional = (...values: unknown[]) => fc.constantFrom<unknown>(undefined, ...values);
-  const storage = fc.oneof(
-    optional('x', null),
-    fc.record({ type: optional('containerd', 'registry', 's3', 'nfs'), image: optional('r.example/x:1', '', 'a b'), bucket: optional('b', ''), key: optional('k') }, { requiredKeys: [] }),
-  );
-  const quantities = optional({ cpu: '1' }, { cpu: 2, memory: '4Gi' }, { cpu: -1 }, { cpu: 0.5 }, { memory: 'lots' }, 'x');
-
-  it.each([
-    [
-      'checkpoint',
-      KINDS.checkpoint,
-      fc.record(
-        {
-          podName: optional('gpu-inference', '', 'Bad', 3),
-          containerName: optional('model', 'a.b', ''),
-          leaveRunning: optional(true, false, 'no', null),
-          timeout: optional(1, 300, 0, 2.5, '9'),
-          storage,
-          gpu: fc.oneof(optional('x'), fc.record({ enabled: optional(true, 1), pluginPath: optional('/usr/lib/criu', 'lib', '') }, { requiredKeys: [] })),
-        },
-        { requiredKeys: [] },
-      ),
-      fc.constantFrom('cp', 'a'.repeat(253), 'a'.repeat(254), 'Bad'),
-    ],
-    [
-      'restore',
-      KINDS.restore,
-      fc.record(
-        {
-          checkpointRef: optional('my-checkpoint', 'Bad', '', null),
-          checkpointImage: optional('containerd.io/checkpoint/a:1', 'a b', ''),
-          targetPod: fc.oneof(
-            optional('x'),
-            fc.record(
-              {
-                name: optional('p', 'a_b'),
-                nodeSelector: optional({ zone: 'a' }, { zone: 'a/b' }, { zone: 1 }, 'x'),
-                resources: fc.oneof(optional('x'), fc.record({ requests: quantities, limits: quantities }, { requiredKeys: [] })),
-              },
-              { requiredKeys: [] },
-            ),
-          ),
-          timeout: optional(600, 0),
-          gpu: optional({ enabled: true }, { enabled: 'x' }, 'x'),
-        },
-        { requiredKeys: [] },
-      ),
-      fc.constantFrom('rs', 'a'.repeat(63), 'a'.repeat(64)),
-    ],
-    [
-      'workload',
-      KINDS.workload,
-      fc.record(
-        {
-          template: optional((workloadSpec() as Json).template, 'x'),
-          suspend: fc.oneof(
-            optional('x'),
-            fc.record({ enabled: optional(false, 'x'), idleTimeout: optional('5m', '1h30m', '0s', '5', 5, '1.5h'), storage }, { requiredKeys: [] }),
-          ),
-          scaleToZero: optional({ enabled: true }, { minReplicas: 3, maxReplicas: 2 }, { maxReplicas: 0 }, { minReplicas: 5 }, null),
-          activator: fc.oneof(
-            optional('x'),
-            fc.record({ port: optional(1, 65535, 0, 70000), healthPath: optional('/healthz', 'h'), queueTimeout: optional('10s', '', '10') }, { requiredKeys: [] }),
-          ),
-        },
-        { requiredKeys: [] },
-      ),
-      fc.constantFrom('wl', 'a'.repeat(63), 'a'.repeat(64)),
-    ],
-  ] as const)('%s specs built from good and bad parts', (_name, kind, spec, name) => {
-    fc.assert(
-      fc.property(name, spec as fc.Arbitrary<Json>, (n, s) => {
-        const object = JSON.parse(JSON.stringify(kybernateObject(kind.kind, s, { name: n }))) as Json;
-        expect(kind.validate(object).valid).toBe(admitted(object, kind.root));
-      }),
-      { numRuns: 1000 },
-    );
   });
 });
 
