@@ -21,7 +21,7 @@ describe('describeLocalProduct', () => {
       providers: ['dynamo', 'kaito', 'kuberay'],
       metrics: { port: 9090, host: '127.0.0.1' },
       webhook: { namespace: 'kubeairunway-system', register: {} },
-      simulators: { readyAfterMs: 5_000 },
+      simulators: { readyAfterMs: 5_000, realOperators: [] },
       health: { temporalLink: true },
     });
     expect(d.namespaces).toBeUndefined();

@@ -12,6 +12,7 @@ import type { Controller } from '../worker/controller.ts';
 import { plainLog } from '../worker/product-log.ts';
 import { startProduct, type ProductDescription } from '../worker/product.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
+import { localSimulators } from './simulators/start.ts';
 import type { Stack } from './stack.ts';
 
 export interface LocalProduct {
@@ -36,6 +37,8 @@ export interface LocalProductOptions {
   settings?: Partial<ReconcileSettings>;
   /** API groups whose real operator runs beside (e.g. `ray.io`): not simulated. */
   realOperators?: readonly string[];
+  /** Run this node's Kybernate worker on that containerd (the dev stack's node container). */
+  node?: { name: string; containerdSocket: string };
   log?: (line: string) => void;
 }
 
@@ -62,10 +65,11 @@ export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalPr
     amqpUrl: stack.amqpUrl,
     ...(opts.metricsPort !== undefined ? { metrics: { port: opts.metricsPort, host: '127.0.0.1' } } : {}),
     ...(opts.activatorPort !== undefined ? { activator: { port: opts.activatorPort, host: '127.0.0.1' } } : {}),
+    ...(opts.node ? { node: opts.node } : {}),
     health: { temporalLink: true, sources: [() => stack.health().down.map((d) => `${d.name} (${d.reason} ${((Date.now() - d.since) / 1000).toFixed(0)}s ago; restarting)`)] },
     // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
     ...(opts.webhook ? { webhook: { namespace: 'kubeairunway-system', register: {} } } : {}),
-    simulators: { readyAfterMs: opts.simulatedReadyAfterMs, ...(opts.realOperators ? { realOperators: opts.realOperators } : {}) },
+    simulators: localSimulators(opts.simulatedReadyAfterMs, opts.realOperators),
     // Step logs only for failures here; the console belongs to the person trying the product.
     log: plainLog(opts.log ?? (() => {}), { steps: createLogger({ level: 'warn' }) }),
   };

@@ -1,7 +1,7 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { collectionPath, CustomObjects, type AnyObject, type CollectionRef, type ResourceRef } from './custom-objects.ts';
 import { resilientInformer, type StartedInformer } from './informer.ts';
-import { Outage } from '../observability/outage.ts';
+import { Outage } from './outage.ts';
 
 export interface CollectionSpec extends CollectionRef {
   labelSelector?: string;

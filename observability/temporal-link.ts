@@ -1,6 +1,6 @@
 import { Connection, type ConnectionOptions } from '@temporalio/client';
 import { Backoff } from '../kube/backoff.ts';
-import { Outage } from './outage.ts';
+import { Outage } from '../kube/outage.ts';
 
 // While the Temporal server is down the SDK's core retries every poll by itself and logs each failure
 // (hundreds of lines a minute, one per poller and retry). The process says it once instead: the first

@@ -1,8 +1,9 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+// Which version of a provider's CRD to render for, from the CRD as read (kube/installed-crd.ts reads it):
+// pure, like the rest of providers/.
 import type { ProviderResourceType } from './contract.ts';
 import { chooseApiVersion, type VersionChoice } from './shared/api-version.ts';
-import { CustomObjects, type CollectionRef, type ResourceRef } from '../kube/custom-objects.ts';
-import type { CollectionSpec, InformerSet } from '../kube/informer-set.ts';
+import type { CollectionRef, ResourceRef } from '../kube/custom-objects.ts';
+import type { CollectionSpec } from '../kube/informer-set.ts';
 
 interface CrdBody {
   spec?: { versions?: { name: string; served?: boolean }[] };
@@ -16,27 +17,9 @@ export function crdRef(resource: ProviderResourceType): ResourceRef {
 }
 
 /**
- * The API version to render for, from the CRD the cluster has installed (seed 001 §4.10); undefined
- * when the CRD is missing or not yet Established. Read from the process's CRD watch when it has one
- * (else from the API server): a CRD upgraded in place is picked up by the next reconcile without a restart.
+ * The API version to render for, given the provider's CRD as read (seed 001 §4.10); undefined when the
+ * CRD is missing or not yet Established.
  */
-export async function detectInstalledVersion(kc: KubeConfig, informers: InformerSet | undefined, resource: ProviderResourceType): Promise<VersionChoice | undefined> {
-  return (await readInstalledCrd(kc, informers, resource)).choice;
-}
-
-/** The provider's CRD as installed (undefined when missing) and the version to render for it (see detectInstalledVersion). */
-export async function readInstalledCrd(
-  kc: KubeConfig,
-  informers: InformerSet | undefined,
-  resource: ProviderResourceType,
-): Promise<{ crd: unknown; choice: VersionChoice | undefined }> {
-  const ref = crdRef(resource);
-  const cached = informers?.cached(ref) ?? { known: false };
-  const crd: unknown = cached.known ? cached.object : await new CustomObjects(kc).get(ref);
-  return { crd, choice: versionOfCrd(resource, crd) };
-}
-
-/** The API version to render for, given the provider's CRD as read (undefined: missing or not yet Established). */
 export function versionOfCrd(resource: ProviderResourceType, object: unknown): VersionChoice | undefined {
   const crd = object as CrdBody | undefined;
   if (!crd) return undefined;

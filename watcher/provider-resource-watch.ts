@@ -2,7 +2,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProviderResourceType } from '../providers/contract.ts';
 import { splitApiVersion, type AnyObject } from '../kube/custom-objects.ts';
 import type { InformerSet, SharedCollection } from '../kube/informer-set.ts';
-import { crdCollection, detectInstalledVersion } from '../providers/crd-version.ts';
+import { crdCollection, crdRef, versionOfCrd } from '../providers/crd-version.ts';
+import { readCrd } from '../kube/installed-crd.ts';
 import { MANAGED_SELECTOR } from '../api/constants.ts';
 import { subscribe } from '../kube/informer.ts';
 
@@ -47,9 +48,9 @@ export function watchProviderResources(opts: ProviderResourceWatchOptions): { st
 
   const begin = async () => {
     if (stopped || resources) return;
-    let choice: Awaited<ReturnType<typeof detectInstalledVersion>>;
+    let choice: ReturnType<typeof versionOfCrd>;
     try {
-      choice = await detectInstalledVersion(opts.kc, opts.informers, opts.resource);
+      choice = versionOfCrd(opts.resource, await readCrd(opts.kc, opts.informers, crdRef(opts.resource)));
     } catch (err) {
       opts.log?.(`${opts.resource.kind} CRD lookup failed: ${(err as Error).message}`);
       choice = undefined;

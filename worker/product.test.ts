@@ -27,7 +27,7 @@ describe('productParts', () => {
   });
 
   it('the local stack adds the simulators last', () => {
-    expect(names({ core: true, watcher: true, providers: ['kaito'], webhook: { namespace: 'x' }, simulators: { readyAfterMs: 0 } })).toEqual([
+    expect(names({ core: true, watcher: true, providers: ['kaito'], webhook: { namespace: 'x' }, simulators: { start: async () => ({ stop: async () => {} }) } })).toEqual([
       'search attributes',
       'informers',
       'controller',

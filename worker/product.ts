@@ -5,7 +5,6 @@
 // watched different namespaces); now a difference between them is a field of the description.
 
 import type { KubeConfig } from '@kubernetes/client-node';
-import { RESTORE_LABEL, WORKLOAD_LABEL } from '../api/kybernate/constants.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { createMetrics, startMetricsServer, stepObserver, watchDeployments, type ControllerMetrics } from '../observability/index.ts';
 import type { HealthReport } from '../observability/metrics-server.ts';
@@ -19,6 +18,11 @@ import { boundHeapGrowth } from './heap-growth.ts';
 import { NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
 import type { ProductLog } from './product-log.ts';
 import { registerSearchAttributes } from './search-attributes.ts';
+
+/** The local stack's simulators, as the product starts them (what they simulate is theirs to say). */
+export interface StartSimulators {
+  start(on: { kc: KubeConfig; log: (line: string) => void; namespaces: readonly string[] | undefined }): Promise<{ stop(): Promise<void> }>;
+}
 
 export interface ProductDescription {
   kc: KubeConfig;
@@ -46,10 +50,10 @@ export interface ProductDescription {
   /** Serve the admission webhook, its certificate Secret in `namespace`; registered with the API server when `register` is given. */
   webhook?: { namespace: string; host?: string; port?: number; register?: WebhookRegistration };
   /**
-   * The local stack only: simulated upstream operators and kubelet, reporting ready after this long;
-   * none for the API groups in `realOperators` (their real operator runs: `dev --real-operators`).
+   * The local stack only: its simulated upstream operators and kubelet (devstack/simulators/start.ts),
+   * started last. Handed in, not imported: the production root loads nothing of devstack/.
    */
-  simulators?: { readyAfterMs: number; realOperators?: readonly string[] };
+  simulators?: StartSimulators;
   /** Prebuilt workflow code (tests share one bundle); bundled or loaded from the build otherwise. */
   workflowBundle?: ControllerOptions['workflowBundle'];
   heartbeatMs?: number;
@@ -195,7 +199,7 @@ export function productParts(d: ProductDescription, started: Started = {}): Part
     },
     d.simulators !== undefined && {
       name: 'simulators',
-      start: () => startSimulators(d, d.simulators!.readyAfterMs, d.simulators!.realOperators ?? []),
+      start: () => d.simulators!.start({ kc: d.kc, log: d.log.lines('simulators'), namespaces: d.namespaces }),
     },
   ];
   return parts.filter((p): p is PartSpec => p !== false);
@@ -205,36 +209,4 @@ function health(d: ProductDescription, started: Started): HealthReport {
   const down = (d.health?.sources ?? []).flatMap((source) => source());
   if (d.health?.temporalLink && started.link?.down) down.push(`connection to the Temporal server at ${d.temporal.address}`);
   return { ok: down.length === 0, down };
-}
-
-/**
- * No GPUs or upstream operators on the local stack: simulated ones write the upstream status instead.
- * No kubelet either: the pods that kinds like FlameCluster and KybernateRestore create are made Running
- * (or Failed) by one each.
- * Loaded only when asked for: `run` never needs them.
- */
-async function startSimulators(d: ProductDescription, readyAfterMs: number, realOperators: readonly string[]) {
-  const [{ UPSTREAM_SCRIPTS }, { startSimulator }, { startPodReadinessSimulator }] = await Promise.all([
-    import('../devstack/simulators/scripts.ts'),
-    import('../devstack/simulators/simulator.ts'),
-    import('../devstack/simulators/pod-readiness.ts'),
-  ]);
-  const log = d.log.lines('simulators');
-  const starting = await Promise.allSettled([
-    ...UPSTREAM_SCRIPTS.filter((script) => !realOperators.includes(script.group)).map((script) => startSimulator(d.kc, script, { readyAfterMs, log })),
-    startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces }),
-    // KybernateRestores' pods too: nothing here restores them from their checkpoint, they just start.
-    startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces, labelSelector: RESTORE_LABEL }),
-    // And KybernateWorkloads' pods: started (or "restored") as if by a kubelet, never checkpointed for real.
-    startPodReadinessSimulator(d.kc, { readyAfterMs, log, namespaces: d.namespaces, labelSelector: WORKLOAD_LABEL }),
-  ]);
-  const simulators = starting.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  const stop = async () => void (await Promise.all(simulators.map((s) => s.stop())));
-  const failed = starting.find((s) => s.status === 'rejected');
-  if (failed) {
-    // The ones that did start are this part's to stop: the part as a whole did not start.
-    await stop();
-    throw failed.reason;
-  }
-  return { stop };
 }

@@ -3,7 +3,7 @@ import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { classifyKubeError } from '../../kube/errors.ts';
 import { resilientInformer, type StartedInformer } from '../../kube/informer.ts';
-import { Outage } from '../../observability/outage.ts';
+import { Outage } from '../../kube/outage.ts';
 import { OUTCOME_ANNOTATION, parseOutcome, type Outcome, type Simulator } from './simulator.ts';
 
 /**

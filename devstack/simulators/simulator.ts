@@ -1,7 +1,7 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { CustomObjects, splitApiVersion, type AnyObject } from '../../kube/custom-objects.ts';
 import { resilientInformer } from '../../kube/informer.ts';
-import { Outage } from '../../observability/outage.ts';
+import { Outage } from '../../kube/outage.ts';
 import { GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts';
 
 /**

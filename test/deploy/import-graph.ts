@@ -21,21 +21,36 @@ function packageName(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
+/** One import of a file: a repository-relative path (relative specifiers) or a package name, and whether it is type-only. */
+export interface Import {
+  target: string;
+  relative: boolean;
+  typeOnly: boolean;
+}
+
+/** The imports one source file (repository-relative) writes, static and dynamic; Node built-ins left out. */
+export function importsOf(root: string, file: string): Import[] {
+  const path = resolve(root, file);
+  return [...readFileSync(path, 'utf8').matchAll(IMPORT)].flatMap((m): Import[] => {
+    const specifier = m[3] ?? m[4]!;
+    const typeOnly = Boolean(m[2]);
+    if (specifier.startsWith('.')) return [{ target: relative(root, resolve(dirname(path), specifier)), relative: true, typeOnly }];
+    return BUILTINS.has(specifier) ? [] : [{ target: packageName(specifier), relative: false, typeOnly }];
+  });
+}
+
 export function importGraph(root: string, entries: readonly string[]): ImportGraph {
   const files = new Set<string>();
   const packages = new Set<string>();
-  const queue = entries.map((e) => resolve(root, e));
-  for (let file = queue.pop(); file; file = queue.pop()) {
-    const rel = relative(root, file);
+  const queue = [...entries];
+  for (let rel = queue.pop(); rel !== undefined; rel = queue.pop()) {
     if (files.has(rel)) continue;
-    if (!existsSync(file)) throw new Error(`${rel} is imported but does not exist`);
+    if (!existsSync(resolve(root, rel))) throw new Error(`${rel} is imported but does not exist`);
     files.add(rel);
-    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const typeOnly = Boolean(m[2]);
-      const specifier = m[3] ?? m[4]!;
-      if (typeOnly) continue;
-      if (specifier.startsWith('.')) queue.push(resolve(dirname(file), specifier));
-      else if (!BUILTINS.has(specifier)) packages.add(packageName(specifier));
+    for (const i of importsOf(root, rel)) {
+      if (i.typeOnly) continue;
+      if (i.relative) queue.push(i.target);
+      else packages.add(i.target);
     }
   }
   return { files, packages };

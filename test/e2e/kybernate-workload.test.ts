@@ -19,6 +19,7 @@ import type { NodeActivities } from '../../contract/kybernate-activities.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
 import type { Product } from '../../worker/product.ts';
 import { startTestProduct } from '../support/controller.ts';
+import { localSimulators } from '../../devstack/simulators/start.ts';
 import { eventually, stackInfo, temporalClient, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import {
   createWorkload,
@@ -49,7 +50,7 @@ describe('KybernateWorkload on the real stack, behind the activator', () => {
     kube = await testKube('kyb-workload');
     // The product as `run --activator-port` composes it (worker/product.ts): the activator shares the
     // controller's informers and client; the simulated kubelet runs the workloads' pods.
-    product = await startTestProduct(kube.namespace, taskQueuePrefix, { simulators: { readyAfterMs: 1_000 } });
+    product = await startTestProduct(kube.namespace, taskQueuePrefix, { simulators: localSimulators(1_000) });
     activator = { url: product.activatorUrl! };
     container = await startFakeContainer();
     const t = await temporalClient();

@@ -34,6 +34,7 @@ import { createFlameCluster, deleteFlameCluster, flameExample, getFlameCluster, 
 import { checkpointExample, createCheckpoint, deleteCheckpoint, finished, forceDeletePod, patchCheckpointStatus, runningPodOn, waitCheckpointGone, waitForCheckpoint } from '../support/kybernate.ts';
 import { createRestore, deleteRestore, getPod as getRestorePod, getRestore, handmadeCheckpoint, waitForRestore } from '../support/kybernate-restore.ts';
 import { createWorkload, deleteWorkload, getWorkload, httpCall, startFakeContainer, waitForWorkload, workloadCheckpoints, workloadPods, type FakeContainer } from '../support/kybernate-workload.ts';
+import { localSimulators } from '../../devstack/simulators/start.ts';
 
 describe('recorded histories of the other kinds', () => {
   let kube: TestKube;
@@ -58,7 +59,7 @@ describe('recorded histories of the other kinds', () => {
     kube = await testKube('e2e-rec-kinds');
     // The product as `run --activator-port` composes it, with the broker (AsyncActors' queues) and the
     // simulated kubelet (Flame's, restores' and workloads' pods).
-    product = await startTestProduct(kube.namespace, taskQueuePrefix, { amqpUrl: stackInfo().amqpUrl, simulators: { readyAfterMs: 1_000 } });
+    product = await startTestProduct(kube.namespace, taskQueuePrefix, { amqpUrl: stackInfo().amqpUrl, simulators: localSimulators(1_000) });
     activatorUrl = product.activatorUrl!;
     container = await startFakeContainer();
     // The node worker of `node`, played here (the dump itself is the containerd tests' business).
