@@ -8,7 +8,7 @@ import type { ProviderActivities } from '../contract/provider-activities.ts';
 import { coreTaskQueue } from '../workflows/engine/settings.ts';
 import { inProcessActivityType, NOT_SERVED } from '../workflows/model-deployment/settings.ts';
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { activityFailure } from '../contract/failure-types.ts';
 import { workflowCode } from './workflow-code.ts';
 import { WorkflowWorker } from './workflow-thread.ts';
 
@@ -76,7 +76,7 @@ export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker>
  * queue would not replay on a worker that does serve it; with it, the failure is in history.
  */
 export async function notServed(): Promise<never> {
-  throw ApplicationFailure.create({ type: NOT_SERVED, message: `This worker does not serve activity ${Context.current().info.activityType}`, nonRetryable: true });
+  throw activityFailure(NOT_SERVED, `This worker does not serve activity ${Context.current().info.activityType}`);
 }
 
 /** Workflows a core worker keeps in memory between their workflow tasks (sticky cache). */

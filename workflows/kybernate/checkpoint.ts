@@ -29,9 +29,6 @@ export type CheckpointInput = ObjectInput<CheckpointView>;
 
 const cluster = proxyLocalActivities<CheckpointActivities>({ startToCloseTimeout: KUBE_ACTIVITY_TIMEOUT, retry: ACTIVITY_RETRY });
 
-/** A dump the runtime refused (CRIU failed, the task not running, no such container) is not tried again. */
-const NODE_NON_RETRYABLE = ['ContainerdCheckpointFailed', 'ContainerdFailedPrecondition', 'ContainerdNotFound', 'ContainerdInvalid'];
-
 /**
  * The node's activities, on its own task queue: the worker there holds the containerd socket. Waiting
  * for that worker is bounded (a node without one fails the step as unavailable, it does not hang), each
@@ -45,7 +42,9 @@ function node(settings: EngineSettings, nodeName: string, timeouts: { startToClo
     startToCloseTimeout: timeouts.startToCloseMs,
     ...(timeouts.scheduleToCloseMs !== undefined ? { scheduleToCloseTimeout: timeouts.scheduleToCloseMs } : {}),
     heartbeatTimeout: '15s',
-    retry: { ...ACTIVITY_RETRY, maximumAttempts: 2, nonRetryableErrorTypes: [...ACTIVITY_RETRY.nonRetryableErrorTypes, ...NODE_NON_RETRYABLE] },
+    // A dump the runtime refused (CRIU failed, the task not running, no such container) is not tried
+    // again: those Containerd* types are permanent in contract/failure-types.ts, so ACTIVITY_RETRY says so.
+    retry: { ...ACTIVITY_RETRY, maximumAttempts: 2 },
   });
 }
 

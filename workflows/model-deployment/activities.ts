@@ -5,7 +5,7 @@ import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-option
 import type { ReadRef } from '../../contract/object-ref.ts';
 import type { CleanupOutcome, ReconcileOutcome } from '../../contract/provider-activities.ts';
 import type { EngineSettings } from '../engine/settings.ts';
-import { inProcessActivityType, NOT_SERVED, providerTaskQueue } from './settings.ts';
+import { inProcessActivityType, providerTaskQueue } from './settings.ts';
 
 // The ModelDeployment workflow's activities: the core's steps and each provider's, with the timeouts
 // and retries every kind shares (engine/activity-options.ts).
@@ -40,8 +40,9 @@ type InProcessCall = (ref: ReadRef) => Promise<ReconcileOutcome | CleanupOutcome
 
 const inProcess = proxyLocalActivities<Record<string, InProcessCall>>({
   startToCloseTimeout: PROVIDER_ACTIVITY_TIMEOUT,
-  // A worker that does not run the provider (the workflow moved to another replica) says so at once.
-  retry: { ...ACTIVITY_RETRY, nonRetryableErrorTypes: [...ACTIVITY_RETRY.nonRetryableErrorTypes, NOT_SERVED] },
+  // A worker that does not run the provider (the workflow moved to another replica) says so at once:
+  // NOT_SERVED is among ACTIVITY_RETRY's non-retryable types (contract/failure-types.ts).
+  retry: ACTIVITY_RETRY,
 });
 
 /**

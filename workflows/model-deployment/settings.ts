@@ -1,4 +1,5 @@
 import type { EngineSettings } from '../engine/settings.ts';
+import type { FailureType } from '../../contract/failure-types.ts';
 
 /** ModelDeployment's own settings, beside the engine's (engine/settings.ts). */
 export interface ModelDeploymentSettings {
@@ -22,8 +23,8 @@ export function inProcessActivityType(provider: string, activity: string): strin
   return `${provider}:${activity}`;
 }
 
-/** The failure type of an activity a core worker does not serve (worker/core-worker.ts `notServed`). */
-export const NOT_SERVED = 'ActivityNotServed';
+/** The failure type of an activity a core worker does not serve (worker/core-worker.ts `notServed`); permanent in contract/failure-types.ts. */
+export const NOT_SERVED = 'ActivityNotServed' satisfies FailureType;
 
 /** The provider and activity of an in-process activity type; no provider for any other type. */
 export function splitActivityType(type: string): { provider?: string; activity: string } {
