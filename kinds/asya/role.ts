@@ -24,7 +24,7 @@ export const asyaRole: ClusterRoleSpec = {
     'From the core role (kubeairunway-controller), not repeated here: get on ModelDeployments (a binding',
     'to a ModelDeployment reads it, resolve-target.ts), events (InvalidSpec, RuntimeInjected, Released,',
     '...), and the CustomResourceDefinitions: following a ModelDeployment to its provider resource picks',
-    "that CRD's version (providers/crd-version.ts detectInstalledVersion) from the process's CRD cache,",
+    "that CRD's version (providers/crd-version.ts versionOfCrd, read by kube/installed-crd.ts) from the process's CRD cache,",
     "which the watcher's ModelDeployment kind fills (list and watch in the core role); the controller",
     'always runs --core with --watcher.',
   ],
@@ -53,7 +53,7 @@ export const asyaRole: ClusterRoleSpec = {
     {
       why: [
         'update: the standalone workload and every ScaledObject carry a controller owner reference with',
-        '  blockOwnerDeletion (activities/asya/render-metadata.ts controllerReference); where the',
+        '  blockOwnerDeletion (render/asya/render-metadata.ts controllerReference); where the',
         '  OwnerReferencesPermissionEnforcement admission plugin is on, setting it requires update on the',
         "  owner's finalizers subresource. It grants nothing else (the finalizer goes through the patch above).",
       ],

@@ -38,7 +38,7 @@ export const flameRole: ClusterRoleSpec = {
     {
       why: [
         'update: every child carries a controller owner reference with blockOwnerDeletion',
-        '  (activities/flame/render.ts childMetadata); where the OwnerReferencesPermissionEnforcement',
+        '  (render/flame/render.ts childMetadata); where the OwnerReferencesPermissionEnforcement',
         "  admission plugin is on, setting it requires update on the owner's finalizers subresource, or the",
         '  API server refuses the child. It grants nothing else (finalizers are not written through it).',
       ],
