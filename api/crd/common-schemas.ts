@@ -2,7 +2,8 @@
 // generation, a container's resources and the replica range rule. Leaf builders: ./field-schemas.ts.
 
 import { QUANTITY_STRING_PATTERN, type Quantity, type ResourceRequirements } from '../common/checks.ts';
-import { mapOf, object, worded, type Schema } from '../schema/typed.ts';
+import type { Condition } from '../common/status-reader.ts';
+import { mapOf, object, worded, type ObjectOf, type Schema } from '../schema/typed.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
 /**
@@ -27,9 +28,9 @@ export function rootSchema(description: string, spec: JSONSchemaProps, status: J
   };
 }
 
-/** The status of the kinds beyond ModelDeployment: written by their controller only. */
-export function statusSchema(properties: Record<string, JSONSchemaProps>): JSONSchemaProps {
-  return { type: 'object', description: 'Observed state, written by the controller.', properties };
+/** The status of the kinds beyond ModelDeployment: written by their controller only, so every field is optional to a reader. */
+export function statusSchema<P extends Record<string, Schema>>(properties: P): Schema<ObjectOf<P, never>, false> {
+  return object('Observed state, written by the controller.', properties);
 }
 
 /**
@@ -41,7 +42,7 @@ export function replicaRangeRule(message: string): CelValidationRule {
 }
 
 /** status.observedGeneration of the kinds beyond ModelDeployment. */
-export const observedGenerationSchema: JSONSchemaProps = {
+export const observedGenerationSchema: Schema<number, false> = {
   type: 'integer',
   format: 'int64',
   minimum: 0,
@@ -83,7 +84,7 @@ export function resourcesSchema(description: string, examples = 'cpu, memory, ..
  * Kubernetes-style conditions. A map-type list keyed by `type`, so the core controller and a provider can
  * each own their own conditions through server-side apply without overwriting the other's.
  */
-export const conditionsSchema: JSONSchemaProps = {
+export const conditionsSchema: Schema<Condition[], false> = {
   type: 'array',
   description: 'Conditions of the resource, one per type.',
   'x-kubernetes-list-type': 'map',

@@ -37,7 +37,7 @@ export const checkpointSpecSchema = object(
   { required: ['podName'] },
 );
 
-export const checkpointStatusSchema: JSONSchemaProps = statusSchema({
+export const checkpointStatusSchema = statusSchema({
   phase: enumOf(CHECKPOINT_PHASES, 'Pending, InProgress, Completed or Failed.'),
   checkpointRef: str('The checkpoint image, e.g. containerd.io/checkpoint/<id>:<timestamp>.'),
   checkpointSize: str('Size of the checkpoint, e.g. 2.2Gi.'),

@@ -10,7 +10,7 @@ import { STORAGE_TYPES } from '../kybernate/values.ts';
 import { conditionsSchema, observedGenerationSchema } from './common-schemas.ts';
 import { enumOf, image, str } from './field-schemas.ts';
 import { object } from '../schema/typed.ts';
-import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
+import type { CelValidationRule } from './schema-types.ts';
 
 /**
  * Where a checkpoint image goes. The default sits on the object itself ({}), so the API server fills
@@ -38,7 +38,7 @@ export const storageSchema = object(
 );
 
 /** The status fields all three kinds have. */
-export const commonStatusFields: Record<string, JSONSchemaProps> = {
+export const commonStatusFields = {
   message: str('Human-readable summary: what is happening, or why it failed.'),
   conditions: conditionsSchema,
   observedGeneration: observedGenerationSchema,

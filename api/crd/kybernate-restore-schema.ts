@@ -8,7 +8,7 @@ import { RESTORE_PHASES } from '../kybernate/values.ts';
 import { resourcesSchema, rootSchema, statusSchema } from './common-schemas.ts';
 import { bool, enumOf, image, int, str, timestamp } from './field-schemas.ts';
 import { commonStatusFields, ownerNameRules } from './kybernate-common-schema.ts';
-import { mapOf, object } from '../schema/typed.ts';
+import { mapOf, object, type Schema } from '../schema/typed.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
 const podName = (description: string, what: string) => str(description, { minLength: 1, maxLength: MAX_OBJECT_NAME_LENGTH, pattern: OBJECT_NAME_PATTERN, what });
@@ -34,12 +34,12 @@ export const restoreSpecSchema = object(
   { 'x-kubernetes-validations': [{ rule: 'has(self.checkpointRef) != has(self.checkpointImage)', message: KybernateMessage.exactlyOneSource, reason: 'FieldValueInvalid' }] },
 );
 
-export const restoreStatusSchema: JSONSchemaProps = statusSchema({
+export const restoreStatusSchema = statusSchema({
   phase: enumOf(RESTORE_PHASES, 'Pending, Restoring, Running or Failed.'),
   restoredPodName: str('The restore pod.'),
   restoredPodUID: str('Its UID.'),
   restoreTime: timestamp('When the restored pod was seen running.'),
-  counterValue: { type: 'integer', format: 'int64', description: "For debugging: the counter value the restored process continued from (the seed's counter workload)." },
+  counterValue: { type: 'integer', format: 'int64', description: "For debugging: the counter value the restored process continued from (the seed's counter workload)." } as Schema<number, false>,
   ...commonStatusFields,
 });
 

@@ -62,7 +62,7 @@ export const workloadSpecSchema = object(
   { required: ['template'] },
 );
 
-export const workloadStatusSchema: JSONSchemaProps = statusSchema({
+export const workloadStatusSchema = statusSchema({
   phase: enumOf(WORKLOAD_PHASES, 'Pending, Running, Suspending, Suspended, Restoring or Failed.'),
   activeReplicas: int('Running pods.', 0),
   suspendedCheckpoints: int('Suspends that ended in a checkpoint.', 0),
