@@ -14,8 +14,9 @@ export const devCommand: CommandRegistration = (program) => {
     .option('--metrics-port <port>', 'metrics and /healthz port', toPort, 9090)
     .option('--activator-port <port>', "serve the KybernateWorkloads' activator (wake on request) on 127.0.0.1 at this port; none without it", toPort)
     .option('--real-operators', "run the real KubeRay and KEDA operators (built by `npm run tools`) instead of the simulated KubeRay operator; RayServices then stop short of Running (no Ray runs here)")
+    .option('--kybernate-node', "run the Kybernate node container (Debian trixie's containerd and CRIU 4 on a private Docker engine; root; images built once) and the node worker on its containerd, as node 'dev-node'")
     .action(
-      action(async (opts: { stateDir: string; temporalPort: number; temporalUiPort: number; metricsPort: number; activatorPort?: number; realOperators?: boolean }) => {
+      action(async (opts: { stateDir: string; temporalPort: number; temporalUiPort: number; metricsPort: number; activatorPort?: number; realOperators?: boolean; kybernateNode?: boolean }) => {
         // Loaded on demand: the offline commands must not pay for the stack's modules.
         const { runDev } = await import('../dev/run-dev.ts');
         await runDev(opts);

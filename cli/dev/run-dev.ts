@@ -1,4 +1,5 @@
 import { stackCrdFiles } from '../../devstack/crd-files.ts';
+import { devNodeDir, nodeUnavailable, startNodeWithEngine, type RunningNode } from '../../devstack/dev-node.ts';
 import { removePidFile } from '../../devstack/leftovers.ts';
 import { startLocalProduct, type LocalProduct } from '../../devstack/local-product.ts';
 import { startRealOperators, type RealOperators } from '../../devstack/operators.ts';
@@ -22,7 +23,12 @@ export interface DevOptions {
   activatorPort?: number;
   /** Run the real KubeRay and KEDA operators (devstack/operators.ts) instead of the simulated KubeRay operator. */
   realOperators?: boolean;
+  /** Run the Kybernate node container (private Docker engine, CRIU 4) and this node's worker on its containerd. */
+  kybernateNode?: boolean;
 }
+
+/** The dev stack's node: the name Kybernate routes checkpoints of pods with `spec.nodeName` to. */
+export const DEV_NODE_NAME = 'dev-node';
 
 
 /** The embedded run: the whole local stack on loopback, supervised, until Ctrl-C. */
@@ -33,8 +39,12 @@ export async function runDev(opts: DevOptions): Promise<void> {
   let stack: Stack | undefined;
   let product: LocalProduct | undefined;
   let operators: RealOperators | undefined;
+  let node: RunningNode | undefined;
   const aborting = new AbortController();
   const starting = (async () => {
+    // Said before anything starts: asked for, a node that cannot run here fails the start at once.
+    const noNode = opts.kybernateNode ? nodeUnavailable() : undefined;
+    if (noNode) throw new CliError(`--kybernate-node cannot start the Kybernate node container here: ${noNode}.`);
     await claimPort(opts.metricsPort, 'The metrics and /healthz', '--metrics-port');
     if (opts.activatorPort !== undefined) await claimPort(opts.activatorPort, 'The KybernateWorkload activator', '--activator-port');
     stack = await startStack({
@@ -56,9 +66,19 @@ export async function runDev(opts: DevOptions): Promise<void> {
       log(`KubeRay and KEDA operators ready in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
     }
     const realOperators = operators ? { realOperators: operators.simulatorsReplaced } : {};
-    product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, metricsPort: opts.metricsPort, ...(opts.activatorPort !== undefined ? { activatorPort: opts.activatorPort } : {}), ...realOperators, log });
+    if (opts.kybernateNode) {
+      const t0 = Date.now();
+      node = await startNodeWithEngine(devNodeDir(stack.stateDir), { log, name: `kubeairunway-dev-node-${process.pid}` }).catch((err: Error) => {
+        throw new CliError(`--kybernate-node: the Kybernate node container did not start: ${err.message}`);
+      });
+      log(`Kybernate node ${DEV_NODE_NAME} ready in ${((Date.now() - t0) / 1000).toFixed(1)}s (CRIU ${node.criuVersion ?? '?'})`);
+    }
+    const nodeWorker = node ? { node: { name: DEV_NODE_NAME, containerdSocket: node.node.socket } } : {};
+    product = await startLocalProduct(stack, { webhook: true, simulatedReadyAfterMs: 5_000, metricsPort: opts.metricsPort, ...(opts.activatorPort !== undefined ? { activatorPort: opts.activatorPort } : {}), ...realOperators, ...nodeWorker, log });
   })();
   const first = await Promise.race([starting.then(() => 'started' as const), interrupted.then(() => 'interrupted' as const)]).catch(async (err: Error) => {
+    await product?.stop();
+    await node?.stop();
     await operators?.stop();
     await stack?.stop();
     removePidFile(opts.stateDir);
@@ -72,6 +92,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
     aborting.abort();
     await starting.catch(() => undefined);
     await product?.stop();
+    await node?.stop();
     await operators?.stop();
     await stack?.stop();
     await stopProcessesLoggingIn(opts.stateDir);
@@ -79,12 +100,15 @@ export async function runDev(opts: DevOptions): Promise<void> {
     log('stopped');
     return;
   }
-  printWelcome(stack!, product!, operators);
+  printWelcome(stack!, product!, operators, node);
   await interrupted;
   log('stopping ...');
   // Calls in flight when the Temporal connection closes fail with "Channel has been shut down"; expected now.
   swallowShutdownNoise(log);
   await product!.stop();
+  // The node worker is stopped with the product; then the node container and the Docker engine (when this
+  // process started it), whose processes are no servers of the stack.
+  await node?.stop();
   await operators?.stop();
   // The stack's servers are stopped by process id, whatever happened above.
   await stack!.stop();
@@ -111,7 +135,7 @@ async function claimPort(port: number, what: string, flag: string): Promise<void
   throw new PortTakenError(portTakenMessage(what, port, holder ? describeHolder(holder) : 'a process this user cannot see', flag));
 }
 
-function printWelcome(stack: Stack, product: LocalProduct, operators: RealOperators | undefined): void {
+function printWelcome(stack: Stack, product: LocalProduct, operators: RealOperators | undefined, node: RunningNode | undefined): void {
   process.stdout.write(
     [
       '',
@@ -129,6 +153,12 @@ function printWelcome(stack: Stack, product: LocalProduct, operators: RealOperat
       operators
         ? `  operators:    real KubeRay and KEDA (logs: ${operators.operators.map((o) => o.logFile).join(', ')}); KAITO and Dynamo simulated`
         : '  operators:    simulated (KAITO, Dynamo, KubeRay); --real-operators runs the real KubeRay and KEDA ones',
+      ...(node
+        ? [
+            `  node:         ${DEV_NODE_NAME}: the Kybernate node worker on the node container's containerd (${node.node.socket}, CRIU ${node.criuVersion ?? '?'}); checkpoints of pods with spec.nodeName ${DEV_NODE_NAME} run there`,
+            `                DOCKER_HOST=${node.engine.host} docker exec ${node.node.container} ctr -a ${node.node.socket} -n k8s.io containers ls`,
+          ]
+        : ['  node:         none; --kybernate-node runs a Kybernate node container with a working CRIU (root, a private Docker engine)']),
       `  deploy:       kubectl --kubeconfig ${stack.kubeconfigPath} apply -f examples/gpu-vllm-dynamo.yaml`,
       `  watch:        kubectl --kubeconfig ${stack.kubeconfigPath} get md -w`,
       `  history:      node bin/kubeairunway.js history default/llama-8b --kubeconfig ${stack.kubeconfigPath}`,

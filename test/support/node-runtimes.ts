@@ -4,9 +4,9 @@
 // - the Kybernate node container: trixie's containerd 1.7, runc and CRIU 4 on the private Docker engine
 //   (devstack/kybernate-node.ts), where checkpoints and restores really happen.
 import { baseImageUnavailable } from '../../devstack/docker-images.ts';
-import { dockerUnavailable, startDocker, type DockerEngine } from '../../devstack/docker.ts';
+import { dockerUnavailable } from '../../devstack/docker.ts';
 import { containerdUnavailable, criuStatus, startContainerd, type Containerd, type CriuStatus } from '../../devstack/containerd.ts';
-import { startKybernateNode } from '../../devstack/kybernate-node.ts';
+import { startNodeWithEngine } from '../../devstack/dev-node.ts';
 
 export interface NodeRuntime {
   /** For test titles: where containerd runs. */
@@ -38,22 +38,10 @@ function nodeContainerRuntime(): NodeRuntime {
     unavailable,
     criu,
     async start(dir, log) {
-      let engine: DockerEngine | undefined;
-      try {
-        engine = await startDocker(log ? { log } : {});
-        const node = await startKybernateNode(engine, dir, log ? { log } : {});
-        const checked = await node.criu();
-        if (!checked.works) {
-          await node.stop();
-          throw new Error(checked.reason);
-        }
-        criu.version = checked.version;
-        const stopEngine = engine;
-        return { ...node, stop: async () => void (await node.stop(), await stopEngine.stop()) };
-      } catch (err) {
-        await engine?.stop();
-        throw err;
-      }
+      // As `npm run dev -- --kybernate-node` starts it: engine, node, `criu check`.
+      const running = await startNodeWithEngine(dir, log ? { log } : {});
+      criu.version = running.criuVersion;
+      return { ...running.node, stop: running.stop };
     },
   };
 }
