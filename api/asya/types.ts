@@ -5,9 +5,8 @@
 // one of these, with the CRD's defaults filled in.
 
 import type { ObjectMetadata, Quantity, ResourceRequirements } from '../common/checks.ts';
-import type { Condition } from '../common/status-reader.ts';
-import type { Mode } from './constants.ts';
-import type { asyncActorSpecSchema } from '../crd/async-actor-schema.ts';
+import type { CheckedObject } from '../common/object-validator.ts';
+import type { asyncActorSpecSchema, asyncActorStatusSchema } from '../crd/async-actor-schema.ts';
 import type { Static } from '../schema/typed.ts';
 
 /** The spec, as declared once in its schema (api/crd/async-actor-schema.ts), with the CRD's defaults filled in. */
@@ -52,30 +51,9 @@ export type ActorStatusValue =
   | 'VolumeError'
   | 'ConfigError';
 
-export interface AsyncActorStatus {
-  mode?: Mode;
-  /** The workload that runs the actor, `Kind/namespace/name` (formatTarget). */
-  resolvedTarget?: string;
-  runtimeInjected?: boolean;
-  conflictCount?: number;
-  lastConflictTime?: string;
-  replicas?: number;
-  readyReplicas?: number;
-  desiredReplicas?: number;
-  totalReplicas?: number;
-  pendingReplicas?: number;
-  failingPods?: number;
-  status?: ActorStatusValue | string;
-  conditions?: Condition[];
-  observedGeneration?: number;
-}
+/** The status, as its schema declares it; `status` holds an ActorStatusValue or an error summary, `conditions` a ConditionType each. */
+export type AsyncActorStatus = Static<typeof asyncActorStatusSchema>;
 
 export type AsyncActorMetadata = ObjectMetadata;
 
-export interface AsyncActor {
-  apiVersion: string;
-  kind: string;
-  metadata: AsyncActorMetadata;
-  spec: AsyncActorSpec;
-  status?: AsyncActorStatus;
-}
+export type AsyncActor = CheckedObject<AsyncActorSpec, AsyncActorStatus>;
