@@ -5,8 +5,10 @@ import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-option
 import { deletionDeadline, untilDeadline } from '../engine/deletion-deadline.ts';
 import { toMs } from '../engine/durations.ts';
 import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
+import { ENGINE_DEFAULTS, type EngineSettings } from '../engine/settings.ts';
 import { reconcileLoop, type PassEnd } from '../engine/reconcile-loop.ts';
 import type { LoopView } from '../engine/view.ts';
+import { ASYNC_ACTOR_DEFAULTS, type AsyncActorSettings } from './settings.ts';
 
 /** Seed 002: past this many removals of our containers by the target's owner, stop re-injecting until the spec changes. */
 export const MAX_CONFLICTS = 5;
@@ -25,7 +27,7 @@ export interface AsyncActorView extends LoopView {
   parkedAt: number | undefined;
 }
 
-export type AsyncActorInput = ObjectInput<AsyncActorView>;
+export type AsyncActorInput = ObjectInput<AsyncActorView, AsyncActorView, AsyncActorSettings & EngineSettings>;
 
 /** Kubernetes and broker calls, each short: local activities, each a marker in history with its result. */
 const asya = proxyLocalActivities<AsyaActivities>({ startToCloseTimeout: KUBE_ACTIVITY_TIMEOUT, retry: ACTIVITY_RETRY });
@@ -41,7 +43,7 @@ export async function asyncActorWorkflow(input: AsyncActorInput): Promise<AsyncA
   return reconcileLoop(new AsyncActorReconciler(input));
 }
 
-class AsyncActorReconciler extends ObjectReconciler<AsyncActorView> {
+class AsyncActorReconciler extends ObjectReconciler<AsyncActorView, AsyncActorView, AsyncActorSettings & EngineSettings> {
   constructor(input: AsyncActorInput) {
     super(input, input.carried ?? {
       ...freshView(input.ref, 'read'),
@@ -53,7 +55,7 @@ class AsyncActorReconciler extends ObjectReconciler<AsyncActorView> {
       conflictCount: 0,
       lastConflictTime: undefined,
       parkedAt: undefined,
-    });
+    }, { ...ENGINE_DEFAULTS, ...ASYNC_ACTOR_DEFAULTS });
   }
 
   async runPass(): Promise<PassEnd> {

@@ -1,10 +1,10 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { continueAsNew, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
-import { DEFAULT_SETTINGS, type ReconcileSettings } from '../settings.ts';
 import type { ReconcileRequest } from './definitions.ts';
 import { toMs } from './durations.ts';
 import type { PassEnd, Reconciler } from './reconcile-loop.ts';
+import type { EngineSettings } from './settings.ts';
 import { K8sPhase } from './search-attributes.ts';
 import { SeenVersion } from './seen-version.ts';
 import { CODE_LEVEL, takesChange } from './code-level.ts';
@@ -15,10 +15,11 @@ import type { LoopView, StepError } from './view.ts';
 /**
  * What a kind's workflow takes, and hands itself at continue-as-new. `C` is what a run carries to the
  * next: the view, for every kind but ModelDeployment (which carries more, see its `CarriedState`).
+ * `S`: the settings the kind reads, the engine's and its own (the watcher passes every kind's).
  */
-export interface ObjectInput<V extends LoopView, C = V> {
+export interface ObjectInput<V extends LoopView, C = V, S extends EngineSettings = EngineSettings> {
   ref: ObjectRef;
-  settings?: Partial<ReconcileSettings>;
+  settings?: Partial<S>;
   /** What the last run carried across continue-as-new. */
   carried?: C;
   /** The newest resourceVersion a signal reported (see SeenVersion), where `carried` does not hold it. */
@@ -38,21 +39,25 @@ export function freshView(ref: ObjectRef, step: string): LoopView {
  * continue-as-new with the view, the step bookkeeping and the code level's patches. A kind writes
  * `runPass` (and, if it needs, the hooks: `attributes`, `recordedMemo`, `nextInput`, the loop's).
  */
-export abstract class ObjectReconciler<V extends LoopView, C = V> implements Reconciler<V> {
+export abstract class ObjectReconciler<V extends LoopView, C = V, S extends EngineSettings = EngineSettings> implements Reconciler<V> {
   readonly view: V;
-  readonly settings: ReconcileSettings;
+  readonly settings: S;
   dirty = false;
   private readonly seen: SeenVersion;
   private published = '';
   private readonly visibility = new VisibilityWrites();
 
-  /** `view`: the carried view, or a fresh one; `seenVersion`: where the kind's input carries it (by default at its top). */
+  /**
+   * `view`: the carried view, or a fresh one; `defaults`: the kind's settings where the input gives none
+   * (ENGINE_DEFAULTS for a kind with none of its own); `seenVersion`: where the kind's input carries it.
+   */
   constructor(
-    protected readonly input: ObjectInput<V, C>,
+    protected readonly input: ObjectInput<V, C, S>,
     view: V,
+    defaults: S,
     seenVersion = input.seenVersion,
   ) {
-    this.settings = { ...DEFAULT_SETTINGS, ...input.settings };
+    this.settings = { ...defaults, ...input.settings };
     this.seen = new SeenVersion(seenVersion);
     this.view = view;
   }
@@ -111,11 +116,11 @@ export abstract class ObjectReconciler<V extends LoopView, C = V> implements Rec
   }
 
   continueAsNew(): Promise<never> {
-    return continueAsNew<(input: ObjectInput<V, C | V>) => Promise<V>>(this.nextInput());
+    return continueAsNew<(input: ObjectInput<V, C | V, S>) => Promise<V>>(this.nextInput());
   }
 
   /** The next run's input: the view and the version signals reported. The next run begins at this code's level, whatever level this one had. */
-  protected nextInput(): ObjectInput<V, C | V> {
+  protected nextInput(): ObjectInput<V, C | V, S> {
     return { ref: this.input.ref, settings: this.input.settings, carried: this.view, seenVersion: this.seen.version, codeLevel: CODE_LEVEL };
   }
 

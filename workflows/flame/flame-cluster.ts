@@ -4,6 +4,7 @@ import type { FlameClusterState } from '../../api/flame/types.ts';
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-options.ts';
 import { toMs } from '../engine/durations.ts';
 import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
+import { ENGINE_DEFAULTS } from '../engine/settings.ts';
 import { reconcileLoop, type PassEnd } from '../engine/reconcile-loop.ts';
 import type { LoopView } from '../engine/view.ts';
 
@@ -32,7 +33,7 @@ export async function flameClusterWorkflow(input: FlameClusterInput): Promise<Fl
 
 class FlameClusterReconciler extends ObjectReconciler<FlameClusterView> {
   constructor(input: FlameClusterInput) {
-    super(input, input.carried ?? { ...freshView(input.ref, 'apply'), phase: undefined, step: 'apply', configGeneration: undefined });
+    super(input, input.carried ?? { ...freshView(input.ref, 'apply'), phase: undefined, step: 'apply', configGeneration: undefined }, ENGINE_DEFAULTS);
   }
 
   async runPass(): Promise<PassEnd> {

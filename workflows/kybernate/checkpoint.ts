@@ -9,7 +9,7 @@ import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-
 import { reconcileLoop, type PassEnd } from '../engine/reconcile-loop.ts';
 import { stepError } from '../engine/step-error.ts';
 import type { LoopView } from '../engine/view.ts';
-import type { EngineSettings } from '../engine/settings.ts';
+import { ENGINE_DEFAULTS, type EngineSettings } from '../engine/settings.ts';
 import { formatBytes } from './format-bytes.ts';
 
 export type CheckpointStep = 'read' | 'resolve-pod' | 'checkpoint' | 'cleanup' | 'idle' | 'paused';
@@ -60,7 +60,7 @@ export async function kybernateCheckpointWorkflow(input: CheckpointInput): Promi
 
 class CheckpointReconciler extends ObjectReconciler<CheckpointView> {
   constructor(input: CheckpointInput) {
-    super(input, input.carried ?? { ...freshView(input.ref, 'read'), phase: undefined, step: 'read' });
+    super(input, input.carried ?? { ...freshView(input.ref, 'read'), phase: undefined, step: 'read' }, ENGINE_DEFAULTS);
   }
 
   async runPass(): Promise<PassEnd> {

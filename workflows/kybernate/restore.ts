@@ -4,6 +4,7 @@ import type { RestoreActivities, RestoreAssessment, RestorePhase, RestoreStatusI
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-options.ts';
 import { toMs } from '../engine/durations.ts';
 import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
+import { ENGINE_DEFAULTS } from '../engine/settings.ts';
 import { reconcileLoop, type PassEnd } from '../engine/reconcile-loop.ts';
 import type { LoopView } from '../engine/view.ts';
 
@@ -37,7 +38,7 @@ export async function kybernateRestoreWorkflow(input: RestoreInput): Promise<Res
 
 class RestoreReconciler extends ObjectReconciler<RestoreView> {
   constructor(input: RestoreInput) {
-    super(input, input.carried ?? { ...freshView(input.ref, 'read'), phase: undefined, step: 'read' });
+    super(input, input.carried ?? { ...freshView(input.ref, 'read'), phase: undefined, step: 'read' }, ENGINE_DEFAULTS);
   }
 
   async runPass(): Promise<PassEnd> {

@@ -5,6 +5,7 @@ import type { ReadRef } from '../../contract/object-ref.ts';
 import { ACTIVITY_RETRY, KUBE_ACTIVITY_TIMEOUT } from '../engine/activity-options.ts';
 import { toMs } from '../engine/durations.ts';
 import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
+import { ENGINE_DEFAULTS } from '../engine/settings.ts';
 import { reconcileLoop, type PassEnd } from '../engine/reconcile-loop.ts';
 import { stepError } from '../engine/step-error.ts';
 import type { LoopView } from '../engine/view.ts';
@@ -94,7 +95,7 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
       waking: false,
       suspends: 0,
       suspendedCheckpoints: 0,
-    });
+    }, ENGINE_DEFAULTS);
     // A request restarts the idle timer; a running workload needs no pass for it (its timer's pass
     // looks again), one that is not awake is woken.
     setHandler(activitySignal, ({ at }) => {

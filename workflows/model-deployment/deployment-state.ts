@@ -8,11 +8,12 @@ import type { ReconcileRequest } from '../engine/definitions.ts';
 import { freshView, ObjectReconciler, type ObjectInput } from '../engine/object-reconciler.ts';
 import type { PassEnd } from '../engine/reconcile-loop.ts';
 import { MdPhase, MdProvider } from '../engine/search-attributes.ts';
+import { ENGINE_DEFAULTS, type EngineSettings } from '../engine/settings.ts';
 import { stepError } from '../engine/step-error.ts';
 import type { StepError } from '../engine/view.ts';
 import { coreActivities, inProcessCall, localCoreActivities, providerActivities } from './activities.ts';
 import { runPass } from './pass.ts';
-import { NOT_SERVED } from './settings.ts';
+import { MODEL_DEPLOYMENT_DEFAULTS, NOT_SERVED, type ModelDeploymentSettings } from './settings.ts';
 import type { DeploymentView } from './view.ts';
 
 /**
@@ -33,7 +34,7 @@ export interface CarriedState {
 }
 
 /** ModelDeployment's input: the engine's, carrying `CarriedState` (with the seen version inside it). */
-export type ModelDeploymentInput = Omit<ObjectInput<DeploymentView, CarriedState>, 'seenVersion'>;
+export type ModelDeploymentInput = Omit<ObjectInput<DeploymentView, CarriedState, ModelDeploymentSettings & EngineSettings>, 'seenVersion'>;
 
 function initialView(ref: ObjectRef): DeploymentView {
   return { ...freshView(ref, 'read'), phase: undefined, step: 'read', provider: undefined, deleting: false, paused: false };
@@ -44,7 +45,7 @@ function initialView(ref: ObjectRef): DeploymentView {
  * the engine's reconciler with what is ModelDeployment's own (the Md* search attributes, the core status
  * it last wrote, a provider switch's start, the short pass after a change of the provider's resource).
  */
-export class DeploymentState extends ObjectReconciler<DeploymentView, CarriedState> {
+export class DeploymentState extends ObjectReconciler<DeploymentView, CarriedState, ModelDeploymentSettings & EngineSettings> {
   coreStatus: CoreStatus | undefined;
   private lastCoreWrite: string | undefined;
   /** When the current provider switch began waiting for the old provider (workflow time). */
@@ -64,7 +65,7 @@ export class DeploymentState extends ObjectReconciler<DeploymentView, CarriedSta
 
   constructor(input: ModelDeploymentInput) {
     const carried = input.carried;
-    super(input, carried?.view ?? initialView(input.ref), carried?.seenVersion);
+    super(input, carried?.view ?? initialView(input.ref), { ...ENGINE_DEFAULTS, ...MODEL_DEPLOYMENT_DEFAULTS }, carried?.seenVersion);
     this.coreStatus = carried?.core;
     this.lastCoreWrite = carried?.lastCoreWrite;
     this.switchSince = carried?.switchSince;
