@@ -3,15 +3,13 @@ import { API_VERSION, CONTROLLER_FIELD_MANAGER, FINALIZER, MODEL_DEPLOYMENT_KIND
 import { events } from '../../api/messages.ts';
 import type { InferenceProviderConfig, Issue, ModelDeployment } from '../../api/types.ts';
 import { validate } from '../../api/validate.ts';
-import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
-import { setFinalizer } from '../../kube/finalizers.ts';
 import { isKubeError, kubeCall, toActivityFailure } from '../../kube/errors.ts';
-import { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { secretExists } from '../../kube/secret-exists.ts';
 import { selectProvider } from '../../providers/selection.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
-import { involved, modelDeploymentResource, readLiveDeployment } from '../deployment-ref.ts';
+import { involved, MODEL_DEPLOYMENT, modelDeploymentResource } from '../deployment-ref.ts';
+import { KindClient } from '../kind/kind-client.ts';
 import { PROVIDER_CONFIGS } from '../../api/constants.ts';
 import { withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { kubeNow } from '../../kube/time.ts';
@@ -58,13 +56,12 @@ export interface CoreActivityDeps {
 
 /** The core controller's side effects. The core knows no provider: it reads InferenceProviderConfigs only. */
 export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
-  const objects = new CustomObjects(deps.kc);
-  const recorder = new EventRecorder(deps.kc, CONTROLLER_FIELD_MANAGER);
+  const deployments = new KindClient<ModelDeployment>(MODEL_DEPLOYMENT, { kc: deps.kc, informers: deps.informers, fieldManager: CONTROLLER_FIELD_MANAGER });
+  const { objects, recorder } = deployments;
   const ruleErrors = ruleErrorReporter(objects, recorder);
   const staleAfter = deps.providerStaleAfterMs ?? PROVIDER_STALE_AFTER_MS;
 
-  const live = async (ref: ReadRef, action: string, fresh = false): Promise<ModelDeployment | undefined> =>
-    kubeCall(action, () => readLiveDeployment(objects, fresh ? undefined : deps.informers, ref));
+  const live = (ref: ReadRef, fresh = false): Promise<ModelDeployment | undefined> => deployments.read(ref, fresh);
 
   const listProviderConfigs = async (): Promise<InferenceProviderConfig[]> =>
     kubeCall('list InferenceProviderConfigs', async () => (deps.informers?.cachedList(PROVIDER_CONFIGS) ?? (await objects.list(PROVIDER_CONFIGS))) as unknown as InferenceProviderConfig[]);
@@ -74,18 +71,6 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
   const secretsChecked = new BoundedMap<string, true>(10_000);
   const warningsReported = new BoundedMap<string, true>(10_000);
 
-  /**
-   * Finalizer edits are a JSON patch guarded by a `test` of the list it edits, so a finalizer another
-   * controller adds or removes meanwhile is never lost. A failed test (someone else won) is re-read and
-   * tried again here rather than failing the step: status writes bump the object all the time.
-   */
-  const patchFinalizer = async (ref: ReadRef, present: boolean, action: string) => {
-    try {
-      await setFinalizer(objects, modelDeploymentResource(ref), (fresh) => live(ref, action, fresh) as Promise<AnyObject | undefined>, FINALIZER, present);
-    } catch (err) {
-      throw toActivityFailure(err, action);
-    }
-  };
 
   /** Whether `provider`'s worker reports its CRD missing (a provider nobody reported on says nothing about a CRD). */
   const providerCrdMissing = async (provider: string | undefined): Promise<boolean> => {
@@ -103,7 +88,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
 
   const activities: CoreActivities = {
     async readDeployment(ref): Promise<DeploymentSnapshot | null> {
-      const md = await live(ref, 'read ModelDeployment');
+      const md = await live(ref);
       if (!md) return null;
       return {
         uid: md.metadata.uid ?? '',
@@ -122,15 +107,17 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
     },
 
     async addFinalizer(ref) {
-      await patchFinalizer(ref, true, 'add finalizer');
+      // Guarded by the list it edits, re-read and tried again when someone else won (kube/finalizers.ts):
+      // status writes bump the object all the time.
+      await deployments.setFinalizer(ref, FINALIZER, true);
     },
 
     async removeFinalizer(ref) {
-      await patchFinalizer(ref, false, 'remove finalizer');
+      await deployments.setFinalizer(ref, FINALIZER, false);
     },
 
     async validateDeployment(ref): Promise<ValidationOutcome> {
-      const md = await live(ref, 'read ModelDeployment');
+      const md = await live(ref);
       if (!md) return { valid: true, message: undefined, warnings: [] };
       const provider = md.spec?.provider?.name || md.status?.provider?.name || undefined;
       const configs = provider ? await listProviderConfigs() : [];
@@ -164,7 +151,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
     },
 
     async selectProvider(ref, input): Promise<SelectionOutcome> {
-      const md = await live(ref, 'read ModelDeployment');
+      const md = await live(ref);
       if (!md) return { provider: undefined, reason: 'NotFound', message: 'ModelDeployment no longer exists', rejected: [] };
       const configs = withStaleProvidersNotReady(await listProviderConfigs(), Date.now(), staleAfter);
       const result = selectProvider(md, configs, { selectorEnabled: input.selectorEnabled });
@@ -180,7 +167,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
     },
 
     async writeCoreStatus(ref, status: CoreStatus) {
-      const md = await live(ref, 'read ModelDeployment');
+      const md = await live(ref);
       if (!md) return;
       const desired: DesiredCondition[] = [];
       if (status.validated) desired.push({ type: 'Validated', ...status.validated });
@@ -213,7 +200,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
             break;
           } catch (err) {
             if (!isKubeError(err, 'Conflict') || attempt >= 3) throw toActivityFailure(err, 'write status of a missing CRD');
-            const fresh = await live(ref, 'read ModelDeployment', true);
+            const fresh = await live(ref, true);
             if (!fresh) break;
             stored = fresh;
           }

@@ -18,7 +18,7 @@ import { apiVersionOf, conditionedStatus, statusDocument, statusUnchanged, type 
 
 /** What the client needs of a kind's type: its metadata and, when it has conditions, their shape. */
 export interface KindObject {
-  metadata: { name: string; generation?: number; resourceVersion?: string; finalizers?: string[]; deletionTimestamp?: string };
+  metadata: { name?: string; generation?: number; resourceVersion?: string; finalizers?: string[]; deletionTimestamp?: string };
   status?: object & { conditions?: readonly Condition[] };
 }
 

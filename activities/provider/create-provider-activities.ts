@@ -9,7 +9,8 @@ import { kubeCall, refusalOf, toActivityFailure } from '../../kube/errors.ts';
 import { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
-import { involved, modelDeploymentResource, readLiveDeployment } from '../deployment-ref.ts';
+import { involved, MODEL_DEPLOYMENT, modelDeploymentResource } from '../deployment-ref.ts';
+import { KindClient } from '../kind/kind-client.ts';
 import { withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { kubeNow } from '../../kube/time.ts';
 import { statusUnchanged } from '../status/unchanged.ts';
@@ -57,7 +58,8 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
   const recorder = new EventRecorder(deps.kc, fieldManager);
   const plurals = new Map(provider.ownedKinds.map((k) => [k.kind, k.plural]));
 
-  const live = (ref: ReadRef) => kubeCall('read ModelDeployment', () => readLiveDeployment(objects, deps.informers, ref));
+  const deployments = new KindClient<ModelDeployment>(MODEL_DEPLOYMENT, { kc: deps.kc, informers: deps.informers, fieldManager, objects });
+  const live = (ref: ReadRef) => deployments.read(ref);
   const record = (ref: ObjectRef, event: { type: 'Normal' | 'Warning'; reason: string; message: string }) =>
     kubeCall('record event', () => recorder.record(involved(ref), event));
 

@@ -14,7 +14,7 @@ export const modelDeploymentRole: ClusterRoleSpec = {
   rules: [
     {
       why: [
-        'get: every core activity reads the live object first (activities/deployment-ref.ts readLiveDeployment).',
+        'get: every core activity reads the live object first (activities/kind/kind-client.ts read).',
         "list, watch: the watcher's informer (watcher/watcher.ts) turns changes into workflow signals.",
         'patch: addFinalizer/removeFinalizer, a JSON patch guarded by resourceVersion',
         '  (activities/core/create-core-activities.ts patchFinalizers).',
