@@ -1,5 +1,6 @@
 // `npm run manifests`: writes what deploy/ takes from the registered modules (deploy/generated-files.ts:
-// their ClusterRoles and bindings, the users' roles, the lists of module folders and CRD files), then
+// their ClusterRoles and bindings, the users' roles, the lists of module folders and CRD files, and the
+// workflow bundle's entry, workflows/index.ts), then
 // deploy/install.yaml, the whole install in one file. Run it after changing anything under deploy/ or
 // a module's role (or after `npm run crds`); tests fail while a committed file is stale.
 

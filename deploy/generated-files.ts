@@ -2,17 +2,19 @@
 // writes them and the staleness test compares them: each module's ClusterRole (its rules and reasons,
 // kinds/<module>/role.ts) with, for a role bound on its own, its binding and kustomization; the users'
 // roles gathered from kinds/<module>/user-roles.yaml; the module folders deploy/core lists; and the CRD
-// files deploy/ lists (kustomize cannot glob). A new kind writes none of these by hand.
+// files deploy/ lists (kustomize cannot glob); and, outside deploy/, the workflow bundle's entry
+// (workflows/index.ts, kinds/workflow-entry.ts). A new kind writes none of these by hand.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { KIND_MODULES } from '../kinds/index.ts';
 import type { KindModule } from '../kinds/kind-module.ts';
 import { renderClusterRole } from '../kinds/rbac.ts';
+import { WORKFLOW_ENTRY, workflowEntry } from '../kinds/workflow-entry.ts';
 import { DEPLOY_DIR } from './render.ts';
 
 export interface GeneratedFile {
-  /** Absolute path under deploy/. */
+  /** Absolute path (under deploy/, but for the workflow bundle's entry). */
   path: string;
   text: string;
 }
@@ -91,7 +93,7 @@ function relist(text: string, owned: (entry: string) => boolean, entries: readon
   return kept.join('\n');
 }
 
-/** Every file of deploy/ generated from the modules, in path order. */
+/** Every file generated from the modules, in path order. */
 export function generatedFiles(modules: readonly KindModule[] = KIND_MODULES): GeneratedFile[] {
   const files = modules.flatMap(roleFiles);
   files.push({
@@ -105,6 +107,7 @@ export function generatedFiles(modules: readonly KindModule[] = KIND_MODULES): G
   const install = join(DEPLOY_DIR, 'kustomization.yaml');
   const crds = readdirSync(join(DEPLOY_DIR, 'crds')).filter((f) => f.endsWith('.yaml')).sort().map((f) => `crds/${f}`);
   files.push({ path: install, text: relist(readFileSync(install, 'utf8'), (entry) => entry.startsWith('crds/'), crds) });
+  files.push({ path: join(REPO, WORKFLOW_ENTRY), text: workflowEntry(modules) });
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
 

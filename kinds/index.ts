@@ -1,7 +1,8 @@
-// Every kind the product reconciles, as modules (kinds/kind-module.ts). A new kind adds its module here;
-// outside its own folders it adds only its workflow's export to the bundle (workflows/index.ts) and its
-// CRD's entry in api/crd/crds.ts (docs/adding-a-kind.md). The core worker, the watcher, the CLI, step
-// outcomes and everything deploy/ takes from the kinds (npm run manifests) read this list.
+// Every kind the product reconciles, as modules (kinds/kind-module.ts). A new kind adds its module here:
+// the one line it adds outside its own folders (docs/adding-a-kind.md). The core worker, the watcher, the
+// CLI, step outcomes and everything generated from the kinds read this list: the CRD files
+// (`npm run crds`), and deploy/'s roles and lists with the workflow bundle's entry, workflows/index.ts
+// (`npm run manifests`). kinds/registry.test.ts fails while a kind is half-registered or a file is stale.
 
 import { asyaModule } from './asya/registration.ts';
 import { flameModule } from './flame/registration.ts';

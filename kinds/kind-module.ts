@@ -5,8 +5,9 @@
 //
 // A registration is light to import: the CLI's `status` reaches it (cli/operator/kinds.ts), so what
 // loads the Kubernetes or Temporal SDK clients (the activities) or the validators and renderers (the
-// offline commands) is behind a dynamic import. The workflow bundle never imports a registration: it
-// names its workflow by the bundle's export name, checked against workflows/index.ts by type.
+// offline commands) is behind a dynamic import. The workflow bundle never imports a registration: the
+// registration names its workflow and that workflow's file, and `npm run manifests` writes the bundle's
+// entry (workflows/index.ts) from them; the name is checked against that entry by type.
 //
 // Beside its registration.ts, a module's folder holds kinds/<name>/user-roles.yaml: the editor and viewer
 // roles for its users, gathered into deploy/core/users by `npm run manifests` (deploy/generated-files.ts).
@@ -33,7 +34,9 @@ export interface RegisteredKind {
   watched: WatchedKind;
   /** The workflow that reconciles one object; equal to `watched.workflowType` (a test checks). */
   workflow: WorkflowName;
-  /** Its CustomResourceDefinition (api/crd/crds.ts), served from deploy/crds/. */
+  /** The file under workflows/ that exports it: the bundle's entry is written from these (kinds/workflow-entry.ts). */
+  workflowModule: string;
+  /** Its CustomResourceDefinition, declared beside its schema in api/; `npm run crds` writes it into deploy/crds/. */
   crd: CustomResourceDefinition;
   /** What the operator commands say of it beyond the defaults (cli/operator/kind-presentation.ts). */
   presentation?: Partial<KindPresentation>;
@@ -103,7 +106,7 @@ export interface KindModule {
   /** The module's folder under kinds/. */
   name: string;
   kinds: readonly RegisteredKind[];
-  /** CRDs of the module that are no reconciled kind (InferenceProviderConfig), written beside the kinds'. */
+  /** CRDs of the module that are no reconciled kind (InferenceProviderConfig), written beside the kinds' by `npm run crds`. */
   extraCrds?: readonly CustomResourceDefinition[];
   /** The activities it serves on the core worker, by activity type. */
   activities(ctx: ActivityContext): Promise<object>;

@@ -1,8 +1,10 @@
 // What makes a kind half-registered: something of it exists in a shared place (a CRD in deploy/crds, a
-// workflow in the bundle, a WatchedKind, an activity set in contract/) that no module registers, or a
+// workflow under workflows/ or in the bundle, a WatchedKind, an activity set in contract/) that no module
+// registers, a registration naming a workflow file that does not declare its workflow, or a
 // module that leaves out a piece every kind needs. Pure: the test (registry.test.ts) gathers the facts
 // from the repository and from the modules' own factories, and fails on any problem found here.
 
+import { crdFileName } from '../api/crd/crd-file-name.ts';
 import type { KindModule } from './kind-module.ts';
 
 export interface RepositoryFacts {
@@ -10,6 +12,8 @@ export interface RepositoryFacts {
   crdFiles: readonly string[];
   /** Export names of workflows/index.ts. */
   workflowExports: readonly string[];
+  /** Every workflow function declared under workflows/ (`export async function <name>Workflow`): its file, by name. */
+  workflowFunctions: Readonly<Record<string, string>>;
   /** Every WatchedKind exported from watcher/kinds/, by kind. */
   watchedKinds: readonly string[];
   /** Activity interfaces of contract/ with their members, except those served by other workers. */
@@ -24,13 +28,11 @@ export interface RepositoryFacts {
   exists(path: string): boolean;
 }
 
-const crdFile = (crd: { spec: { group: string; names: { plural: string } } }) => `${crd.spec.group}_${crd.spec.names.plural}.yaml`;
-
 /** Every way the modules and the repository disagree, one sentence each; empty when every kind is whole. */
 export function registryProblems(modules: readonly KindModule[], facts: RepositoryFacts): string[] {
   const problems: string[] = [];
   const kinds = modules.flatMap((m) => m.kinds.map((k) => ({ module: m, kind: k })));
-  const registeredCrds = modules.flatMap((m) => [...m.kinds.map((k) => k.crd), ...(m.extraCrds ?? [])]).map(crdFile);
+  const registeredCrds = modules.flatMap((m) => [...m.kinds.map((k) => k.crd), ...(m.extraCrds ?? [])]).map(crdFileName);
   const servedBy = new Map<string, string>();
   for (const [module, types] of Object.entries(facts.served)) {
     for (const type of types) {
@@ -45,6 +47,9 @@ export function registryProblems(modules: readonly KindModule[], facts: Reposito
   for (const name of facts.workflowExports) {
     if (!kinds.some(({ kind }) => kind.workflow === name)) problems.push(`workflow ${name} (workflows/index.ts) is registered by no kind`);
   }
+  for (const [name, file] of Object.entries(facts.workflowFunctions)) {
+    if (!kinds.some(({ kind }) => kind.workflow === name)) problems.push(`workflow ${name} (${file}) is registered by no kind: the bundle's entry leaves it out`);
+  }
   for (const name of facts.watchedKinds) {
     if (!kinds.some(({ kind }) => kind.watched.kind === name)) problems.push(`WatchedKind ${name} (watcher/kinds/) is registered by no module`);
   }
@@ -57,6 +62,10 @@ export function registryProblems(modules: readonly KindModule[], facts: Reposito
     const name = kind.watched.kind;
     if (kind.workflow !== kind.watched.workflowType) problems.push(`${name}: its workflow ${kind.workflow} is not its WatchedKind's ${kind.watched.workflowType}`);
     if (!facts.workflowExports.includes(kind.workflow)) problems.push(`${name}: workflow ${kind.workflow} is not exported from workflows/index.ts`);
+    const declaredIn = facts.workflowFunctions[kind.workflow];
+    if (declaredIn !== kind.workflowModule) {
+      problems.push(`${name}: its workflowModule ${kind.workflowModule} does not declare ${kind.workflow}${declaredIn ? ` (${declaredIn} does)` : ''}`);
+    }
     const { group, plural } = kind.watched.collection;
     if (kind.crd.spec.names.kind !== name || kind.crd.spec.group !== group || kind.crd.spec.names.plural !== plural) {
       problems.push(`${name}: its CRD is ${kind.crd.spec.names.kind} (${kind.crd.spec.names.plural}.${kind.crd.spec.group}), not ${plural}.${group}`);

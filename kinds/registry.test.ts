@@ -1,16 +1,19 @@
-// The registered modules against the repository: no kind half-registered (registry-check.ts), and the
-// ClusterRoles committed under deploy/core are the ones the modules' rules render.
+// The registered modules against the repository: no kind half-registered (registry-check.ts), and what
+// is generated from them (the ClusterRoles under deploy/core, the CRD files, the workflow bundle's entry)
+// is what is committed.
 
 import { KubeConfig } from '@kubernetes/client-node';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { crdFiles } from '../deploy/crd-files.ts';
 import { generatedFiles, shown } from '../deploy/generated-files.ts';
 import type { WatchedKind } from '../watcher/watched-kind.ts';
 import { KIND_MODULES } from './index.ts';
 import type { KindModule } from './kind-module.ts';
 import { registryProblems, type RepositoryFacts } from './registry-check.ts';
+import { WORKFLOW_ENTRY, workflowEntry } from './workflow-entry.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -41,6 +44,19 @@ function offlineKubeConfig(): KubeConfig {
   return kc;
 }
 
+/** `export async function <name>Workflow(` in every file under workflows/ but tests: the file, by name. */
+function workflowFunctions(dir = 'workflows'): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) Object.assign(out, workflowFunctions(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+      for (const m of read(path).matchAll(/^export (?:async )?function (\w+Workflow)\(/gm)) out[m[1]!] = path;
+    }
+  }
+  return out;
+}
+
 async function repositoryFacts(modules: readonly KindModule[]): Promise<RepositoryFacts> {
   const contracts = contractActivities();
   const watchedKinds: string[] = [];
@@ -57,6 +73,7 @@ async function repositoryFacts(modules: readonly KindModule[]): Promise<Reposito
   return {
     crdFiles: readdirSync(join(ROOT, 'deploy/crds')).filter((f) => f.endsWith('.yaml')),
     workflowExports: [...read('workflows/index.ts').matchAll(/^export\s*\{([^}]*)\}\s*from/gm)].flatMap((m) => m[1]!.split(',').map((n) => n.trim().split(/\s+as\s+/).at(-1)!)).filter(Boolean),
+    workflowFunctions: workflowFunctions(),
     watchedKinds,
     contractActivities: Object.fromEntries(Object.entries(contracts).filter(([name]) => !SERVED_ELSEWHERE.includes(name))),
     served,
@@ -88,6 +105,7 @@ describe('kind registry (kinds/index.ts)', () => {
       expect.arrayContaining([
         'deploy/crds/flame.xflops.io_flameclusters.yaml belongs to no registered module (kinds/index.ts)',
         'workflow flameClusterWorkflow (workflows/index.ts) is registered by no kind',
+        "workflow flameClusterWorkflow (workflows/flame/flame-cluster.ts) is registered by no kind: the bundle's entry leaves it out",
         'WatchedKind FlameCluster (watcher/kinds/) is registered by no module',
         'FlameActivities (contract/) is not served on the core worker: applyFlameCluster, reportFlameStatus',
       ]),
@@ -95,6 +113,7 @@ describe('kind registry (kinds/index.ts)', () => {
     // Listed, but with no offline handlers, a role that cannot watch its pods, and a rule without a reason.
     const half: KindModule = {
       ...flame,
+      kinds: flame.kinds.map((k) => ({ ...k, workflowModule: 'workflows/flame/index.ts' })),
       offline: undefined,
       role: { ...flame.role, rules: flame.role.rules.map((r) => (r.resources.includes('pods') ? { ...r, why: [], verbs: ['create'] } : r)) },
     };
@@ -102,11 +121,25 @@ describe('kind registry (kinds/index.ts)', () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         'FlameCluster: module flame has no offline handlers (validate, render)',
+        'FlameCluster: its workflowModule workflows/flame/index.ts does not declare flameClusterWorkflow (workflows/flame/flame-cluster.ts does)',
         'FlameCluster: role kubeairunway-flame does not list pods (its child watch)',
         'kubeairunway-flame: rule on pods gives no reason',
       ]),
     );
   }, 60_000);
+
+  it("writes a kind's workflow into the bundle's entry and its CRD into deploy/crds only from its registration", () => {
+    const flame = KIND_MODULES.find((m) => m.name === 'flame')!;
+    const withoutFlame = KIND_MODULES.filter((m) => m !== flame);
+    const committed = read(WORKFLOW_ENTRY);
+    expect(committed).toBe(workflowEntry(KIND_MODULES));
+    expect(committed).toContain("export { flameClusterWorkflow } from './flame/flame-cluster.ts';\n");
+    // Left out of the list, the kind leaves the entry (the staleness test below then fails) and deploy/crds.
+    expect(workflowEntry(withoutFlame)).not.toContain('flameClusterWorkflow');
+    expect(crdFiles(KIND_MODULES).map((f) => f.file)).toContain('flame.xflops.io_flameclusters.yaml');
+    expect(crdFiles(withoutFlame).map((f) => f.file)).not.toContain('flame.xflops.io_flameclusters.yaml');
+    expect(crdFiles(KIND_MODULES).map((f) => f.file).sort()).toEqual(readdirSync(join(ROOT, 'deploy/crds')).filter((f) => f.endsWith('.yaml')).sort());
+  });
 
   it('reads every activity type at most once across modules', async () => {
     const facts = await repositoryFacts(KIND_MODULES);

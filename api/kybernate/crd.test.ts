@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { kybernateCheckpointCrd, kybernateRestoreCrd, kybernateWorkloadCrd } from '../crd/crds.ts';
+import { kybernateCheckpointCrd, kybernateRestoreCrd, kybernateWorkloadCrd } from './crd.ts';
 import type { Validation as KindValidation } from '../common/object-validator.ts';
 import type { CustomResourceDefinition } from '../crd/schema-types.ts';
 import type { JSONSchemaProps as Node } from '../crd/schema-types.ts';

@@ -1,7 +1,7 @@
 // FlameCluster (seed 004) as one module: its watch, workflow, CRD, activities, role and what the CLI,
 // metrics and logs make of it.
 
-import { flameClusterCrd } from '../../api/crd/crds.ts';
+import { flameClusterCrd } from '../../api/flame/crd.ts';
 import { flameClusterStatusView } from '../../cli/operator/flame-cluster-status.ts';
 import { flameClusterKind } from '../../watcher/kinds/flame-cluster.ts';
 import type { KindModule } from '../kind-module.ts';
@@ -14,6 +14,7 @@ export const flameModule: KindModule = {
     {
       watched: flameClusterKind,
       workflow: 'flameClusterWorkflow',
+      workflowModule: 'workflows/flame/flame-cluster.ts',
       crd: flameClusterCrd,
       presentation: { noun: 'FlameCluster', owns: 'its pods, Services and ConfigMap', status: flameClusterStatusView },
     },

@@ -2,7 +2,7 @@
 // KybernateWorkload share an API group, a role, the node worker that dumps and restores containers
 // beside containerd, and the activator that wakes suspended workloads on a request.
 
-import { kybernateCheckpointCrd, kybernateRestoreCrd, kybernateWorkloadCrd } from '../../api/crd/crds.ts';
+import { kybernateCheckpointCrd, kybernateRestoreCrd, kybernateWorkloadCrd } from '../../api/kybernate/crd.ts';
 import { kybernateCheckpointKind } from '../../watcher/kinds/kybernate-checkpoint.ts';
 import { kybernateRestoreKind } from '../../watcher/kinds/kybernate-restore.ts';
 import { kybernateWorkloadKind } from '../../watcher/kinds/kybernate-workload.ts';
@@ -12,9 +12,9 @@ import { kybernateRole } from './role.ts';
 export const kybernateModule: KindModule = {
   name: 'kybernate',
   kinds: [
-    { watched: kybernateCheckpointKind, workflow: 'kybernateCheckpointWorkflow', crd: kybernateCheckpointCrd },
-    { watched: kybernateRestoreKind, workflow: 'kybernateRestoreWorkflow', crd: kybernateRestoreCrd },
-    { watched: kybernateWorkloadKind, workflow: 'kybernateWorkloadWorkflow', crd: kybernateWorkloadCrd },
+    { watched: kybernateCheckpointKind, workflow: 'kybernateCheckpointWorkflow', workflowModule: 'workflows/kybernate/checkpoint.ts', crd: kybernateCheckpointCrd },
+    { watched: kybernateRestoreKind, workflow: 'kybernateRestoreWorkflow', workflowModule: 'workflows/kybernate/restore.ts', crd: kybernateRestoreCrd },
+    { watched: kybernateWorkloadKind, workflow: 'kybernateWorkloadWorkflow', workflowModule: 'workflows/kybernate/workload.ts', crd: kybernateWorkloadCrd },
   ],
   activities: async (ctx) => {
     const [checkpoint, restore, workload] = await Promise.all([

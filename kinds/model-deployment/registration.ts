@@ -3,7 +3,8 @@
 // providers are not part of it: each is a worker of its own (providers/, worker/provider-worker.ts).
 
 import { PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
-import { modelDeploymentCrd, providerConfigCrd } from '../../api/crd/crds.ts';
+import { modelDeploymentCrd } from '../../api/crd/model-deployment-crd.ts';
+import { providerConfigCrd } from '../../api/crd/provider-config-crd.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import { deploymentPauseAcknowledged, deploymentStatusView } from '../../cli/operator/deployment-status.ts';
 import { SEARCH_ATTRIBUTE_NAMES as SA } from '../../workflows/engine/search-attribute-names.ts';
@@ -18,6 +19,7 @@ export const modelDeploymentModule: KindModule = {
     {
       watched: modelDeploymentKind,
       workflow: 'modelDeploymentWorkflow',
+      workflowModule: 'workflows/model-deployment/model-deployment.ts',
       crd: modelDeploymentCrd,
       presentation: {
         noun: 'deployment',
