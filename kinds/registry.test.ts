@@ -141,6 +141,23 @@ describe('kind registry (kinds/index.ts)', () => {
     expect(crdFiles(KIND_MODULES).map((f) => f.file).sort()).toEqual(readdirSync(join(ROOT, 'deploy/crds')).filter((f) => f.endsWith('.yaml')).sort());
   });
 
+  it("composes every kind's workflow settings into the ones the watcher and the worker pass (workflows/settings.ts)", async () => {
+    // A kind with settings of its own keeps them in workflows/<kind>/settings.ts (<NAME>_DEFAULTS); the one
+    // shared edit besides its module's entry is adding them to DEFAULT_SETTINGS. Forgotten, its workflows
+    // would start without them.
+    const { DEFAULT_SETTINGS } = await import('../workflows/settings.ts');
+    const files = readdirSync(join(ROOT, 'workflows'), { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(join(ROOT, 'workflows', e.name, 'settings.ts')));
+    expect(files.map((e) => e.name)).toEqual(expect.arrayContaining(['asya', 'engine', 'model-deployment']));
+    const missing: string[] = [];
+    for (const dir of files) {
+      const exports = (await import(pathToFileURL(join(ROOT, 'workflows', dir.name, 'settings.ts')).href)) as Record<string, unknown>;
+      for (const [name, defaults] of Object.entries(exports).filter(([name]) => name.endsWith('_DEFAULTS'))) {
+        for (const key of Object.keys(defaults as object)) if (!(key in DEFAULT_SETTINGS)) missing.push(`workflows/${dir.name}/settings.ts ${name}.${key}`);
+      }
+    }
+    expect(missing, 'add them to DEFAULT_SETTINGS and ReconcileSettings in workflows/settings.ts').toEqual([]);
+  });
+
   it('reads every activity type at most once across modules', async () => {
     const facts = await repositoryFacts(KIND_MODULES);
     const twice = { ...facts, served: { ...facts.served, again: ['applyFlameCluster'] } };
