@@ -10,6 +10,8 @@ import type { KindModule } from './kind-module.ts';
 export interface RepositoryFacts {
   /** File names under deploy/crds/. */
   crdFiles: readonly string[];
+  /** Every CRD declared in api/ (`customResourceDefinition(…)` exported), as its deploy/crds file name, with the declaring file. */
+  declaredCrds: readonly { file: string; in: string }[];
   /** Export names of workflows/index.ts. */
   workflowExports: readonly string[];
   /** Every workflow function declared under workflows/ (`export async function <name>Workflow`): its file, by name. */
@@ -44,6 +46,9 @@ export function registryProblems(modules: readonly KindModule[], facts: Reposito
 
   for (const file of facts.crdFiles) if (!registeredCrds.includes(file)) problems.push(`deploy/crds/${file} belongs to no registered module (kinds/index.ts)`);
   for (const file of registeredCrds) if (!facts.crdFiles.includes(file)) problems.push(`${file} is registered but not in deploy/crds/ (npm run crds)`);
+  for (const crd of facts.declaredCrds) {
+    if (!registeredCrds.includes(crd.file)) problems.push(`the CRD of ${crd.file} (${crd.in}) is registered by no module: npm run crds would not write it`);
+  }
   for (const name of facts.workflowExports) {
     if (!kinds.some(({ kind }) => kind.workflow === name)) problems.push(`workflow ${name} (workflows/index.ts) is registered by no kind`);
   }

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { crdFileName } from '../api/crd/crd-file-name.ts';
 import { crdFiles } from '../deploy/crd-files.ts';
 import { generatedFiles, shown } from '../deploy/generated-files.ts';
 import type { WatchedKind } from '../watcher/watched-kind.ts';
@@ -57,6 +58,23 @@ function workflowFunctions(dir = 'workflows'): Record<string, string> {
   return out;
 }
 
+/** Every CRD object exported from a file under api/ that declares one (`= customResourceDefinition(`). */
+async function declaredCrds(dir = 'api'): Promise<{ file: string; in: string }[]> {
+  const out: { file: string; in: string }[] = [];
+  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...(await declaredCrds(path)));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && read(path).includes('= customResourceDefinition(')) {
+      const exports = (await import(pathToFileURL(join(ROOT, path)).href)) as Record<string, unknown>;
+      for (const value of Object.values(exports)) {
+        const crd = value as { kind?: unknown; spec?: { group: string; names: { plural: string } } };
+        if (crd && typeof crd === 'object' && crd.kind === 'CustomResourceDefinition' && crd.spec) out.push({ file: crdFileName({ spec: crd.spec }), in: path });
+      }
+    }
+  }
+  return out;
+}
+
 async function repositoryFacts(modules: readonly KindModule[]): Promise<RepositoryFacts> {
   const contracts = contractActivities();
   const watchedKinds: string[] = [];
@@ -72,6 +90,7 @@ async function repositoryFacts(modules: readonly KindModule[]): Promise<Reposito
   for (const m of modules) served[m.name] = Object.keys(await m.activities({ kc, inProcessProviders: [] }));
   return {
     crdFiles: readdirSync(join(ROOT, 'deploy/crds')).filter((f) => f.endsWith('.yaml')),
+    declaredCrds: await declaredCrds(),
     workflowExports: [...read('workflows/index.ts').matchAll(/^export\s*\{([^}]*)\}\s*from/gm)].flatMap((m) => m[1]!.split(',').map((n) => n.trim().split(/\s+as\s+/).at(-1)!)).filter(Boolean),
     workflowFunctions: workflowFunctions(),
     watchedKinds,
@@ -88,6 +107,8 @@ describe('kind registry (kinds/index.ts)', () => {
     const facts = await repositoryFacts(KIND_MODULES);
     // The facts are really read: an empty repository would agree with anything.
     expect(facts.crdFiles.length).toBeGreaterThanOrEqual(7);
+    expect(facts.declaredCrds.map((c) => c.in)).toContain('api/flame/crd.ts');
+    expect(facts.declaredCrds).toHaveLength(facts.crdFiles.length);
     expect(facts.workflowExports).toContain('flameClusterWorkflow');
     expect(facts.watchedKinds).toContain('KybernateWorkload');
     expect(facts.contractActivities.FlameActivities).toEqual(['applyFlameCluster', 'reportFlameStatus']);
@@ -104,6 +125,7 @@ describe('kind registry (kinds/index.ts)', () => {
     expect(left).toEqual(
       expect.arrayContaining([
         'deploy/crds/flame.xflops.io_flameclusters.yaml belongs to no registered module (kinds/index.ts)',
+        'the CRD of flame.xflops.io_flameclusters.yaml (api/flame/crd.ts) is registered by no module: npm run crds would not write it',
         'workflow flameClusterWorkflow (workflows/index.ts) is registered by no kind',
         "workflow flameClusterWorkflow (workflows/flame/flame-cluster.ts) is registered by no kind: the bundle's entry leaves it out",
         'WatchedKind FlameCluster (watcher/kinds/) is registered by no module',
