@@ -165,12 +165,13 @@ describe('a provider no worker serves', () => {
   let ctl: TestController;
   let heartbeat: NodeJS.Timeout | undefined;
   const ghosts: string[] = [];
-  // The cleanup deadline is long: a switch that ends well before it did not wait for it.
-  const CLEANUP = 60_000;
+  // The cleanup deadline is long enough that a switch ending well before it did not wait for it, and
+  // short enough that the test which waits it out costs 30 s, not a minute.
+  const CLEANUP = 30_000;
 
   beforeAll(async () => {
     kube = await testKube('e2e-noworker');
-    ctl = await startTestController({ namespaces: [kube.namespace], providers: builtinProviders, settings: { cleanupTimeout: '60s', providerScheduleToStart: '10s' } });
+    ctl = await startTestController({ namespaces: [kube.namespace], providers: builtinProviders, settings: { cleanupTimeout: `${CLEANUP / 1000}s`, providerScheduleToStart: '10s' } });
   });
   afterAll(async () => {
     clearInterval(heartbeat);
