@@ -41,6 +41,8 @@ export default defineConfig({
           // InferenceProviderConfigs belong to whichever controller a file starts. Tests inside a file
           // may run concurrently, each in its own namespace.
           fileParallelism: false,
+          // One process for the files one after another: each would otherwise load the product's modules again (~5 s).
+          isolate: false,
         },
       },
     ],
