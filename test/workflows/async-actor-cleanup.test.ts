@@ -2,15 +2,14 @@
 // (workflows/engine/deletion-deadline.ts) as AsyncActor uses it: a release that leaves something
 // behind is reported once (Terminating) and tried again on a signal or at the poll interval, and at
 // the deadline the finalizer goes anyway with a FinalizerTimeout event naming what may be left.
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ActorAssessment, AsyaActivities, ReleaseOutcome } from '../../contract/asya-activities.ts';
 import type { AsyncActorView } from '../../workflows/asya/async-actor.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
-import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
-import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
+import { TEST_SETTINGS } from '../support/controller.ts';
+import { eventually, uniqueName } from '../support/env.ts';
+import { stubWorkers } from './stub-workers.ts';
 
 const QUEUE = 'queue asya-echo';
 
@@ -55,24 +54,13 @@ class FakeActor {
 }
 
 describe('asyncActorWorkflow deletion with stub activities', () => {
-  let env: TestWorkflowEnvironment;
-  const workers: { worker: Worker; run: Promise<void> }[] = [];
-
-  beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
-  });
-  afterAll(async () => {
-    for (const w of workers) w.worker.shutdown();
-    await Promise.all(workers.map((w) => w.run));
-    await env?.teardown();
-  });
+  const stub = stubWorkers();
 
   async function start(fake: FakeActor, settings: Record<string, unknown>) {
     const taskQueue = uniqueName('asya-wf');
-    const worker = await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() });
-    workers.push({ worker, run: worker.run() });
+    await stub.start(taskQueue, fake.activities());
     const ref = { namespace: 'default', name: uniqueName('echo'), uid: uniqueName('uid') };
-    const handle = await env.client.workflow.start('asyncActorWorkflow', {
+    const handle = await stub.env.client.workflow.start('asyncActorWorkflow', {
       taskQueue,
       workflowId: `asyncactor/${ref.namespace}/${ref.name}/${ref.uid}`,
       args: [{ ref, settings: { ...TEST_SETTINGS, ...settings }, codeLevel: CODE_LEVEL }],

@@ -1,16 +1,15 @@
 // The FlameCluster workflow in Temporal's test environment (on the local stack's Temporal server) with
 // stub activities: every branch of its pass and of the shared loop, without a Kubernetes object.
 import { ApplicationFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FlameActivities, FlameApplyOutcome } from '../../contract/flame-activities.ts';
 import type { FlameClusterStatus } from '../../api/flame/types.ts';
 import { reconcileSignal, retryUpdate, viewQuery } from '../../workflows/engine/definitions.ts';
 import type { FlameClusterView } from '../../workflows/flame/flame-cluster.ts';
-import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
-import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
+import { eventually, uniqueName } from '../support/env.ts';
+import { TEST_SETTINGS } from '../support/controller.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
+import { stubWorkers } from './stub-workers.ts';
 
 /** What the stub activities answer next, and what they were asked. */
 class Script {
@@ -42,28 +41,17 @@ class Script {
 }
 
 describe('flameClusterWorkflow with stub activities', () => {
-  let env: TestWorkflowEnvironment;
+  const stub = stubWorkers();
   const scripts = new Map<string, Script>();
-  const workers: { worker: Worker; run: Promise<void> }[] = [];
-
-  beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
-  });
-  afterAll(async () => {
-    for (const w of workers) w.worker.shutdown();
-    await Promise.all(workers.map((w) => w.run));
-    await env?.teardown();
-  });
 
   /** Starts the workflow on a task queue of its own, served by a worker with this test's stubs. */
   async function start(settings: Record<string, unknown> = {}) {
     const script = new Script();
     const taskQueue = uniqueName('flame-wf');
     scripts.set(taskQueue, script);
-    const worker = await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: script.activities() });
-    workers.push({ worker, run: worker.run() });
+    await stub.start(taskQueue, script.activities());
     const ref = { namespace: 'default', name: uniqueName('fc'), uid: uniqueName('uid') };
-    const handle = await env.client.workflow.start('flameClusterWorkflow', {
+    const handle = await stub.env.client.workflow.start('flameClusterWorkflow', {
       taskQueue,
       workflowId: `flamecluster/${ref.namespace}/${ref.name}/${ref.uid}`,
       args: [{ ref, settings: { ...TEST_SETTINGS, ...settings }, codeLevel: CODE_LEVEL }],

@@ -6,18 +6,17 @@
 // CRIU's refusal, a retryable failure, the timeout, no node worker), and deletion with its bounded cleanup.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nodeTaskQueue } from '../../api/kybernate/constants.ts';
 import type { CheckpointActivities, CheckpointAssessment, CheckpointResult, CheckpointStatusInput, NodeActivities, PodResolution } from '../../contract/kybernate-activities.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
 import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
 import type { CheckpointView } from '../../workflows/kybernate/checkpoint.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
-import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
-import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
+import { TEST_SETTINGS } from '../support/controller.ts';
+import { eventually, uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
+import { stubWorkers } from './stub-workers.ts';
 
 const CONTAINER_ID = 'b7c1e2d3f4a5968778695a4b3c2d1e0f1a2b3c4d5e6f708192a3b4c5d6e7f809';
 const IMAGE = `containerd.io/checkpoint/${CONTAINER_ID}:20250101T120000.000Z`;
@@ -129,22 +128,7 @@ const failure = (type: string, message: string, nonRetryable: boolean) => Applic
 const CRIU_MESSAGE = `checkpoint container ${CONTAINER_ID}: criu failed: type NOTIFY errno 0 path= /run/containerd/io.containerd.runtime.v2.task/k8s.io/${CONTAINER_ID}/criu-dump.log: runc did not terminate successfully`;
 
 describe('kybernateCheckpointWorkflow with stub activities', () => {
-  let env: TestWorkflowEnvironment;
-  const workers: { worker: Worker; run: Promise<void> }[] = [];
-
-  beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
-  });
-  afterAll(async () => {
-    for (const w of workers) if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
-    await Promise.all(workers.map((w) => w.run));
-    await env?.teardown();
-  });
-
-  async function runWorker(worker: Worker): Promise<Worker> {
-    workers.push({ worker, run: worker.run() });
-    return worker;
-  }
+  const stub = stubWorkers();
 
   /**
    * Starts the workflow on a task queue of its own (and under a task-queue prefix of its own, so its node
@@ -153,11 +137,11 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
   async function start(fake: FakeCheckpoint, opts: { settings?: Partial<ReconcileSettings>; nodeWorker?: boolean } = {}) {
     const taskQueuePrefix = uniqueName('kyb');
     const taskQueue = `${taskQueuePrefix}-core`;
-    await runWorker(await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() }));
+    await stub.start(taskQueue, fake.activities());
     if (opts.nodeWorker ?? true) {
-      await runWorker(await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue: nodeTaskQueue(taskQueuePrefix, fake.node), activities: fake.nodeActivities() }));
+      await stub.start(nodeTaskQueue(taskQueuePrefix, fake.node), fake.nodeActivities(), { workflows: false });
     }
-    const handle = await env.client.workflow.start('kybernateCheckpointWorkflow', {
+    const handle = await stub.env.client.workflow.start('kybernateCheckpointWorkflow', {
       taskQueue,
       workflowId: `kybernatecheckpoint/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
       args: [{ ref: fake.ref, settings: { ...TEST_SETTINGS, ...opts.settings, taskQueuePrefix }, codeLevel: CODE_LEVEL }],

@@ -4,17 +4,16 @@
 // ready). Every branch: gone, deleting, paused, invalid, Failed staying, the source failed or waited
 // for (and its timeout), the pod running (restoreTime written once), failing, or past the deadline
 // (the wait is bounded by it, not by the resync), and a restored pod that stops being ready.
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RestoreActivities, RestoreAssessment, RestorePodState, RestoreSourceResolution, RestoreStatusInput } from '../../contract/kybernate-restore-activities.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
 import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
 import type { RestoreView } from '../../workflows/kybernate/restore.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
-import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
-import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
+import { TEST_SETTINGS } from '../support/controller.ts';
+import { eventually, uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
+import { stubWorkers } from './stub-workers.ts';
 
 const IMAGE = 'containerd.io/checkpoint/b7c1e2d3f4a5:20250101T120000.000Z';
 const CHECKPOINT = 'my-checkpoint';
@@ -77,23 +76,12 @@ class FakeRestore {
 }
 
 describe('kybernateRestoreWorkflow with stub activities', () => {
-  let env: TestWorkflowEnvironment;
-  const workers: { worker: Worker; run: Promise<void> }[] = [];
-
-  beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
-  });
-  afterAll(async () => {
-    for (const w of workers) if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
-    await Promise.all(workers.map((w) => w.run));
-    await env?.teardown();
-  });
+  const stub = stubWorkers();
 
   async function start(fake: FakeRestore, settings: Partial<ReconcileSettings> = {}) {
     const taskQueue = `${uniqueName('kyb')}-core`;
-    const worker = await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() });
-    workers.push({ worker, run: worker.run() });
-    const handle = await env.client.workflow.start('kybernateRestoreWorkflow', {
+    await stub.start(taskQueue, fake.activities());
+    const handle = await stub.env.client.workflow.start('kybernateRestoreWorkflow', {
       taskQueue,
       workflowId: `kybernaterestore/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
       args: [{ ref: fake.ref, settings: { ...TEST_SETTINGS, ...settings }, codeLevel: CODE_LEVEL }],

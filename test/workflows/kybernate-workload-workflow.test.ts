@@ -6,19 +6,18 @@
 // requests that keep resetting the idle timer, a plain scale-to-zero, and a suspend step run again
 // after a failure that never creates a second checkpoint. A pod the API server refuses (an unknown
 // RuntimeClass) is reported Failed with the refusal, and the workload recovers once its spec is fixed.
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
-import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { IdleMode, SuspendCheckpointState, WorkloadActivities, WorkloadPodState, WorkloadStatusInput } from '../../contract/kybernate-workload-activities.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
 import { toActivityFailure } from '../../kube/errors.ts';
 import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
 import type { WorkloadView } from '../../workflows/kybernate/workload.ts';
 import { activitySignal, wakeSignal } from '../../workflows/kybernate/workload-signals.ts';
-import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
-import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
+import { TEST_SETTINGS } from '../support/controller.ts';
+import { eventually, uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
+import { stubWorkers } from './stub-workers.ts';
 
 interface FakeCheckpoint {
   phase: 'Pending' | 'InProgress' | 'Completed' | 'Failed';
@@ -143,23 +142,12 @@ class FakeWorkload {
 }
 
 describe('kybernateWorkloadWorkflow with stub activities', () => {
-  let env: TestWorkflowEnvironment;
-  const workers: { worker: Worker; run: Promise<void> }[] = [];
-
-  beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
-  });
-  afterAll(async () => {
-    for (const w of workers) if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
-    await Promise.all(workers.map((w) => w.run));
-    await env?.teardown();
-  });
+  const stub = stubWorkers();
 
   async function start(fake: FakeWorkload) {
     const taskQueue = `${uniqueName('kwl')}-core`;
-    const worker = await Worker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, taskQueue, workflowBundle: await workflowBundle(), activities: fake.activities() });
-    workers.push({ worker, run: worker.run() });
-    const handle = await env.client.workflow.start('kybernateWorkloadWorkflow', {
+    await stub.start(taskQueue, fake.activities());
+    const handle = await stub.env.client.workflow.start('kybernateWorkloadWorkflow', {
       taskQueue,
       workflowId: `kybernateworkload/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
       args: [{ ref: fake.ref, settings: TEST_SETTINGS, codeLevel: CODE_LEVEL }],
