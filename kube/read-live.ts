@@ -1,6 +1,6 @@
 import type { AnyObject, CustomObjects, ResourceRef } from './custom-objects.ts';
 import type { InformerSet } from './informer-set.ts';
-import { isAtLeast } from './resource-version.ts';
+import { isAtLeast } from '../contract/resource-version.ts';
 
 /** One incarnation of an object (its uid), no older than a resourceVersion the reader has seen. */
 export interface Incarnation {

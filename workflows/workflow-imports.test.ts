@@ -17,7 +17,7 @@ const ALLOWED_FILES = new Set([
   'api/messages.ts', // the seed's message texts
   'api/common/kind-names.ts', // builds a kind's names from its declaration (no imports)
   'api/kybernate/constants.ts', // Kybernate's names and its node task queue's name
-  'kube/resource-version.ts', // compares two resourceVersion strings
+  'contract/resource-version.ts', // compares two resourceVersion strings
   'contract/failure-types.ts', // the failure types and their retry classes (a constant table)
 ]);
 const ALLOWED_PACKAGES = new Set(['@temporalio/workflow', '@temporalio/common']);

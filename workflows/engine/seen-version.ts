@@ -1,4 +1,4 @@
-import { isAtLeast } from '../../kube/resource-version.ts';
+import { isAtLeast } from '../../contract/resource-version.ts';
 import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
 
 /**
