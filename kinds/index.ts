@@ -6,6 +6,7 @@
 
 import { asyaModule } from './asya/registration.ts';
 import { flameModule } from './flame/registration.ts';
+import type { StepOutcomeReaders } from '../observability/step-outcome.ts';
 import type { KindModule, RegisteredKind } from './kind-module.ts';
 import { kybernateModule } from './kybernate/registration.ts';
 import { modelDeploymentModule } from './model-deployment/registration.ts';
@@ -14,3 +15,6 @@ export const KIND_MODULES: readonly KindModule[] = [modelDeploymentModule, flame
 
 /** Every reconciled kind, in module order. */
 export const REGISTERED_KINDS: readonly RegisteredKind[] = KIND_MODULES.flatMap((m) => m.kinds);
+
+/** Every module's step outcome readers by activity type, for the step metrics and logs and `kar history` (a test checks that no two modules read the same one). */
+export const STEP_OUTCOMES: StepOutcomeReaders = new Map(KIND_MODULES.flatMap((m) => Object.entries(m.stepOutcomes ?? {})));

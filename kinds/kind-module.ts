@@ -20,7 +20,7 @@ import type { ManifestDocument } from '../cli/documents.ts';
 import type { CliIO } from '../cli/io.ts';
 import type { KindPresentation } from '../cli/operator/kind-presentation.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
-import type { StepOutcome } from '../observability/step-outcome.ts';
+import type { StepOutcomeReader } from '../observability/step-outcome.ts';
 import type { WatchedKind } from '../watcher/watched-kind.ts';
 import type * as Workflows from '../workflows/index.ts';
 import type { ClusterRoleSpec } from './rbac.ts';
@@ -52,9 +52,6 @@ export interface ActivityContext {
   /** Providers whose workers run in this process. */
   inProcessProviders: readonly string[];
 }
-
-/** Reads a finished step's result for metrics and logs (observability/step-outcome.ts), by activity name. */
-export type StepOutcomeReader = (result: unknown) => StepOutcome;
 
 /** What the offline commands (`validate`, `render`) do with a manifest of one of the module's kinds. */
 export interface OfflineHandlers {
@@ -110,7 +107,7 @@ export interface KindModule {
   extraCrds?: readonly CustomResourceDefinition[];
   /** The activities it serves on the core worker, by activity type. */
   activities(ctx: ActivityContext): Promise<object>;
-  /** Activity types whose results mean something for metrics and logs. */
+  /** Activity types whose results mean something for metrics and logs (observability/step-outcome.ts). */
   stepOutcomes?: Readonly<Record<string, StepOutcomeReader>>;
   offline?: OfflineRegistration;
   /** Exactly what its activities, watches and parts call, rule by rule with the reason (deploy/core/<role.folder>/cluster-role.yaml). */

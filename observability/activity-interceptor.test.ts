@@ -1,6 +1,7 @@
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { STEP_OUTCOMES } from '../kinds/index.ts';
 import { failureType, stepObserver } from './activity-interceptor.ts';
 import { createLogger } from './logger.ts';
 import { createMetrics, METRIC_NAMES } from './metrics.ts';
@@ -12,7 +13,7 @@ function harness(provider?: string) {
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({ level: 'debug', destination: { write: (s: string) => void lines.push(JSON.parse(s)) } });
   let clock = 0;
-  const factory = stepObserver({ metrics, logger, provider, now: () => clock });
+  const factory = stepObserver({ outcomes: STEP_OUTCOMES, metrics, logger, provider, now: () => clock });
   const run = async (activity: string, result: unknown, opts: { workflowId?: string; tookMs?: number; fail?: unknown } = {}) => {
     const ctx = { info: { activityType: activity, attempt: 1, workflowExecution: { workflowId: opts.workflowId ?? 'modeldeployment/team-a/llama/u1', runId: 'r1' } } } as unknown as Context;
     const inbound = factory(ctx).inbound!;

@@ -9,10 +9,12 @@ import type { ActivityExecuteInput, ActivityInterceptorsFactory, Next, ActivityI
 import type { Logger } from 'pino';
 import type { ControllerMetrics } from './metrics.ts';
 import { BoundedMap } from '../kube/bounded-map.ts';
-import { stepOutcome } from './step-outcome.ts';
+import { stepOutcome, type StepOutcomeReaders } from './step-outcome.ts';
 import { splitActivityType } from '../workflows/model-deployment/settings.ts';
 
 export interface StepObserverOptions {
+  /** What each activity's result means (kinds/index.ts STEP_OUTCOMES). */
+  outcomes: StepOutcomeReaders;
   metrics?: ControllerMetrics;
   logger?: Logger;
   /** The provider whose task queue the worker serves; undefined on the core worker. */
@@ -83,7 +85,7 @@ export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFac
         }
 
         const durationMs = now() - started;
-        const outcome = stepOutcome(activity, result);
+        const outcome = stepOutcome(opts.outcomes, activity, result);
         if (outcome.provider) providerOf.set(workflowId, outcome.provider);
         if (outcome.selected) opts.metrics?.providerSelection.inc({ provider: outcome.selected.provider, reason: outcome.selected.reason });
         if (outcome.errorType) opts.metrics?.reconciliationErrors.inc({ provider: outcome.provider ?? provider(), error_type: outcome.errorType });

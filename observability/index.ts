@@ -7,4 +7,4 @@ export { watchDeployments, type DeploymentWatch } from './deployment-watch.ts';
 export { createLogger, lineLog, LOG_LEVELS, temporalLogger, type Logger } from './logger.ts';
 export { createMetrics, METRIC_NAMES, type ControllerMetrics, type MetricsOptions } from './metrics.ts';
 export { startMetricsServer, type MetricsServer } from './metrics-server.ts';
-export { stepOutcome, type StepOutcome } from './step-outcome.ts';
+export { stepOutcome, type StepOutcome, type StepOutcomeReader, type StepOutcomeReaders } from './step-outcome.ts';

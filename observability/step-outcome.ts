@@ -1,10 +1,8 @@
 // What a completed reconciliation step means for metrics and logs. Some steps complete normally yet
 // report a problem the workflow then waits on (an invalid spec, no provider, a missing CRD): those count
 // as reconciliation errors too, with a type an operator can alert on. Each kind's module says what its
-// steps mean (its `stepOutcomes`, kinds/<module>/); a step no module reads has no outcome.
-
-import { KIND_MODULES } from '../kinds/index.ts';
-import type { StepOutcomeReader } from '../kinds/kind-module.ts';
+// steps mean (its `stepOutcomes`, kinds/<module>/); the registrations sit above this layer, so their
+// readers are handed in (kinds/index.ts gathers them as STEP_OUTCOMES). A step no reader reads has no outcome.
 
 export interface StepOutcome {
   /** The deployment's provider, when the step's result names it. */
@@ -19,10 +17,13 @@ export interface StepOutcome {
   fields: Record<string, unknown>;
 }
 
-/** Every registered reader by activity type (a test checks that no two modules read the same one). */
-const READERS: ReadonlyMap<string, StepOutcomeReader> = new Map(KIND_MODULES.flatMap((m) => Object.entries(m.stepOutcomes ?? {})));
+/** Reads a finished step's result for metrics and logs. */
+export type StepOutcomeReader = (result: unknown) => StepOutcome;
 
-export function stepOutcome(activity: string, result: unknown): StepOutcome {
+/** Readers by activity type. */
+export type StepOutcomeReaders = ReadonlyMap<string, StepOutcomeReader>;
+
+export function stepOutcome(readers: StepOutcomeReaders, activity: string, result: unknown): StepOutcome {
   if (result === null || result === undefined || typeof result !== 'object') return { fields: {} };
-  return READERS.get(activity)?.(result) ?? { fields: {} };
+  return readers.get(activity)?.(result) ?? { fields: {} };
 }

@@ -5,6 +5,7 @@
 // watched different namespaces); now a difference between them is a field of the description.
 
 import type { KubeConfig } from '@kubernetes/client-node';
+import { STEP_OUTCOMES } from '../kinds/index.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { createMetrics, startMetricsServer, stepObserver, watchDeployments, type ControllerMetrics } from '../observability/index.ts';
 import type { HealthReport } from '../observability/metrics-server.ts';
@@ -159,7 +160,7 @@ export function productParts(d: ProductDescription, started: Started = {}): Part
           workflowBundle: d.workflowBundle,
           heartbeatMs: d.heartbeatMs,
           log: log.lines('controller'),
-          activityInterceptors: (provider) => [stepObserver({ metrics: started.metrics, logger: log.steps(provider ? `provider-${provider}` : 'core'), provider })],
+          activityInterceptors: (provider) => [stepObserver({ outcomes: STEP_OUTCOMES, metrics: started.metrics, logger: log.steps(provider ? `provider-${provider}` : 'core'), provider })],
         })),
     },
     // After the controller (its client signals the workflows), so it stops first.

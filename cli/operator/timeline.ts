@@ -5,6 +5,7 @@
 
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
+import { STEP_OUTCOMES } from '../../kinds/index.ts';
 import { stepOutcome } from '../../observability/step-outcome.ts';
 import { splitActivityType } from '../../workflows/model-deployment/settings.ts';
 
@@ -171,7 +172,7 @@ function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: nu
       if (a.failure) made.error = describeFailure(a.failure, coreQueue);
       else {
         // An in-process provider's step (`dynamo:reconcileResource`) reads as the provider's own would.
-        applyOutcome(made, stepOutcome(splitActivityType(made.step).activity, decode(a.details?.result)));
+        applyOutcome(made, stepOutcome(STEP_OUTCOMES, splitActivityType(made.step).activity, decode(a.details?.result)));
       }
     } else if (e.workflowExecutionStartedEventAttributes) {
       const a = e.workflowExecutionStartedEventAttributes;
@@ -202,7 +203,7 @@ function runTimeline(run: RunHistory, runNumber: number, first: boolean, now: nu
       if (target) {
         // A retried step keeps its last failed attempt's error: the reason it took long.
         if (!(target.attempts && target.attempts > 1)) target.error = null;
-        applyOutcome(target, stepOutcome(target.step, decode(a.result)));
+        applyOutcome(target, stepOutcome(STEP_OUTCOMES, target.step, decode(a.result)));
       }
     } else if (e.activityTaskFailedEventAttributes) {
       const a = e.activityTaskFailedEventAttributes;

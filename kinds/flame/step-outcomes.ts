@@ -2,8 +2,7 @@
 
 import type { FlameClusterStatus } from '../../api/flame/types.ts';
 import type { FlameApplyOutcome } from '../../contract/flame-activities.ts';
-import type { StepOutcome } from '../../observability/step-outcome.ts';
-import type { StepOutcomeReader } from '../kind-module.ts';
+import type { StepOutcome, StepOutcomeReader } from '../../observability/step-outcome.ts';
 
 function flameApplyOutcome(a: FlameApplyOutcome): StepOutcome {
   if (!a.found) return { summary: 'the cluster is gone', fields: {} };

@@ -4,8 +4,7 @@
 
 import type { Assessment, DeploymentSnapshot, SelectionOutcome, ValidationOutcome } from '../../contract/core-activities.ts';
 import type { ApplyOutcome, CompatibilityOutcome, ObservedStatus, ReconcileOutcome } from '../../contract/provider-activities.ts';
-import type { StepOutcome } from '../../observability/step-outcome.ts';
-import type { StepOutcomeReader } from '../kind-module.ts';
+import type { StepOutcome, StepOutcomeReader } from '../../observability/step-outcome.ts';
 
 export const modelDeploymentStepOutcomes: Readonly<Record<string, StepOutcomeReader>> = {
   readDeployment: (result) => readOutcome(result as DeploymentSnapshot),
