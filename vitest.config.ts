@@ -2,10 +2,16 @@ import { defineConfig } from 'vitest/config';
 
 // Three projects: pure unit tests (next to the code they test, no stack); workflow tests (test/workflows:
 // workflows on stub activities, against a Temporal server of their own and no Kubernetes); integration
-// tests (the rest of test/, sharing one local stack that the global setup starts once per run). The
-// groups run one after another (sequence.groupOrder): two cores do not carry two servers' tests at once.
+// tests (the rest of test/, sharing one local stack that the global setup starts once per run).
+//
+// Two workers, whatever the core count: vitest's default (cores - 1) is one on this two-core machine, which
+// ran every file one after another. The unit files (CPU-bound) run first, two at a time. Then the workflow
+// files and the integration files run side by side (same sequence.groupOrder): both mostly wait on
+// servers and timers, they share nothing (each workflow test has task queues and ids of its own), and the
+// integration files still run one at a time against their one cluster.
 export default defineConfig({
   test: {
+    maxWorkers: 2,
     reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
     projects: [
       {
@@ -20,6 +26,8 @@ export default defineConfig({
         test: {
           name: 'workflows',
           sequence: { groupOrder: 1 },
+          // One file at a time: the other worker carries the integration files.
+          fileParallelism: false,
           include: ['test/workflows/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/setup/temporal-only.ts'],
@@ -30,7 +38,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
           include: ['test/**/*.test.ts'],
           exclude: ['test/workflows/**'],
           environment: 'node',
