@@ -5,14 +5,12 @@ import { defineConfig } from 'vitest/config';
 // tests (the rest of test/, sharing one local stack that the global setup starts once per run).
 //
 // Two workers, whatever the core count: vitest's default (cores - 1) is one on this two-core machine, which
-// ran every file one after another. The unit files (CPU-bound) run first, two at a time. Then the workflow
-// files and the integration files run side by side (same sequence.groupOrder): both mostly wait on
-// servers and timers, they share nothing (each workflow test has task queues and ids of its own), and the
-// integration files still run one at a time against their one cluster.
+// ran every file one after another. The groups run one after another (sequence.groupOrder); `npm test`
+// (scripts/test.mjs) runs the workflow project beside the integration project in a second vitest run.
 export default defineConfig({
   test: {
     maxWorkers: 2,
-    reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
+    reporters: ['default', ['json', { outputFile: process.env.KUBEAIRUNWAY_VITEST_REPORT ?? '.vitest-results.json' }]],
     projects: [
       {
         test: {
@@ -26,8 +24,6 @@ export default defineConfig({
         test: {
           name: 'workflows',
           sequence: { groupOrder: 1 },
-          // One file at a time: the other worker carries the integration files.
-          fileParallelism: false,
           include: ['test/workflows/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/setup/temporal-only.ts'],
@@ -38,7 +34,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           include: ['test/**/*.test.ts'],
           exclude: ['test/workflows/**'],
           environment: 'node',
