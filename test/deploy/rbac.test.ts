@@ -1,5 +1,6 @@
-// What the installed ServiceAccounts may and may not do, asked with `kubectl auth can-i` after applying
-// the install's RBAC for real. The topology is the seed's (§3.7): the core controller (with the Flame,
+// What the installed ServiceAccounts may and may not do, asked of the API server's authorizer (the
+// SubjectAccessReview `kubectl auth can-i` sends; kubectl itself answers a sample) after applying the
+// install's RBAC for real. The topology is the seed's (§3.7): the core controller (with the Flame,
 // Asya and Kybernate roles, bound in every namespace), each provider alone, the webhook, and the
 // Kybernate node worker (components/kybernate-node), which may do nothing at all; the all-in-one install
 // binds the same provider roles to the controller instead (manifests.test.ts checks that binding,
@@ -12,7 +13,8 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOY_DIR, kustomize } from '../../deploy/render.ts';
 import { testKube, type TestKube } from '../support/env.ts';
-import { canIAll, describeQuestion, kubectlOk, type AccessQuestion } from './kubectl.ts';
+import { canIAll, describeQuestion, type AccessQuestion } from './access-review.ts';
+import { kubectlCanI, kubectlOk } from './kubectl.ts';
 import { applyRbac, type Installed } from './install-rbac.ts';
 import { find, NODE_COMPONENT, NODE_NAMESPACE, overlay, parseManifests, rendered, type Manifest } from './manifests.ts';
 import { serviceAccountUser, SYSTEM_NAMESPACE } from './service-account.ts';
@@ -377,6 +379,20 @@ describe('install RBAC: kubectl auth can-i as each ServiceAccount', () => {
   });
   afterAll(async () => {
     await installed?.remove();
+  });
+
+  it('kubectl auth can-i answers as the access reviews do (a sample: each identity, yes and no, a subresource and a cluster-wide question)', async () => {
+    const sample = [controller, ...providers, webhook, nodeWorker].flatMap((e) => [...e.can.slice(0, 2), ...e.cannot.slice(0, 2), ...e.cannot.filter((q) => q.resource.includes('/')).slice(0, 1)].map((q) => ({ user: e.user, q })));
+    const subjects = [...new Set(sample.map((s) => s.user))];
+    const reviewed = new Map(await Promise.all(subjects.map(async (user) => [user, await canIAll(user, sample.filter((s) => s.user === user).map((s) => s.q))] as const)));
+    const differing: string[] = [];
+    for (const { user, q } of sample) {
+      const byKubectl = await kubectlCanI(user, q);
+      if (byKubectl !== reviewed.get(user)!.get(q)) differing.push(`${user}: ${describeQuestion(q)} (kubectl says ${byKubectl ? 'yes' : 'no'})`);
+    }
+    expect(sample.some((s) => !s.q.namespace)).toBe(true);
+    expect(new Set(sample.map((s) => reviewed.get(s.user)!.get(s.q)))).toEqual(new Set([true, false]));
+    expect(differing).toEqual([]);
   });
 
   for (const e of [controller, ...providers, webhook, nodeWorker]) {
