@@ -112,8 +112,10 @@ describe('admission server', () => {
     const loop = async (useAgent: boolean) => {
       for (let i = 0; i < 40; i++) results.push(await post(s.port, VALIDATE_PATH, review(`r${i}`), ca, useAgent ? keepAlive : undefined));
     };
+    // The swap comes once some requests have been answered (not after a fixed pause, which a loaded
+    // machine may spend on the first handshakes alone), with more than half of them still to come.
     const swap = (async () => {
-      await new Promise((r) => setTimeout(r, 30));
+      while (results.length < 20) await new Promise((r) => setTimeout(r, 1));
       s.setCertificate(second.serving);
       swapped = true;
     })();
