@@ -51,7 +51,7 @@ export async function startLocalProduct(stack: Stack, opts: LocalProductOptions)
   const kc = new KubeConfig();
   kc.loadFromFile(stack.kubeconfigPath);
   const product = await startProduct(describeLocalProduct(stack, kc, opts));
-  return { kc, controller: product.controller!, webhookUrl: product.webhookUrl, metricsUrl: product.metricsUrl, activatorUrl: product.activatorUrl, health: product.health, stop: product.stop };
+  return { kc, controller: product.controller!, webhookUrl: product.webhookUrl, metricsUrl: product.metricsUrl, activatorUrl: product.served.activator, health: product.health, stop: product.stop };
 }
 
 export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalProductOptions): ProductDescription {
@@ -62,10 +62,13 @@ export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalPr
     watcher: true,
     providers: builtinProviders.map((p) => p.name),
     settings: opts.settings,
-    amqpUrl: stack.amqpUrl,
+    // The kinds' flags as `run` takes them: the stack's broker, the activator on loopback, the node worker.
+    flags: {
+      amqpUrl: stack.amqpUrl,
+      ...(opts.activatorPort !== undefined ? { activatorPort: opts.activatorPort, activatorAddress: '127.0.0.1' } : {}),
+      ...(opts.node ? { node: true, nodeName: opts.node.name, containerdSocket: opts.node.containerdSocket } : {}),
+    },
     ...(opts.metricsPort !== undefined ? { metrics: { port: opts.metricsPort, host: '127.0.0.1' } } : {}),
-    ...(opts.activatorPort !== undefined ? { activator: { port: opts.activatorPort, host: '127.0.0.1' } } : {}),
-    ...(opts.node ? { node: opts.node } : {}),
     health: { temporalLink: true, sources: [() => stack.health().down.map((d) => `${d.name} (${d.reason} ${((Date.now() - d.since) / 1000).toFixed(0)}s ago; restarting)`)] },
     // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
     ...(opts.webhook ? { webhook: { namespace: 'kubeairunway-system', register: {} } } : {}),

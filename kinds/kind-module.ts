@@ -13,7 +13,8 @@
 // roles for its users, gathered into deploy/core/users by `npm run manifests` (deploy/generated-files.ts).
 
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ActorBroker } from '../activities/asya/actor-broker.ts';
+import type { Client } from '@temporalio/client';
+import type { ActivityInterceptorsFactory, NativeConnection } from '@temporalio/worker';
 import type { CustomResourceDefinition } from '../api/crd/schema-types.ts';
 import type { ValidationResult } from '../api/types.ts';
 import type { ManifestDocument } from '../cli/documents.ts';
@@ -47,11 +48,32 @@ export interface ActivityContext {
   kc: KubeConfig;
   /** The process's shared informers: reads come from their caches. */
   informers?: InformerSet;
-  /** AsyncActors' queues; undefined without a broker. */
-  broker?: ActorBroker;
   /** Providers whose workers run in this process. */
   inProcessProviders: readonly string[];
+  /** The values of the modules' flags (`amqpUrl`: what AsyncActors' activities connect to); none given when omitted. */
+  flags?: RunFlagValues;
+  /** Closes what the factory opened (a broker connection) once the worker has stopped; nothing to close when omitted. */
+  onStop?(close: () => Promise<void>): void;
 }
+
+/**
+ * A flag of `kubeairunway run` a module reads (its parts, its activities): the command offers every
+ * module's flags as declared, so a kind with flags of its own edits no shared file.
+ */
+export interface RunFlag {
+  /** As the command line spells it: `--activator-port <port>`, or `--node` for a switch. */
+  flag: string;
+  description: string;
+  /** `port` is checked (0 to 65535) and handed on as a number; `text` as given. A switch has none. */
+  value?: 'port' | 'text';
+  /** Read from this environment variable when the flag is not given (a Deployment's or a DaemonSet's env). */
+  env?: string;
+  /** The value when neither the flag nor the environment gives one. */
+  default?: string;
+}
+
+/** The modules' flags as given, by their camel-case names (`--activator-port` → `activatorPort`); a `port` is a number. */
+export type RunFlagValues = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /** What the offline commands (`validate`, `render`) do with a manifest of one of the module's kinds. */
 export interface OfflineHandlers {
@@ -87,9 +109,10 @@ export interface OfflineRegistration {
 }
 
 /**
- * A process of the module's own beyond the core worker and the watcher. worker/product.ts and
- * worker/controller.ts start it from the description `kubeairunway run` builds of its flags (they need
- * that process's connection and ports); the registration names it, its entry and its flag.
+ * A process of the module's own beyond the core worker and the watcher (a worker on a task queue of its
+ * own, a server). It runs in the controller's process, after the controller, when the module's flags ask
+ * for it: `kubeairunway run` (and `dev`, and the tests) hand the flags' values to the composition root
+ * (worker/product.ts), which starts every part they configure and stops it before the controller.
  */
 export interface KindPart {
   name: string;
@@ -97,6 +120,43 @@ export interface KindPart {
   about: string;
   /** Its entry (loaded only where it runs). */
   module: string;
+  /**
+   * The switch among the module's flags (camel-case) that names it among the parts `run` starts, as
+   * `--core` does: it is then a process of its own (a DaemonSet's), never in the default set, and the
+   * controller runs for it alone. Without one it runs beside the controller whenever its flags ask for it.
+   */
+  namedBy?: string;
+  /**
+   * How to start it as the flags ask, or undefined when they do not ask for it. Throws, naming the flag,
+   * on a value it cannot use: `run` calls it before anything starts.
+   */
+  configure(flags: RunFlagValues): StartPart | undefined;
+}
+
+/** Starts a configured part; it loads its entry only then. */
+export type StartPart = (ctx: PartContext) => Promise<RunningPart>;
+
+/** What a part gets from the controller it runs beside. */
+export interface PartContext {
+  kc: KubeConfig;
+  /** The controller's connection to Temporal: a worker of the part's own shares it. */
+  connection: NativeConnection;
+  client: Client;
+  temporalNamespace: string;
+  taskQueuePrefix: string;
+  /** The process's informers: what the part reads comes from the caches the controller fills. */
+  informers: InformerSet;
+  /** The namespaces the controller serves; all when omitted. */
+  namespaces?: readonly string[];
+  /** Around every activity of a worker the part runs (step metrics and logs). */
+  activityInterceptors?: ActivityInterceptorsFactory[];
+  log: (line: string) => void;
+}
+
+export interface RunningPart {
+  /** Where it serves, for a part that serves HTTP (the activator): logged and handed to the caller. */
+  url?: string;
+  stop(): Promise<void>;
 }
 
 export interface KindModule {
@@ -112,5 +172,7 @@ export interface KindModule {
   offline?: OfflineRegistration;
   /** Exactly what its activities, watches and parts call, rule by rule with the reason (deploy/core/<role.folder>/cluster-role.yaml). */
   role: ClusterRoleSpec;
+  /** The flags of `kubeairunway run` its parts and activities read. */
+  flags?: readonly RunFlag[];
   parts?: readonly KindPart[];
 }

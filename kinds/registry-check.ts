@@ -6,6 +6,7 @@
 
 import { crdFileName } from '../api/crd/crd-file-name.ts';
 import type { KindModule } from './kind-module.ts';
+import { flagName } from './run-flags.ts';
 
 export interface RepositoryFacts {
   /** File names under deploy/crds/. */
@@ -97,9 +98,21 @@ export function registryProblems(modules: readonly KindModule[], facts: Reposito
     }
     for (const part of module.parts ?? []) {
       if (!facts.exists(part.module)) problems.push(`${module.name}: part ${part.name} names ${part.module}, which does not exist`);
+      if (part.namedBy !== undefined && !(module.flags ?? []).some((f) => flagName(f) === part.namedBy)) {
+        problems.push(`${module.name}: part ${part.name} is named by ${part.namedBy}, which is none of the module's flags`);
+      }
     }
     for (const type of Object.keys(module.stepOutcomes ?? {})) {
       if (!servedBy.has(type) && !facts.servedElsewhere.includes(type)) problems.push(`${module.name}: step outcome for ${type}, an activity no worker serves`);
+    }
+  }
+  const flagOwners = new Map<string, string>();
+  for (const module of modules) {
+    for (const flag of module.flags ?? []) {
+      const spelled = flag.flag.split(' ')[0]!;
+      const owner = flagOwners.get(spelled);
+      if (owner) problems.push(`flag ${spelled} is declared by both ${owner} and ${module.name}: \`kubeairunway run\` cannot offer it twice`);
+      flagOwners.set(spelled, module.name);
     }
   }
   return problems;

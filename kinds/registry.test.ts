@@ -180,6 +180,15 @@ describe('kind registry (kinds/index.ts)', () => {
     expect(missing, 'add them to DEFAULT_SETTINGS and ReconcileSettings in workflows/settings.ts').toEqual([]);
   });
 
+  it("finds a part named by a switch its module does not declare, or a flag of run two modules declare", async () => {
+    const facts = await repositoryFacts(KIND_MODULES);
+    const kybernate = KIND_MODULES.find((m) => m.name === 'kybernate')!;
+    const renamed: KindModule = { ...kybernate, parts: kybernate.parts!.map((p) => (p.namedBy ? { ...p, namedBy: 'nodes' } : p)) };
+    expect(registryProblems([...KIND_MODULES.filter((m) => m !== kybernate), renamed], facts)).toContain("kybernate: part node worker is named by nodes, which is none of the module's flags");
+    const copy: KindModule = { ...kybernate, name: 'copy', kinds: [], parts: [], flags: kybernate.flags!.slice(0, 1) };
+    expect(registryProblems([...KIND_MODULES, copy], facts)).toContain('flag --node is declared by both kybernate and copy: `kubeairunway run` cannot offer it twice');
+  }, 60_000);
+
   it('reads every activity type at most once across modules', async () => {
     const facts = await repositoryFacts(KIND_MODULES);
     const twice = { ...facts, served: { ...facts.served, again: ['applyFlameCluster'] } };

@@ -10,12 +10,8 @@ import type { WatchedKind } from '../watcher/watched-kind.ts';
 import { startWatcher, type Watcher } from '../watcher/watcher.ts';
 import { DEFAULT_SETTINGS, type ReconcileSettings } from '../workflows/settings.ts';
 import { PROVIDER_CONFIGS } from '../api/constants.ts';
+import type { RunFlagValues } from '../kinds/kind-module.ts';
 import { KINDS } from './kinds.ts';
-import { openBroker } from '../broker/broker.ts';
-import { ContainerdClient } from '../containerd/client.ts';
-import { KUBERNETES_NAMESPACE } from '../containerd/container-id.ts';
-import { createNodeWorker } from './node-worker.ts';
-import { actorBroker } from '../activities/asya/actor-broker.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { registerProvider, type Registration } from './registration.ts';
 import { watchProviderLiveness } from './provider-liveness.ts';
@@ -35,10 +31,8 @@ export interface ControllerOptions {
   core: boolean;
   watcher: boolean;
   providers: readonly ProviderDefinition[];
-  /** Run the node worker of this node (Kybernate's checkpoints run beside its containerd). */
-  node?: { name: string; containerdSocket: string };
-  /** RabbitMQ for AsyncActors' queues (`amqp://…`); without it their queues are not managed. */
-  amqpUrl?: string;
+  /** The values of the kind modules' flags (`amqpUrl`), for their activities. */
+  flags?: RunFlagValues;
   /** The core worker's sticky cache size; MAX_CACHED_WORKFLOWS when omitted. */
   maxCachedWorkflows?: number;
   /** The kinds this process's core and watcher reconcile; every registered kind when omitted. */
@@ -68,6 +62,10 @@ export interface ControllerOptions {
 export interface Controller {
   settings: ReconcileSettings;
   client: Client;
+  /** Its connection to Temporal: the kinds' parts run their workers on it (worker/product.ts). */
+  connection: NativeConnection;
+  /** The process's informers (the caller's when it handed them in). */
+  informers: InformerSet;
   /** Stops everything; providers mark themselves not ready first. */
   stop(): Promise<void>;
 }
@@ -104,8 +102,8 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       }),
     ]),
   );
-  // One broker connection per process, opened on first use (AsyncActor queues).
-  const broker = opts.core && opts.amqpUrl ? await openBroker(opts.amqpUrl) : undefined;
+  // What the kinds' activities factories opened (AsyncActors' broker), closed once the workers have stopped.
+  const closeAfterWorkers: (() => Promise<void>)[] = [];
   if (opts.core) {
     // The core's activities read every kind's objects and children from these caches.
     for (const kind of kinds) {
@@ -126,23 +124,10 @@ export async function startController(opts: ControllerOptions): Promise<Controll
         taskQueuePrefix: settings.taskQueuePrefix,
         workflowBundle: opts.workflowBundle,
         activityInterceptors: opts.activityInterceptors?.(undefined),
-        broker: broker ? actorBroker(broker) : undefined,
+        flags: opts.flags,
+        onStop: (close) => closeAfterWorkers.push(close),
         inProcessProviders: providerActivities,
         ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
-      }),
-    );
-  }
-
-  const containerd = opts.node ? new ContainerdClient({ socket: opts.node.containerdSocket, namespace: KUBERNETES_NAMESPACE }) : undefined;
-  if (opts.node && containerd) {
-    workers.push(
-      await createNodeWorker({
-        connection: nativeConnection,
-        namespace: opts.temporalNamespace,
-        taskQueuePrefix: settings.taskQueuePrefix,
-        nodeName: opts.node.name,
-        containerd,
-        activityInterceptors: opts.activityInterceptors?.(undefined),
       }),
     );
   }
@@ -180,6 +165,8 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   return {
     settings,
     client,
+    connection: nativeConnection,
+    informers,
     async stop() {
       await Promise.all(registrations.map((r) => r.stop()));
       await watcher?.stop();
@@ -188,8 +175,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       if (!opts.informers) await informers.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await Promise.all(runs);
-      await broker?.close().catch(() => undefined);
-      containerd?.close();
+      await Promise.all(closeAfterWorkers.map((close) => close()));
       await nativeConnection.close();
     },
   };

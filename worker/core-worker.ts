@@ -1,9 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { InformerSet } from '../kube/informer-set.ts';
 import type { ActivityInterceptorsFactory, NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
-import type { ActorBroker } from '../activities/asya/actor-broker.ts';
 import { KIND_MODULES } from '../kinds/index.ts';
-import type { KindModule } from '../kinds/kind-module.ts';
+import type { KindModule, RunFlagValues } from '../kinds/kind-module.ts';
 import type { ProviderActivities } from '../contract/provider-activities.ts';
 import { coreTaskQueue } from '../workflows/engine/settings.ts';
 import { inProcessActivityType, NOT_SERVED } from '../workflows/model-deployment/settings.ts';
@@ -26,8 +25,10 @@ export interface CoreWorkerOptions {
   activityInterceptors?: ActivityInterceptorsFactory[];
   /** The sticky cache's size; MAX_CACHED_WORKFLOWS when omitted. */
   maxCachedWorkflows?: number;
-  /** AsyncActors' queues; without one they are not declared (TransportReady says so). */
-  broker?: ActorBroker;
+  /** The values of the modules' flags, for their activities (AsyncActors' broker). */
+  flags?: RunFlagValues;
+  /** Takes what an activities factory opened, to close once the worker has stopped. */
+  onStop?(close: () => Promise<void>): void;
   /**
    * Providers whose workers run in this process: their `reconcileResource` and `cleanupResources` are
    * served here too, as `<provider>:<activity>`, for the workflow to run as local activities (no task
@@ -41,7 +42,7 @@ export interface CoreWorkerOptions {
 /** The core worker: runs every registered kind's workflows (kinds/index.ts) and their activities. */
 export async function createCoreWorker(opts: CoreWorkerOptions): Promise<Worker> {
   const modules = opts.modules ?? KIND_MODULES;
-  const context = { kc: opts.kc, informers: opts.informers, broker: opts.broker, inProcessProviders: Object.keys(opts.inProcessProviders ?? {}) };
+  const context = { kc: opts.kc, informers: opts.informers, inProcessProviders: Object.keys(opts.inProcessProviders ?? {}), flags: opts.flags, onStop: opts.onStop };
   const kindActivities = await Promise.all(modules.map((m) => m.activities(context)));
   return WorkflowWorker.create({
     connection: opts.connection,

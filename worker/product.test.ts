@@ -37,9 +37,16 @@ describe('productParts', () => {
     ]);
   });
 
-  it('the activator after the controller (whose client it signals with), so it stops before it; only with a controller', () => {
-    expect(names({ core: true, watcher: true, activator: { port: 0, host: '127.0.0.1' } })).toEqual(['search attributes', 'informers', 'controller', 'activator', 'temporal link']);
-    expect(names({ webhook: { namespace: 'x' }, activator: { port: 0, host: '127.0.0.1' } })).toEqual(['webhook']);
+  it("the kinds' parts their flags ask for after the controller (whose connection and client they use), so they stop before it; only with a controller", () => {
+    expect(names({ core: true, watcher: true, flags: { activatorPort: 0 } })).toEqual(['search attributes', 'informers', 'controller', 'activator', 'temporal link']);
+    expect(names({ core: true, flags: { amqpUrl: 'amqp://x' } })).toEqual(['search attributes', 'informers', 'controller', 'temporal link']);
+    expect(names({ webhook: { namespace: 'x' }, flags: { activatorPort: 0 } })).toEqual(['webhook']);
+  });
+
+  it('a part named by a switch of its own (--node) runs the controller for it alone; a flag it cannot use fails before anything starts', () => {
+    expect(names({ flags: { node: true, nodeName: 'n1' } })).toEqual(['informers', 'controller', 'node worker', 'temporal link']);
+    expect(names({ flags: { node: true, nodeName: 'n1', activatorPort: 8480 } })).toEqual(['informers', 'controller', 'node worker', 'activator', 'temporal link']);
+    expect(() => names({ flags: { node: true } })).toThrow("--node needs the node's name: --node-name or NODE_NAME (in a DaemonSet, from spec.nodeName).");
   });
 
   it('a provider alone starts no workflows, so it registers no search attributes', () => {

@@ -6,6 +6,8 @@
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import { STEP_OUTCOMES } from '../kinds/index.ts';
+import type { RunFlagValues } from '../kinds/kind-module.ts';
+import { configuredParts, namesAPart } from '../kinds/run-flags.ts';
 import { InformerSet } from '../kube/informer-set.ts';
 import { createMetrics, startMetricsServer, stepObserver, watchDeployments, type ControllerMetrics } from '../observability/index.ts';
 import type { HealthReport } from '../observability/metrics-server.ts';
@@ -13,7 +15,6 @@ import { watchTemporalLink, type TemporalLink } from '../observability/temporal-
 import { builtinProviders } from '../providers/index.ts';
 import { startWebhookServer, type WebhookRegistration, type WebhookServer } from '../webhook/index.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
-import { startActivator, type Activator } from './activator/server.ts';
 import { startController, type Controller, type ControllerOptions } from './controller.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
 import { NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
@@ -36,18 +37,17 @@ export interface ProductDescription {
   /** Namespaces the watcher, the gauges and the simulators watch; all when omitted. */
   namespaces?: readonly string[];
   settings?: Partial<ReconcileSettings>;
-  /** This node's worker beside containerd (Kybernate checkpoints). */
-  node?: { name: string; containerdSocket: string };
-  /** RabbitMQ for AsyncActors' queues (`amqp://…`); without it their queues are not managed. */
-  amqpUrl?: string;
+  /**
+   * The values of the kind modules' flags (kinds/run-flags.ts), as `run` takes them: what their activities
+   * connect to (`amqpUrl`) and which of their parts run beside the controller (`activatorPort`, `node`).
+   */
+  flags?: RunFlagValues;
   /** The core worker's sticky cache (workflows kept in memory); its default when omitted. */
   maxCachedWorkflows?: number;
   /** Serve Prometheus `/metrics` and `/healthz` here; no metrics at all when omitted. */
   metrics?: { port: number; host: string };
   /** What `/healthz` reports down: each source's descriptions, and the Temporal link when asked. Always healthy when omitted. */
   health?: { temporalLink?: boolean; sources?: readonly (() => string[])[] };
-  /** Serve the KybernateWorkloads' activator (wake on request) here; none when omitted. Needs the controller. */
-  activator?: { port: number; host: string };
   /** Serve the admission webhook, its certificate Secret in `namespace`; registered with the API server when `register` is given. */
   webhook?: { namespace: string; host?: string; port?: number; register?: WebhookRegistration };
   /**
@@ -68,7 +68,8 @@ export interface Product {
   controller: Controller | undefined;
   metricsUrl: string | undefined;
   webhookUrl: string | undefined;
-  activatorUrl: string | undefined;
+  /** Where the kinds' parts that serve HTTP serve, by part name (`activator`). */
+  served: Readonly<Record<string, string>>;
   /** The parts that started, in order. */
   parts: readonly string[];
   /** What `/healthz` reports. */
@@ -85,18 +86,19 @@ interface Started {
   controller?: Controller;
   link?: TemporalLink;
   webhook?: WebhookServer;
-  activator?: Activator;
+  /** URLs of the kinds' parts, by name. */
+  served: Record<string, string>;
 }
 
 export async function startProduct(d: ProductDescription): Promise<Product> {
   boundHeapGrowth();
-  const started: Started = {};
+  const started: Started = { served: {} };
   const running = await startParts(productParts(d, started), { log: d.log.records(), stopWithinMs: d.stopWithinMs });
   return {
     controller: started.controller,
     metricsUrl: started.metricsUrl,
     webhookUrl: started.webhook?.url,
-    activatorUrl: started.activator?.url,
+    served: started.served,
     parts: running.names,
     health: () => health(d, started),
     stop: running.stop,
@@ -107,9 +109,11 @@ export async function startProduct(d: ProductDescription): Promise<Product> {
  * The parts a description asks for, in start order; nothing starts until a part's `start()` is called.
  * Later parts read what earlier ones left in `started`: the controller uses the informers and metrics.
  */
-export function productParts(d: ProductDescription, started: Started = {}): PartSpec[] {
+export function productParts(d: ProductDescription, started: Started = { served: {} }): PartSpec[] {
   const { log } = d;
-  const controllerRuns = d.core || d.watcher || d.providers.length > 0 || d.node !== undefined;
+  const flags = d.flags ?? {};
+  const controllerRuns = d.core || d.watcher || d.providers.length > 0 || namesAPart(flags);
+  const stepObservers = (provider?: string) => [stepObserver({ outcomes: STEP_OUTCOMES, metrics: started.metrics, logger: log.steps(provider ? `provider-${provider}` : 'core'), provider })];
   const parts: (PartSpec | false)[] = [
     // Before any workflow sets them. A provider alone starts no workflows.
     (d.core || d.watcher) && {
@@ -154,32 +158,37 @@ export function productParts(d: ProductDescription, started: Started = {}): Part
           providers: builtinProviders.filter((p) => d.providers.includes(p.name)),
           settings: d.settings,
           namespaces: d.namespaces,
-          ...(d.amqpUrl ? { amqpUrl: d.amqpUrl } : {}),
+          flags,
           ...(d.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: d.maxCachedWorkflows } : {}),
-          ...(d.node ? { node: d.node } : {}),
           workflowBundle: d.workflowBundle,
           heartbeatMs: d.heartbeatMs,
           log: log.lines('controller'),
-          activityInterceptors: (provider) => [stepObserver({ outcomes: STEP_OUTCOMES, metrics: started.metrics, logger: log.steps(provider ? `provider-${provider}` : 'core'), provider })],
+          activityInterceptors: stepObservers,
         })),
     },
-    // After the controller (its client signals the workflows), so it stops first.
-    controllerRuns &&
-      d.activator !== undefined && {
-        name: 'activator',
+    // The kinds' parts (the activator, a node worker) after the controller, on its connection, client and
+    // caches, so they stop before it.
+    ...(controllerRuns ? configuredParts(flags) : []).map(
+      (part): PartSpec => ({
+        name: part.name,
         start: async () => {
-          started.activator = await startActivator({
+          const { controller } = started;
+          const running = await part.start({
             kc: d.kc,
-            client: started.controller!.client,
-            informers: started.informers!,
+            connection: controller!.connection,
+            client: controller!.client,
+            temporalNamespace: d.temporal.namespace,
+            taskQueuePrefix: controller!.settings.taskQueuePrefix,
+            informers: controller!.informers,
             namespaces: d.namespaces,
-            host: d.activator!.host,
-            port: d.activator!.port,
-            log: log.lines('activator'),
+            activityInterceptors: stepObservers(),
+            log: log.lines(part.name),
           });
-          return started.activator;
+          if (running.url) started.served[part.name] = running.url;
+          return running;
         },
-      },
+      }),
+    ),
     // Lost and back said once each while the SDK reconnects by itself (its per-retry lines are dropped).
     // After the controller, so it stops before the controller closes its connection.
     controllerRuns && {

@@ -1,6 +1,7 @@
-import type { Broker } from '../../broker/broker.ts';
+import { openBroker, type Broker } from '../../broker/broker.ts';
 import { classifyBrokerError } from '../../broker/errors.ts';
 import type { QueueOutcome } from '../../contract/asya-activities.ts';
+import type { ActivityContext } from '../../kinds/kind-module.ts';
 
 /**
  * An actor's queues as its workflow sees them: outcomes, not exceptions. A broker that is down or
@@ -32,4 +33,17 @@ export function actorBroker(broker: Broker): ActorBroker {
       }
     },
   };
+}
+
+/**
+ * The broker `--amqp-url` names (ASYA_AMQP_URL), connected before the worker starts (a broker that
+ * cannot be reached fails the start) and closed once it has stopped; undefined without one: the
+ * actors' queues are then not managed (TransportReady says so).
+ */
+export async function connectActorBroker(ctx: Pick<ActivityContext, 'flags' | 'onStop'>): Promise<ActorBroker | undefined> {
+  const url = ctx.flags?.amqpUrl;
+  if (typeof url !== 'string' || url === '') return undefined;
+  const broker = await openBroker(url);
+  ctx.onStop?.(() => broker.close().catch(() => undefined));
+  return actorBroker(broker);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../errors.ts';
-import { checkDuration, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
+import { checkDuration, kindFlagValues, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
 import { operatorKinds, resolveKind } from './kinds.ts';
 import { describeTarget, parseTarget } from './target.ts';
 import { temporalConnectionSettings } from './temporal-connection.ts';
@@ -82,23 +82,25 @@ describe('operatorKinds', () => {
 
 describe('resolveParts', () => {
   it('runs every part when none is named', () => {
-    expect(resolveParts({})).toEqual({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'], webhook: false, node: false });
+    expect(resolveParts({})).toEqual({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'], webhook: false });
   });
 
   it('runs only the named parts', () => {
-    expect(resolveParts({ core: true })).toEqual({ core: true, watcher: false, providers: [], webhook: false, node: false });
-    expect(resolveParts({ providers: 'kaito, kuberay,kaito' })).toEqual({ core: false, watcher: false, providers: ['kaito', 'kuberay'], webhook: false, node: false });
-    expect(resolveParts({ watcher: true, providers: 'dynamo' })).toEqual({ core: false, watcher: true, providers: ['dynamo'], webhook: false, node: false });
+    expect(resolveParts({ core: true })).toEqual({ core: true, watcher: false, providers: [], webhook: false });
+    expect(resolveParts({ providers: 'kaito, kuberay,kaito' })).toEqual({ core: false, watcher: false, providers: ['kaito', 'kuberay'], webhook: false });
+    expect(resolveParts({ watcher: true, providers: 'dynamo' })).toEqual({ core: false, watcher: true, providers: ['dynamo'], webhook: false });
     // The webhook's own Deployment: `run --webhook` runs nothing else.
-    expect(resolveParts({ webhook: true })).toEqual({ core: false, watcher: false, providers: [], webhook: true, node: false });
-    expect(resolveParts({ core: true, watcher: true, webhook: true })).toEqual({ core: true, watcher: true, providers: [], webhook: true, node: false });
-    // A node's worker beside containerd (Kybernate), a DaemonSet of its own.
-    expect(resolveParts({ node: true })).toEqual({ core: false, watcher: false, providers: [], webhook: false, node: true });
+    expect(resolveParts({ webhook: true })).toEqual({ core: false, watcher: false, providers: [], webhook: true });
+    expect(resolveParts({ core: true, watcher: true, webhook: true })).toEqual({ core: true, watcher: true, providers: [], webhook: true });
+    // A kind's part named by its switch (Kybernate's node worker, a DaemonSet of its own): nothing else by default.
+    expect(resolveParts({}, [{ flag: '--node', given: true }])).toEqual({ core: false, watcher: false, providers: [], webhook: false });
+    expect(resolveParts({}, [{ flag: '--node', given: false }])).toEqual({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'], webhook: false });
   });
 
   it('names unknown providers and refuses to run nothing', () => {
     expect(() => resolveParts({ providers: 'kaito,acme,foo' })).toThrow("Unknown providers 'acme', 'foo': the built-in providers are dynamo, kaito, kuberay.");
     expect(() => resolveParts({ providers: ',' })).toThrow('Nothing to run');
+    expect(() => resolveParts({ providers: ',' }, [{ flag: '--node', given: false }])).toThrow('Nothing to run: name at least one of --core, --watcher, --providers, --webhook, --node.');
   });
 });
 
@@ -123,6 +125,17 @@ describe('flag values', () => {
     for (const bad of ['0', '-1', '1.5', 'many', '']) expect(() => parseCount(bad, '--workflow-cache')).toThrow(`--workflow-cache takes a whole number of at least 1, got '${bad}'.`);
     expect(splitList(' a, ,b ')).toEqual(['a', 'b']);
     expect(splitList(undefined)).toEqual([]);
+  });
+
+  it("reads the kind modules' flags by value name: a port checked into a number, the rest as given, those not given left out", () => {
+    const flags = [
+      { flag: '--activator-port <port>', value: 'port' as const, description: '' },
+      { flag: '--node-name <name>', value: 'text' as const, description: '' },
+      { flag: '--node', description: '' },
+    ];
+    expect(kindFlagValues({ activatorPort: '8480', nodeName: 'n1', node: true, metricsPort: '9090' }, flags)).toEqual({ activatorPort: 8480, nodeName: 'n1', node: true });
+    expect(kindFlagValues({}, flags)).toEqual({});
+    expect(() => kindFlagValues({ activatorPort: 'http' }, flags)).toThrow("--activator-port takes a port number from 0 to 65535, got 'http'.");
   });
 });
 

@@ -2,6 +2,11 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../observability/logger.ts';
+import { Command } from 'commander';
+import { flagName, runFlags } from '../../kinds/run-flags.ts';
+import { runCommand } from '../commands/run.ts';
+import { CliError } from '../errors.ts';
+import type { CliIO } from '../io.ts';
 import { describeRun, planRun, type RunOptions } from './run-controller.ts';
 
 const defaults: RunOptions = {
@@ -54,5 +59,34 @@ describe('describeRun', () => {
     expect(described({ webhook: true }).webhook).toMatchObject({ register: {} });
     expect(described({ webhook: true, webhookRegister: false }).webhook).not.toHaveProperty('register');
     expect(described({ webhook: true, metrics: false }).metrics).toBeUndefined();
+  });
+});
+
+describe("the kind modules' flags", () => {
+  it('are offered by `run` as each module declares them, under the value names the parts read', () => {
+    const program = new Command();
+    runCommand(program, { io: {} as CliIO });
+    const run = program.commands.find((c) => c.name() === 'run')!;
+    const declared = runFlags();
+    expect(declared.map((f) => f.flag.split(' ')[0])).toEqual(expect.arrayContaining(['--amqp-url', '--node', '--node-name', '--containerd-socket', '--activator-port', '--activator-address']));
+    for (const flag of declared) {
+      const option = run.options.find((o) => o.long === flag.flag.split(' ')[0]);
+      expect(option?.attributeName(), flag.flag).toBe(flagName(flag));
+      expect(option?.envVar).toBe(flag.env);
+    }
+  });
+
+  it("reach the product checked, with the parts they start; a part's objection is the command's error", () => {
+    const opts = { ...defaults, activatorPort: '8480', activatorAddress: '0.0.0.0', amqpUrl: 'amqp://broker' };
+    const plan = planRun(opts);
+    expect(plan.kindParts).toEqual(['activator']);
+    expect(described(opts).flags).toEqual({ activatorPort: 8480, activatorAddress: '0.0.0.0', amqpUrl: 'amqp://broker' });
+    // `--node` alone: the node worker, a DaemonSet's process, and nothing else.
+    expect(planRun({ ...defaults, node: true, nodeName: 'n1' })).toMatchObject({ parts: { core: false, watcher: false, providers: [], webhook: false }, kindParts: ['node worker'] });
+    expect(() => planRun({ ...defaults, node: true })).toThrow("--node needs the node's name: --node-name or NODE_NAME (in a DaemonSet, from spec.nodeName).");
+    expect(() => planRun({ ...defaults, node: true })).toThrow(CliError);
+    expect(() => planRun({ ...defaults, activatorPort: '99999' })).toThrow('--activator-port takes a port number from 0 to 65535');
+    // The webhook alone starts no controller, so no part beside it.
+    expect(planRun({ ...defaults, webhook: true, activatorPort: '8480' }).kindParts).toEqual([]);
   });
 });

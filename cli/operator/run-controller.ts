@@ -6,6 +6,8 @@
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Runtime, type WorkflowBundle } from '@temporalio/worker';
+import type { RunFlagValues } from '../../kinds/kind-module.ts';
+import { configuredParts, namesAPart, partSwitches, runFlags } from '../../kinds/run-flags.ts';
 import { createLogger, temporalLogger, type Logger } from '../../observability/index.ts';
 import type { Controller } from '../../worker/controller.ts';
 import { PartStartError } from '../../worker/parts.ts';
@@ -16,7 +18,7 @@ import { CliError } from '../errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
-import { checkDuration, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
+import { checkDuration, kindFlagValues, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
 import { firstLine, openKube } from './session.ts';
 import { temporalConnectionSettings, type TemporalConnectionSettings } from './temporal-connection.ts';
 
@@ -27,20 +29,12 @@ export interface RunOptions extends KubeOptions, TemporalOptions {
   namespaces?: string;
   enableProviderSelector: string | boolean;
   taskQueuePrefix: string;
-  /** RabbitMQ for AsyncActors' queues. */
-  amqpUrl?: string;
-  node?: boolean;
-  nodeName?: string;
-  containerdSocket?: string;
   resyncPeriod?: string;
   cleanupTimeout?: string;
   workflowCache?: string;
   metrics: boolean;
   metricsPort: string;
   metricsAddress: string;
-  /** The KybernateWorkloads' activator (wake on request); none when omitted. */
-  activatorPort?: string;
-  activatorAddress?: string;
   webhook?: boolean;
   webhookHost: string;
   webhookPort: string;
@@ -48,6 +42,8 @@ export interface RunOptions extends KubeOptions, TemporalOptions {
   webhookService?: string;
   webhookRegister: boolean;
   logLevel: string;
+  /** The kind modules' flags (`--amqp-url`, `--activator-port`, `--node` …: kinds/run-flags.ts), by value name. */
+  [kindFlag: string]: unknown;
 }
 
 export interface RunningController {
@@ -69,11 +65,14 @@ export interface RunDeps {
 /** Everything the flags say, checked before anything starts. */
 export interface RunPlan {
   parts: ReturnType<typeof resolveParts>;
+  /** The kind modules' flags, checked, for their activities and parts. */
+  flags: RunFlagValues;
+  /** The kinds' parts those flags start beside the controller, by name. */
+  kindParts: string[];
   namespaces: string[] | undefined;
   selector: boolean;
   settings: Partial<ReconcileSettings>;
   metricsPort: number;
-  activatorPort: number | undefined;
   workflowCache: number | undefined;
   webhookPort: number;
   service: { namespace: string; name: string } | undefined;
@@ -82,8 +81,13 @@ export interface RunPlan {
 export function planRun(opts: RunOptions): RunPlan {
   const namespaces = splitList(opts.namespaces);
   const selector = typeof opts.enableProviderSelector === 'boolean' ? opts.enableProviderSelector : parseBoolean(opts.enableProviderSelector);
+  const flags = kindFlagValues(opts, runFlags());
+  const parts = resolveParts(opts, partSwitches(flags));
+  const controllerRuns = parts.core || parts.watcher || parts.providers.length > 0 || namesAPart(flags);
   return {
-    parts: resolveParts(opts),
+    parts,
+    flags,
+    kindParts: controllerRuns ? kindPartNames(flags) : [],
     namespaces: namespaces.length > 0 ? namespaces : undefined,
     selector,
     settings: {
@@ -93,7 +97,6 @@ export function planRun(opts: RunOptions): RunPlan {
       ...(opts.cleanupTimeout ? { cleanupTimeout: checkDuration(opts.cleanupTimeout, '--cleanup-timeout') } : {}),
     },
     metricsPort: parsePort(opts.metricsPort, '--metrics-port'),
-    activatorPort: opts.activatorPort !== undefined ? parsePort(opts.activatorPort, '--activator-port') : undefined,
     workflowCache: opts.workflowCache !== undefined ? parseCount(opts.workflowCache, '--workflow-cache') : undefined,
     webhookPort: parsePort(opts.webhookPort, '--webhook-port'),
     service: opts.webhookService ? parseService(opts.webhookService) : undefined,
@@ -121,7 +124,8 @@ export async function startRun(opts: RunOptions, deps: RunDeps): Promise<Running
       kubernetes: kube.server,
       metrics: product.metricsUrl ?? null,
       webhook: product.webhookUrl ?? null,
-      activator: product.activatorUrl ?? null,
+      kindParts: plan.kindParts,
+      served: product.served,
     },
     'kubeairunway controller running',
   );
@@ -148,11 +152,9 @@ export function describeRun(
     providers: parts.providers,
     namespaces: plan.namespaces,
     settings: plan.settings,
-    ...(opts.amqpUrl ? { amqpUrl: opts.amqpUrl } : {}),
+    flags: plan.flags,
     ...(plan.workflowCache !== undefined ? { maxCachedWorkflows: plan.workflowCache } : {}),
-    ...(parts.node ? { node: { name: nodeNameOf(opts), containerdSocket: opts.containerdSocket ?? DEFAULT_CONTAINERD_SOCKET } } : {}),
     ...(opts.metrics ? { metrics: { port: plan.metricsPort, host: opts.metricsAddress } } : {}),
-    ...(plan.activatorPort !== undefined ? { activator: { port: plan.activatorPort, host: opts.activatorAddress ?? '0.0.0.0' } } : {}),
     ...(parts.webhook
       ? {
           webhook: {
@@ -221,11 +223,11 @@ function untilSignal(onRepeat: () => void): Promise<string> {
   });
 }
 
-/** Where containerd listens on a node unless `--containerd-socket` says otherwise. */
-export const DEFAULT_CONTAINERD_SOCKET = '/run/containerd/containerd.sock';
-
-/** The node a node worker serves: `--node-name` (a DaemonSet passes `spec.nodeName` as NODE_NAME). */
-function nodeNameOf(opts: RunOptions): string {
-  if (!opts.nodeName) throw new CliError('--node needs the node\'s name: --node-name or NODE_NAME (in a DaemonSet, from spec.nodeName).');
-  return opts.nodeName;
+/** The kinds' parts the flags start (a part's objection to its flags said as the command's error). */
+function kindPartNames(flags: RunFlagValues): string[] {
+  try {
+    return configuredParts(flags).map((p) => p.name);
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message : String(err));
+  }
 }

@@ -1,6 +1,8 @@
 // Which parts of the controller `kubeairunway run` starts, from its flags. Pure, so the defaults (all
 // parts when none is named) and the errors are tested without starting anything.
 
+import type { RunFlag, RunFlagValues } from '../../kinds/kind-module.ts';
+import { flagName } from '../../kinds/run-flags.ts';
 import { CliError } from '../errors.ts';
 import { parseDuration } from './durations.ts';
 
@@ -11,7 +13,6 @@ export interface PartFlags {
   watcher?: boolean;
   providers?: string;
   webhook?: boolean;
-  node?: boolean;
 }
 
 export interface Parts {
@@ -19,25 +20,50 @@ export interface Parts {
   watcher: boolean;
   providers: string[];
   webhook: boolean;
-  /** The node worker beside containerd (a DaemonSet's process, never part of the default). */
-  node: boolean;
+}
+
+/** A kind module's part named by a switch of its own (`--node`: a DaemonSet's process), and whether it was given. */
+export interface PartSwitch {
+  flag: string;
+  given: boolean;
 }
 
 /**
  * No part named: the controller (core, watcher, every built-in provider), the webhook off (in a cluster
  * it is a Deployment of its own). Any part named: exactly those, so `run --webhook` is the webhook alone.
+ * A kind's part named by its switch (`--node`) counts as named and is never in the default set; the
+ * composition root starts it from the kinds' flags.
  */
-export function resolveParts(flags: PartFlags): Parts {
-  const named = flags.core !== undefined || flags.watcher !== undefined || flags.providers !== undefined || flags.webhook !== undefined || flags.node !== undefined;
-  if (!named) return { core: true, watcher: true, providers: [...BUILTIN_PROVIDER_NAMES], webhook: false, node: false };
+export function resolveParts(flags: PartFlags, switches: readonly PartSwitch[] = []): Parts {
+  const kindPartNamed = switches.some((s) => s.given);
+  const named = flags.core !== undefined || flags.watcher !== undefined || flags.providers !== undefined || flags.webhook !== undefined || kindPartNamed;
+  if (!named) return { core: true, watcher: true, providers: [...BUILTIN_PROVIDER_NAMES], webhook: false };
   const providers = splitList(flags.providers);
   const unknown = providers.filter((p) => !(BUILTIN_PROVIDER_NAMES as readonly string[]).includes(p));
   if (unknown.length > 0) {
     throw new CliError(`Unknown provider${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')}: the built-in providers are ${BUILTIN_PROVIDER_NAMES.join(', ')}.`);
   }
-  const parts = { core: flags.core ?? false, watcher: flags.watcher ?? false, providers: [...new Set(providers)], webhook: flags.webhook ?? false, node: flags.node ?? false };
-  if (!parts.core && !parts.watcher && parts.providers.length === 0 && !parts.webhook && !parts.node) throw new CliError('Nothing to run: name at least one of --core, --watcher, --providers, --webhook, --node.');
+  const parts = { core: flags.core ?? false, watcher: flags.watcher ?? false, providers: [...new Set(providers)], webhook: flags.webhook ?? false };
+  if (!parts.core && !parts.watcher && parts.providers.length === 0 && !parts.webhook && !kindPartNamed) {
+    throw new CliError(`Nothing to run: name at least one of ${['--core', '--watcher', '--providers', '--webhook', ...switches.map((s) => s.flag)].join(', ')}.`);
+  }
   return parts;
+}
+
+/**
+ * The kind modules' flags as the command line gave them (commander's options, by value name), checked:
+ * a `port` becomes a number, an error naming the flag otherwise. Flags not given are left out.
+ */
+export function kindFlagValues(options: Readonly<Record<string, unknown>>, flags: readonly RunFlag[]): RunFlagValues {
+  const values: Record<string, string | number | boolean> = {};
+  for (const flag of flags) {
+    const name = flagName(flag);
+    const value = options[name];
+    if (value === undefined) continue;
+    if (flag.value === 'port') values[name] = parsePort(String(value), flag.flag.split(' ')[0]!);
+    else values[name] = typeof value === 'boolean' ? value : String(value);
+  }
+  return values;
 }
 
 /** `a,b, c` → ['a', 'b', 'c']; empty entries dropped. */

@@ -7,6 +7,7 @@ import { kybernateCheckpointKind } from '../../watcher/kinds/kybernate-checkpoin
 import { kybernateRestoreKind } from '../../watcher/kinds/kybernate-restore.ts';
 import { kybernateWorkloadKind } from '../../watcher/kinds/kybernate-workload.ts';
 import type { KindModule } from '../kind-module.ts';
+import { activatorPart, kybernateFlags, nodeWorkerPart } from './parts.ts';
 import { kybernateRole } from './role.ts';
 
 export const kybernateModule: KindModule = {
@@ -29,16 +30,6 @@ export const kybernateModule: KindModule = {
     load: async () => (await import('./offline.ts')).kybernateOffline,
   },
   role: kybernateRole,
-  parts: [
-    {
-      name: 'node worker',
-      about: 'serves the node task queue beside containerd (checkpoint and restore dumps); `kubeairunway run --node`, no Kubernetes right',
-      module: 'worker/node-worker.ts',
-    },
-    {
-      name: 'activator',
-      about: "wakes a suspended KybernateWorkload on a request and signals its activity; `kubeairunway run --activator-port`, the controller's process",
-      module: 'worker/activator/server.ts',
-    },
-  ],
+  flags: kybernateFlags,
+  parts: [nodeWorkerPart, activatorPart],
 };

@@ -32,7 +32,7 @@ export async function startControllerAs(
     namespaces: opts.namespaces,
     // The stack's broker, as components/asya-rabbitmq gives it to the installed controller: AsyncActors'
     // queues are declared and deleted, so the broker's part of their lifecycle runs too.
-    amqpUrl: stackInfo().amqpUrl,
+    flags: { amqpUrl: stackInfo().amqpUrl },
     workflowBundle: await workflowBundle(),
     heartbeatMs: 2_000,
     log: (line) => log.push(line),

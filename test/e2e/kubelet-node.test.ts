@@ -16,7 +16,8 @@ import { startDocker, type DockerEngine } from '../../devstack/docker.ts';
 import { writeKubeconfig } from '../../devstack/kubeconfig.ts';
 import { BUSYBOX_IMAGE, criImageName, kubeletNodeUnavailable, startKubeletNode, type KubeletNode } from '../../devstack/kubelet-node.ts';
 import { KUBERNETES_VERSION } from '../../tools/versions.ts';
-import { startTestController, type TestController } from '../support/controller.ts';
+import { startTestProduct } from '../support/controller.ts';
+import type { Product } from '../../worker/product.ts';
 import { eventually, kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { checkpointExample, createCheckpoint, deleteCheckpoint, finished, waitCheckpointGone, waitForCheckpoint } from '../support/kybernate.ts';
 
@@ -28,7 +29,7 @@ describe.skipIf(unavailable !== undefined)(`a real kubelet ${KUBERNETES_VERSION}
   let engine: DockerEngine;
   let node: KubeletNode;
   let kube: TestKube;
-  let ctl: TestController;
+  let ctl: Product;
   let client: ContainerdClient;
   let dir: string;
 
@@ -47,7 +48,7 @@ describe.skipIf(unavailable !== undefined)(`a real kubelet ${KUBERNETES_VERSION}
     client = new ContainerdClient({ socket: node.socket, namespace: KUBERNETES_NAMESPACE });
     kube = await testKube('kubelet');
     // No simulators: the kubelet writes the pods' status.
-    ctl = await startTestController({ namespaces: [kube.namespace], providers: [], simulators: false, node: { name: node.nodeName, containerdSocket: node.socket } });
+    ctl = await startTestProduct(kube.namespace, uniqueName('kar'), { flags: { node: true, nodeName: node.nodeName, containerdSocket: node.socket } });
   }, 20 * 60_000);
 
   afterAll(async () => {

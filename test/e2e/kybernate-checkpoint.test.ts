@@ -21,7 +21,8 @@ import { defaultSpec } from '../../containerd/spec.ts';
 import { buildBusyboxRootfs, COUNTER_ARGS, reapOrphanContainerds, type Containerd } from '../../devstack/containerd.ts';
 import { formatBytes } from '../../workflows/kybernate/format-bytes.ts';
 import { tarOf } from '../containerd/tar.ts';
-import { startTestController, type TestController } from '../support/controller.ts';
+import { startTestProduct } from '../support/controller.ts';
+import type { Product } from '../../worker/product.ts';
 import { eventsFor } from '../support/deployments.ts';
 import { testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { NODE_RUNTIMES } from '../support/node-runtimes.ts';
@@ -49,7 +50,7 @@ for (const runtime of NODE_RUNTIMES) {
   const { unavailable, criu } = runtime;
   describe.skipIf(unavailable !== undefined)(`KybernateCheckpoint on ${runtime.label}${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
     let kube: TestKube;
-    let ctl: TestController;
+    let ctl: Product;
     let dir: string;
     let ctd: Containerd;
     let client: ContainerdClient;
@@ -66,7 +67,7 @@ for (const runtime of NODE_RUNTIMES) {
       process.stdout.write(`[kybernate] containerd ${(await client.version()).version}; CRIU: ${criu.works ? `${criu.version} passes criu check` : criu.reason}\n`);
       kube = await testKube('kyb');
       // No simulators: the test is this node's kubelet, and nothing else may touch its pods' status.
-      ctl = await startTestController({ namespaces: [kube.namespace], providers: [], simulators: false, node: { name: node, containerdSocket: ctd.socket } });
+      ctl = await startTestProduct(kube.namespace, uniqueName('kar'), { flags: { node: true, nodeName: node, containerdSocket: ctd.socket } });
       // A first run builds the node container's image (a few minutes, with progress lines).
     }, 20 * 60_000);
 

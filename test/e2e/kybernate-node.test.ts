@@ -74,7 +74,7 @@ describe.skipIf(runtime.unavailable !== undefined)(`Kybernate on a node with a w
     kube = await testKube('kyb-node');
     fake = await startFakeContainer();
     // The product as `run --node --activator-port` composes it: no simulators, the test is the kubelet.
-    product = await startTestProduct(kube.namespace, uniqueName('kno'), { node: { name: node, containerdSocket: ctd.socket } });
+    product = await startTestProduct(kube.namespace, uniqueName('kno'), { flags: { node: true, nodeName: node, containerdSocket: ctd.socket } });
     kubelet = realNodeKubelet({ namespace: kube.namespace, node, client, containerd: ctd, dir });
   }, 20 * 60_000);
 
@@ -153,7 +153,7 @@ describe.skipIf(runtime.unavailable !== undefined)(`Kybernate on a node with a w
     const atSuspend = countIn(rootfs);
     say(`workload suspended through ${ref} (${checkpoint!.status!.checkpointSize}) at count ${atSuspend}`);
 
-    const woken = await httpCall(`${product.activatorUrl!}/${ns}/${name}/generate`, { method: 'POST', body: 'x' });
+    const woken = await httpCall(`${product.served.activator!}/${ns}/${name}/generate`, { method: 'POST', body: 'x' });
     expect(woken.status).toBe(200);
     const running = await waitForWorkload(ns, name, 'Running again', (w) => w.status?.phase === 'Running', 60_000);
     expect(running.status?.message).toBe(`Pod ${name} restored from ${ref} is running`);

@@ -51,7 +51,7 @@ describe('KybernateWorkload on the real stack, behind the activator', () => {
     // The product as `run --activator-port` composes it (worker/product.ts): the activator shares the
     // controller's informers and client; the simulated kubelet runs the workloads' pods.
     product = await startTestProduct(kube.namespace, taskQueuePrefix, { simulators: localSimulators(1_000) });
-    activator = { url: product.activatorUrl! };
+    activator = { url: product.served.activator! };
     container = await startFakeContainer();
     const t = await temporalClient();
     client = t.client;

@@ -59,8 +59,8 @@ describe('recorded histories of the other kinds', () => {
     kube = await testKube('e2e-rec-kinds');
     // The product as `run --activator-port` composes it, with the broker (AsyncActors' queues) and the
     // simulated kubelet (Flame's, restores' and workloads' pods).
-    product = await startTestProduct(kube.namespace, taskQueuePrefix, { amqpUrl: stackInfo().amqpUrl, simulators: localSimulators(1_000) });
-    activatorUrl = product.activatorUrl!;
+    product = await startTestProduct(kube.namespace, taskQueuePrefix, { flags: { amqpUrl: stackInfo().amqpUrl }, simulators: localSimulators(1_000) });
+    activatorUrl = product.served.activator!;
     container = await startFakeContainer();
     // The node worker of `node`, played here (the dump itself is the containerd tests' business).
     const activities: NodeActivities = {

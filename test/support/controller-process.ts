@@ -26,7 +26,7 @@ const controller =
         namespaces: opts.namespaces,
         heartbeatMs: 2_000,
         providerCrdPollMs: 1_000,
-        ...(opts.amqpUrl ? { amqpUrl: opts.amqpUrl } : {}),
+        ...(opts.amqpUrl ? { flags: { amqpUrl: opts.amqpUrl } } : {}),
         ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : {}),
       })
     : undefined;

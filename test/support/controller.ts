@@ -33,9 +33,10 @@ export const TEST_SETTINGS: Partial<ReconcileSettings> = {
 /**
  * The product as `run --activator-port` composes it (worker/product.ts), for the Kybernate tests: core,
  * watcher and the activator (on a free loopback port) over the test's namespace, no providers, test
- * settings, silent logs. `extra` adds the rest: simulators, the broker, a node worker.
+ * settings, silent logs. `extra` adds the rest: simulators, and `flags` as `run` takes them (the broker's
+ * `amqpUrl`, a node worker's `node`, `nodeName`, `containerdSocket`), beside the activator's.
  */
-export async function startTestProduct(namespace: string, taskQueuePrefix: string, extra: Partial<ProductDescription> = {}): Promise<Product> {
+export async function startTestProduct(namespace: string, taskQueuePrefix: string, { flags, ...extra }: Partial<ProductDescription> = {}): Promise<Product> {
   return startProduct({
     kc: kubeConfig(),
     temporal: { address: stackInfo().temporalAddress, namespace: stackInfo().temporalNamespace },
@@ -44,7 +45,7 @@ export async function startTestProduct(namespace: string, taskQueuePrefix: strin
     providers: [],
     namespaces: [namespace],
     settings: { ...TEST_SETTINGS, taskQueuePrefix },
-    activator: { port: 0, host: '127.0.0.1' },
+    flags: { activatorPort: 0, activatorAddress: '127.0.0.1', ...flags },
     workflowBundle: await workflowBundle(),
     log: plainLog(() => {}, { steps: createLogger({ level: 'silent' }) }),
     ...extra,
@@ -67,8 +68,6 @@ export async function startTestController(opts: {
   /** API groups whose upstream operator the test runs for real (e.g. `ray.io`): not simulated. */
   realOperators?: readonly string[];
   taskQueuePrefix?: string;
-  /** Also run this node's worker (Kybernate's node activities, beside a containerd). */
-  node?: { name: string; containerdSocket: string };
   /** The providers' heartbeat (2 s unless told) and periodic CRD check (5 s unless told). */
   heartbeatMs?: number;
   providerCrdCheckMs?: number;
@@ -88,8 +87,7 @@ export async function startTestController(opts: {
     heartbeatMs: opts.heartbeatMs ?? 2_000,
     providerCrdPollMs: 1_000,
     ...(opts.providerCrdCheckMs !== undefined ? { providerCrdCheckMs: opts.providerCrdCheckMs } : {}),
-    amqpUrl: stackInfo().amqpUrl,
-    ...(opts.node ? { node: opts.node } : {}),
+    flags: { amqpUrl: stackInfo().amqpUrl },
   });
   const simulators: Simulator[] = [];
   if (opts.simulators ?? true) {

@@ -2,10 +2,10 @@
 // must wait for the workload to wake, how often its workflow hears of requests, and what a request
 // that cannot be served is told. The server (server.ts) does the I/O around them.
 
-import { validateKybernateWorkload } from '../../api/kybernate/validate.ts';
-import { parseDuration } from '../../api/kybernate/duration.ts';
-import type { ActivatorSpec } from '../../api/kybernate/types.ts';
-import type { AnyObject } from '../../kube/custom-objects.ts';
+import { validateKybernateWorkload } from '../../../api/kybernate/validate.ts';
+import { parseDuration } from '../../../api/kybernate/duration.ts';
+import type { ActivatorSpec } from '../../../api/kybernate/types.ts';
+import type { AnyObject } from '../../../kube/custom-objects.ts';
 
 /** The activator's own health, outside every workload's path. */
 export const ACTIVATOR_HEALTH_PATH = '/healthz';

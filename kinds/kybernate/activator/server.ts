@@ -12,11 +12,11 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { KYBERNATE_GROUP, KYBERNATE_VERSION, WORKLOAD_KIND, WORKLOAD_LABEL, WORKLOAD_PLURAL, workloadPodName } from '../../api/kybernate/constants.ts';
-import { workflowIdFor } from '../../contract/object-ref.ts';
-import { CustomObjects, type AnyObject, type ResourceRef } from '../../kube/custom-objects.ts';
-import type { InformerSet } from '../../kube/informer-set.ts';
-import { activitySignal, wakeSignal } from '../../workflows/kybernate/workload-signals.ts';
+import { KYBERNATE_GROUP, KYBERNATE_VERSION, WORKLOAD_KIND, WORKLOAD_LABEL, WORKLOAD_PLURAL, workloadPodName } from '../../../api/kybernate/constants.ts';
+import { workflowIdFor } from '../../../contract/object-ref.ts';
+import { CustomObjects, type AnyObject, type ResourceRef } from '../../../kube/custom-objects.ts';
+import type { InformerSet } from '../../../kube/informer-set.ts';
+import { activitySignal, wakeSignal } from '../../../workflows/kybernate/workload-signals.ts';
 import { Debouncer, health, notFound, notServed, routeOf, servingTarget, timedOut, unreachable, workloadFacts, type Answer, type WorkloadFacts } from './routes.ts';
 
 export interface ActivatorOptions {
