@@ -1,7 +1,9 @@
-// Rules beyond the seed's table: specs the API server would store and a simulated operator would report
-// as Running, but that a real cluster breaks on later (a server with no model, a pod that never
-// schedules, a `kubectl scale` that changes nothing). The errors are also CEL rules of the CRD
-// (api/crd/cel-rules.ts), so the API server gives the same words with the webhook down.
+// Rules beyond the seed's table that need hand code: warnings about specs a real cluster would run badly
+// (a pod that hardly schedules, a flag no provider passes) and the one rule about a change (a `kubectl
+// scale` that changes nothing), which compares with the stored spec. It is also a CEL transition rule of
+// the CRD, so the API server gives the same words with the webhook down; our other errors beyond the seed
+// (a server with no model, a disaggregated deployment missing a kind of worker) are CEL rules only
+// (api/crd/cel-rules.ts), evaluated with the schema.
 
 import { engineFlagName } from './engine-args.ts';
 import { MANY_REPLICAS, MAX_GPU_COUNT, MAX_GPUS_PER_SERVER, MAX_REPLICAS } from './limits.ts';
@@ -10,33 +12,13 @@ import type { ValidationResult } from './types.ts';
 import { ValidationMessage } from './validation-messages.ts';
 
 export function extendedRules(spec: Record<string, unknown>, previousSpec: unknown, out: ValidationResult): void {
-  customSourceImage(spec, out);
   gpuCounts(spec, out);
   disaggregatedReplicas(spec, previousSpec, out);
-  disaggregatedWorkers(spec, out);
   replicaCounts(spec, out);
   engineArgKeys(spec, out);
 }
 
-/**
- * Disaggregated serving needs both kinds of worker: prefill computes the KV cache, decode generates
- * from it. Zero of one while the other runs serves nothing; both at zero is a scale to zero. Also a CEL
- * rule of the CRD. Counts of the wrong type were reported by the structural check.
- */
-function disaggregatedWorkers(spec: Record<string, unknown>, out: ValidationResult): void {
-  if (servingMode(spec) !== 'disaggregated') return;
-  const prefill = field(spec, 'scaling', 'prefill');
-  const decode = field(spec, 'scaling', 'decode');
-  if (prefill == null || decode == null) return;
-  // As the CRD defaults an omitted count: 1.
-  const p = field(prefill, 'replicas') ?? 1;
-  const d = field(decode, 'replicas') ?? 1;
-  if (typeof p !== 'number' || typeof d !== 'number') return;
-  if (p === 0 && d !== 0) out.errors.push({ field: 'spec.scaling.prefill.replicas', message: ValidationMessage.disaggregatedNoPrefillWorkers });
-  if (d === 0 && p !== 0) out.errors.push({ field: 'spec.scaling.decode.replicas', message: ValidationMessage.disaggregatedNoDecodeWorkers });
-}
-
-/** The hard bound is the CRD's (api/limits.ts, MAX_REPLICAS), reported by the structural check; this is the soft one. */
+/** The hard bound is the CRD's (api/limits.ts, MAX_REPLICAS), reported by the schema; this is the soft one. */
 function replicaCounts(spec: Record<string, unknown>, out: ValidationResult): void {
   const paths = servingMode(spec) === 'disaggregated' ? [['scaling', 'prefill', 'replicas'], ['scaling', 'decode', 'replicas']] : [['scaling', 'replicas']];
   for (const path of paths) {
@@ -57,18 +39,7 @@ function engineArgKeys(spec: Record<string, unknown>, out: ValidationResult): vo
   }
 }
 
-/**
- * A custom source means the model is pre-loaded in the image (seed 001 §4.1), and no provider's default
- * image holds a model: without spec.image the deployment would run a server with nothing to serve.
- */
-function customSourceImage(spec: Record<string, unknown>, out: ValidationResult): void {
-  const image = field(spec, 'image');
-  if (field(spec, 'model', 'source') === 'custom' && (image == null || image === '')) {
-    out.errors.push({ field: 'spec.image', message: ValidationMessage.customSourceRequiresImage });
-  }
-}
-
-/** The hard bound is the CRD's (api/limits.ts), reported by the structural check; this is the soft one. */
+/** The hard bound is the CRD's (api/limits.ts), reported by the schema; this is the soft one. */
 function gpuCounts(spec: Record<string, unknown>, out: ValidationResult): void {
   const paths: string[][] =
     servingMode(spec) === 'disaggregated'
@@ -93,7 +64,7 @@ function gpuCounts(spec: Record<string, unknown>, out: ValidationResult): void {
  */
 function disaggregatedReplicas(spec: Record<string, unknown>, previousSpec: unknown, out: ValidationResult): void {
   const replicas = replicasOf(spec);
-  // A replica count of the wrong type was reported by the structural check.
+  // A replica count of the wrong type was reported by the schema.
   if (field(spec, 'serving', 'mode') !== 'disaggregated' || typeof replicas !== 'number') return;
   if (previousSpec !== undefined && field(previousSpec, 'serving', 'mode') === 'disaggregated' && replicas !== replicasOf(previousSpec)) {
     out.errors.push({ field: 'spec.scaling.replicas', message: ValidationMessage.disaggregatedReplicasFixed });

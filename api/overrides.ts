@@ -3,6 +3,7 @@
 // user's value with it. Seed rule: unknown keys (at any depth) are warnings, wrong types are errors.
 
 import { QUANTITY_STRING_PATTERN } from './common/checks.ts';
+import { childPath, jsonTypeName } from './schema/json-types.ts';
 import type { Issue, ValidationResult } from './types.ts';
 
 interface SchemaDoc {
@@ -23,6 +24,8 @@ export type OverrideSchema =
   | (SchemaDoc & { type: 'array'; items: OverrideSchema })
   | (SchemaDoc & { type: 'map'; values: OverrideSchema })
   | (SchemaDoc & { type: 'any' });
+
+export { childPath, jsonTypeName };
 
 /** The schema of a provider that accepts no overrides at all (KAITO): every key is unknown. */
 export const NO_OVERRIDES: OverrideSchema = { type: 'object', properties: {} };
@@ -85,20 +88,6 @@ function plural(schema: OverrideSchema): string {
     case 'any':
       return 'values';
   }
-}
-
-/** Type of a JSON value as a user would name it, for "got ..." in messages. */
-export function jsonTypeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'list';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  if (typeof value === 'object') return 'object';
-  return typeof value;
-}
-
-/** Appends a key to a dotted path; keys that are not identifiers are quoted so the path stays readable. */
-export function childPath(path: string, key: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

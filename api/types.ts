@@ -1,16 +1,22 @@
 // The kubeairunway API as TypeScript types: ModelDeployment (namespaced) and InferenceProviderConfig
-// (cluster-scoped), both in kubeairunway.ai/v1alpha1. The shapes follow seed 001 §3.9 and §4.1.
-// Every spec field is optional here because the API server stores what users wrote; `applyDefaults`
-// (api/defaults.ts) fills the gaps and `validate` (api/validate.ts) reports what is still missing.
+// (cluster-scoped), both in kubeairunway.ai/v1alpha1. The shapes follow seed 001 §3.9 and §4.1. The
+// specs derive from their declarations (api/crd/); status and metadata are written here. Every field of
+// ModelDeployment's spec is optional (`Given`) because the API server stores what users wrote;
+// `applyDefaults` (api/defaults.ts) fills the gaps and `validate` (api/validate.ts) reports what is
+// still missing.
 
 import type { ObjectMetadata } from './common/checks.ts';
+import type { ENGINE_TYPES, MODEL_SOURCES, PHASES, SERVING_MODES } from './constants.ts';
+import type { modelDeploymentSpecSchema } from './crd/model-deployment-schema.ts';
+import type { providerConfigSpecSchema } from './crd/provider-config-schema.ts';
 import type { OverrideSchema } from './overrides.ts';
+import type { Given, Static } from './schema/typed.ts';
 
-export type ModelSource = 'huggingface' | 'custom';
-export type EngineType = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp';
-export type ServingMode = 'aggregated' | 'disaggregated';
+export type ModelSource = (typeof MODEL_SOURCES)[number];
+export type EngineType = (typeof ENGINE_TYPES)[number];
+export type ServingMode = (typeof SERVING_MODES)[number];
 export type ProviderName = string; // dynamo | kaito | kuberay | any third-party provider
-export type Phase = 'Pending' | 'Deploying' | 'Running' | 'Failed' | 'Terminating';
+export type Phase = (typeof PHASES)[number];
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
 /**
@@ -34,103 +40,24 @@ export interface OwnerReference {
 
 // ---------------------------------------------------------------- ModelDeployment spec
 
-export interface ModelSpec {
-  /** HuggingFace model id; required when source is huggingface. */
-  id?: string;
-  /** API-facing model name; defaults to the last path segment of id. Ignored for custom source. */
-  servedName?: string;
-  source?: ModelSource;
-}
-
-/** Free-form provider-specific settings; each provider publishes an OverrideSchema for them. */
-export type ProviderOverrides = Record<string, unknown>;
-
-export interface ProviderSpec {
-  /** Explicit provider; auto-selected when empty. */
-  name?: ProviderName;
-  overrides?: ProviderOverrides;
-}
-
-export interface EngineSpec {
-  type?: EngineType;
-  contextLength?: number;
-  trustRemoteCode?: boolean;
-  /** Engine flags passed through as strings (seed: map[string]string). */
-  args?: Record<string, string>;
-}
-
-export interface ServingSpec {
-  mode?: ServingMode;
-}
-
-export interface GpuSpec {
-  count?: number;
-  /** Extended resource name, e.g. nvidia.com/gpu or amd.com/gpu. */
-  type?: string;
-}
-
+/** The spec as a manifest may give it, declared once in its schema (api/crd/model-deployment-schema.ts). */
+export type ModelDeploymentSpec = Given<typeof modelDeploymentSpecSchema>;
+export type ModelSpec = NonNullable<ModelDeploymentSpec['model']>;
+/** Explicit provider (auto-selected when empty) and its free-form settings (each provider publishes an OverrideSchema for them). */
+export type ProviderSpec = NonNullable<ModelDeploymentSpec['provider']>;
+export type ProviderOverrides = NonNullable<ProviderSpec['overrides']>;
+export type EngineSpec = NonNullable<ModelDeploymentSpec['engine']>;
+export type ServingSpec = NonNullable<ModelDeploymentSpec['serving']>;
+export type ScalingSpec = NonNullable<ModelDeploymentSpec['scaling']>;
 /** One disaggregated component (prefill or decode workers). */
-export interface ComponentScalingSpec {
-  replicas?: number;
-  gpu?: GpuSpec;
-  memory?: string;
-  cpu?: string;
-}
-
-export interface ScalingSpec {
-  /** Aggregated-mode replicas; 0 means scale to zero. */
-  replicas?: number;
-  prefill?: ComponentScalingSpec;
-  decode?: ComponentScalingSpec;
-}
-
-export interface ResourcesSpec {
-  gpu?: GpuSpec;
-  memory?: string;
-  cpu?: string;
-}
-
-export interface EnvVar {
-  name: string;
-  value?: string;
-  /** Kept opaque: the controller only passes it to the provider resource. */
-  valueFrom?: Record<string, unknown>;
-}
-
-export interface PodTemplateSpec {
-  metadata?: {
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
-}
-
-export interface SecretsSpec {
-  /** Name of a Secret in the same namespace holding the HuggingFace token. */
-  huggingFaceToken?: string;
-}
-
-export interface Toleration {
-  key?: string;
-  operator?: 'Exists' | 'Equal';
-  value?: string;
-  effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
-  tolerationSeconds?: number;
-}
-
-export interface ModelDeploymentSpec {
-  model?: ModelSpec;
-  provider?: ProviderSpec;
-  engine?: EngineSpec;
-  serving?: ServingSpec;
-  scaling?: ScalingSpec;
-  resources?: ResourcesSpec;
-  image?: string;
-  env?: EnvVar[];
-  podTemplate?: PodTemplateSpec;
-  secrets?: SecretsSpec;
-  nodeSelector?: Record<string, string>;
-  tolerations?: Toleration[];
-}
+export type ComponentScalingSpec = NonNullable<ScalingSpec['prefill']>;
+export type ResourcesSpec = NonNullable<ModelDeploymentSpec['resources']>;
+export type GpuSpec = NonNullable<ResourcesSpec['gpu']>;
+/** valueFrom is kept opaque: the controller only passes it to the provider resource. */
+export type EnvVar = NonNullable<ModelDeploymentSpec['env']>[number];
+export type PodTemplateSpec = NonNullable<ModelDeploymentSpec['podTemplate']>;
+export type SecretsSpec = NonNullable<ModelDeploymentSpec['secrets']>;
+export type Toleration = NonNullable<ModelDeploymentSpec['tolerations']>[number];
 
 // ---------------------------------------------------------------- ModelDeployment status
 
@@ -185,33 +112,16 @@ export interface ModelDeployment {
 
 // ---------------------------------------------------------------- InferenceProviderConfig
 
-export interface ProviderCapabilities {
-  /** Engine names; a third-party provider may list engines beyond EngineType (seed §3.14 lists "custom"). */
-  engines?: string[];
-  servingModes?: ServingMode[];
-  cpuSupport?: boolean;
-  gpuSupport?: boolean;
-}
-
-export interface SelectionRule {
-  /** CEL expression over `spec` (the ModelDeployment spec). */
-  condition: string;
-  /** Higher wins. */
-  priority: number;
-}
-
-export interface InferenceProviderConfigSpec {
-  capabilities?: ProviderCapabilities;
-  selectionRules?: SelectionRule[];
-  documentation?: string;
-  /** How to install the upstream operator (seed §3.8); free-form, shown to users, never interpreted. */
-  installation?: Record<string, unknown>;
-  /**
-   * What `spec.provider.overrides` may hold for this provider (seed 001 §4.15), published so admission can
-   * check overrides without provider code. Read it with `overrideSchemaOf` (api/override-schema-shape.ts).
-   */
-  overrideSchema?: OverrideSchema;
-}
+/**
+ * The spec as the API server stores it (selection rules with their default priority), declared once in
+ * its schema (api/crd/provider-config-schema.ts). The override schema is free-form there (it is
+ * recursive); read it with `overrideSchemaOf` (api/override-schema-shape.ts).
+ */
+export type InferenceProviderConfigSpec = Omit<Static<typeof providerConfigSpecSchema>, 'overrideSchema'> & { overrideSchema?: OverrideSchema };
+/** Engine names may go beyond EngineType (seed §3.14 lists "custom"). */
+export type ProviderCapabilities = NonNullable<InferenceProviderConfigSpec['capabilities']>;
+/** A CEL expression over `spec` (the ModelDeployment spec); the higher priority wins. */
+export type SelectionRule = NonNullable<InferenceProviderConfigSpec['selectionRules']>[number];
 
 export interface InferenceProviderConfigStatus {
   ready?: boolean;

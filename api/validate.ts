@@ -1,18 +1,19 @@
 // The one validation of a ModelDeployment spec, used by the admission webhook, by reconciliation and by
-// the offline CLI. Four layers: the CRD schema (types, enums, bounds, name patterns: what the API server
-// itself checks), the seed's rules (seed 001 §8 and seed 000 tables, exact texts), our rules beyond the
-// seed (api/extended-rules.ts), and the selected provider's override schema. Cluster facts arrive
-// through `context`; the offline CLI may leave them out. Never throws: any input, however malformed,
-// yields errors instead.
+// the offline CLI. Four layers: the declaration (api/crd/model-deployment-schema.ts), checked by the one
+// schema interpreter with the CRD's own CEL rules, which carry the seed's rules (seed 001 §8 and seed 000
+// tables, exact texts) and ours; the seed's warnings and our rules beyond the seed (api/extended-rules.ts,
+// api/pod-rules.ts), hand code across fields; and the selected provider's override schema. Cluster facts
+// arrive through `context`; the offline CLI may leave them out. Never throws: any input, however
+// malformed, yields errors instead.
 
 import { modelDeploymentSpecSchema } from './crd/model-deployment-schema.ts';
 import { extendedRules } from './extended-rules.ts';
 import { checkOverrides, isPlainObject, jsonTypeName, OVERRIDES_PATH, type OverrideSchema } from './overrides.ts';
-import { field, servingMode } from './spec-helpers.ts';
+import { field } from './spec-helpers.ts';
 import { podRules } from './pod-rules.ts';
-import { checkStructure } from './structural.ts';
+import { schemaIssues } from './schema/issues.ts';
 import type { Issue, ValidationResult } from './types.ts';
-import { GPU_ENGINES, ValidationMessage } from './validation-messages.ts';
+import { ValidationMessage } from './validation-messages.ts';
 
 export interface ValidationContext {
   /**
@@ -50,13 +51,11 @@ export function validate(spec: unknown, context: ValidationContext = {}): Valida
       result.errors.push({ field: 'spec', message });
       return result;
     }
-    const structural = checkStructure(spec, modelDeploymentSpecSchema, 'spec');
-    // An empty engine.type is reported once, in the seed's words, not also as an enum violation.
-    const emptyEngine = field(spec, 'engine', 'type') === '';
-    result.errors.push(...structural.errors.filter((e) => !(emptyEngine && e.field === 'spec.engine.type')));
-    result.warnings.push(...structural.warnings);
+    const checked = schemaIssues(modelDeploymentSpecSchema, withoutEmptyEngineType(spec), 'spec');
+    result.errors.push(...checked.errors);
+    result.warnings.push(...checked.warnings);
 
-    seedRules(spec, result);
+    seedWarnings(spec, result.warnings);
     extendedRules(spec, context.previousSpec, result);
     podRules(spec, result);
     providerRules(spec, context, result);
@@ -67,66 +66,24 @@ export function validate(spec: unknown, context: ValidationContext = {}): Valida
   return result;
 }
 
-/** The seed's schema-validation table. A field of the wrong type was reported above and is skipped here. */
-function seedRules(spec: Record<string, unknown>, out: ValidationResult): void {
-  const err = (fieldPath: string, message: string): void => {
-    out.errors.push({ field: fieldPath, message });
-  };
-  const engineType = field(spec, 'engine', 'type');
-  const modeValue = field(spec, 'serving', 'mode');
-  // An unknown mode was reported by the structural check; the mode-dependent rules would only guess.
-  const mode = modeValue == null || modeValue === 'aggregated' || modeValue === 'disaggregated' ? servingMode(spec) : undefined;
-
-  if (mode === 'aggregated' && typeof engineType === 'string') {
-    const displayName = Object.hasOwn(GPU_ENGINES, engineType) ? GPU_ENGINES[engineType as keyof typeof GPU_ENGINES] : undefined;
-    const count = field(spec, 'resources', 'gpu', 'count');
-    if (displayName && (count == null || count === 0)) {
-      err('spec.resources.gpu.count', ValidationMessage.engineRequiresGpu(displayName));
-    }
-  }
-
-  if (mode === 'disaggregated') {
-    if (field(spec, 'resources', 'gpu') != null) {
-      err('spec.resources.gpu', ValidationMessage.disaggregatedWithResourcesGpu);
-    }
-    const prefill = field(spec, 'scaling', 'prefill');
-    const decode = field(spec, 'scaling', 'decode');
-    if (prefill == null || decode == null) {
-      err('spec.scaling', ValidationMessage.disaggregatedRequiresPrefillAndDecode);
-    }
-    if (isPlainObject(prefill) && lacksGpuCount(prefill)) {
-      err('spec.scaling.prefill.gpu.count', ValidationMessage.disaggregatedRequiresPrefillGpu);
-    }
-    if (isPlainObject(decode) && lacksGpuCount(decode)) {
-      err('spec.scaling.decode.gpu.count', ValidationMessage.disaggregatedRequiresDecodeGpu);
-    }
-  }
-
-  if (engineType == null || engineType === '') {
-    err('spec.engine.type', ValidationMessage.engineTypeRequired);
-  }
-
-  const source = field(spec, 'model', 'source');
-  const id = field(spec, 'model', 'id');
-  if ((source == null || source === 'huggingface') && (id == null || id === '')) {
-    err('spec.model.id', ValidationMessage.modelIdRequired);
-  }
-
-  const served = field(spec, 'model', 'servedName');
-  if (source === 'custom' && typeof served === 'string' && served !== '') {
-    out.warnings.push({ field: 'spec.model.servedName', message: ValidationMessage.servedNameIgnoredForCustom });
-  }
-
-  engineWarnings(spec, engineType, out.warnings);
+/**
+ * An empty engine.type is the seed's "engine.type is required" (its CEL rule), reported once: not also
+ * as a value outside the enum, which would keep the rule from being read.
+ */
+function withoutEmptyEngineType(spec: Record<string, unknown>): Record<string, unknown> {
+  const engine = field(spec, 'engine');
+  if (!isPlainObject(engine) || field(engine, 'type') !== '') return spec;
+  const { type: _empty, ...rest } = engine;
+  return { ...spec, engine: rest };
 }
 
-/**
- * A component without a GPU count, or with count 0, has no GPU; disaggregated workers need one. A count of
- * the wrong type was already reported by the structural check.
- */
-function lacksGpuCount(component: Record<string, unknown>): boolean {
-  const count = field(component, 'gpu', 'count');
-  return count == null || count === 0;
+/** The seed's warnings (seed 001 §8, §15); its errors are the CRD's CEL rules (api/crd/cel-rules.ts), evaluated with the schema. */
+function seedWarnings(spec: Record<string, unknown>, warnings: Issue[]): void {
+  const served = field(spec, 'model', 'servedName');
+  if (field(spec, 'model', 'source') === 'custom' && typeof served === 'string' && served !== '') {
+    warnings.push({ field: 'spec.model.servedName', message: ValidationMessage.servedNameIgnoredForCustom });
+  }
+  engineWarnings(spec, field(spec, 'engine', 'type'), warnings);
 }
 
 /** Engine options the chosen engine ignores (seed 001 §15). */

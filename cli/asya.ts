@@ -13,7 +13,7 @@ import { formatTarget } from '../api/asya/constants.ts';
 import type { AsyncActor, WorkloadRef } from '../api/asya/types.ts';
 import { validateAsyncActor } from '../api/asya/validate.ts';
 import { isPlainObject } from '../api/overrides.ts';
-import { checkStructure } from '../api/structural.ts';
+import { schemaIssues } from '../api/schema/issues.ts';
 import type { ModelDeployment, ValidationResult } from '../api/types.ts';
 import { injectionConflict, renderBindingScaledObject, renderInjection, type InjectionTarget } from '../render/asya/injection.ts';
 import { renderStandalone } from '../render/asya/render.ts';
@@ -64,7 +64,7 @@ export type AsyaRender = { objects: AnyObject[]; problems: []; warnings: string[
  */
 export function checkAsyncActor(doc: ManifestDocument): ValidationResult {
   const result = validateAsyncActor(withNamespace(doc.object));
-  const unknown = isPlainObject(doc.object.spec) ? checkStructure(doc.object.spec, asyncActorSpecSchema, 'spec').warnings : [];
+  const unknown = isPlainObject(doc.object.spec) ? schemaIssues(asyncActorSpecSchema, doc.object.spec, 'spec').warnings : [];
   return { errors: result.valid ? [] : result.errors, warnings: unknown };
 }
 

@@ -15,7 +15,7 @@ import { CHECKPOINT_KIND, RESTORE_KIND, WORKLOAD_KIND } from '../api/kybernate/c
 import type { KybernateCheckpoint, KybernateRestore } from '../api/kybernate/types.ts';
 import { validateKybernateCheckpoint, validateKybernateRestore, validateKybernateWorkload, type KybernateIssue } from '../api/kybernate/validate.ts';
 import { isPlainObject } from '../api/overrides.ts';
-import { checkStructure } from '../api/structural.ts';
+import { schemaIssues } from '../api/schema/issues.ts';
 import type { ValidationResult } from '../api/types.ts';
 import { renderRestorePod, renderWorkloadPod, type RestoreSource } from '../render/kybernate/render.ts';
 import type { AnyObject } from '../kube/custom-objects.ts';
@@ -55,7 +55,7 @@ export function checkKybernate(doc: ManifestDocument): ValidationResult {
   const kind = VALIDATORS[String(doc.object.kind)];
   if (!kind) throw new Error(`checkKybernate: ${describeObject(doc)} is not a Kybernate kind`);
   const result = kind.validate(withNamespace(doc.object));
-  const unknown = isPlainObject(doc.object.spec) ? checkStructure(doc.object.spec, kind.spec, 'spec').warnings : [];
+  const unknown = isPlainObject(doc.object.spec) ? schemaIssues(kind.spec, doc.object.spec, 'spec').warnings : [];
   return { errors: result.valid ? [] : result.errors, warnings: unknown };
 }
 

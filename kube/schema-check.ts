@@ -8,6 +8,8 @@
 // kube/errors.ts): formats, patterns, bounds, list uniqueness, CEL rules (x-kubernetes-validations).
 // Recursion follows the value, never the schema alone, so it ends whatever either holds.
 
+import { article, hasType } from '../api/schema/json-types.ts';
+
 /** The parts of apiextensions.k8s.io/v1 JSONSchemaProps this check reads; anything else is ignored. */
 export interface OpenApiSchema {
   type?: string;
@@ -190,35 +192,6 @@ class Checker {
       }
     }
   }
-}
-
-/**
- * Whether `value` is of the OpenAPI `type` as the API server reads JSON: integers are whole numbers, no
- * NaN or Infinity. Shared with api/structural.ts (the offline check of our own CRDs).
- */
-export function hasType(value: unknown, type: string): boolean {
-  switch (type) {
-    case 'object':
-      return isPlainObject(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'string':
-      return typeof value === 'string';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    default:
-      // A type this check does not know: the API server decides.
-      return true;
-  }
-}
-
-/** `an integer`, `a list`: the type as an error message names it. */
-export function article(type: string): string {
-  return { object: 'an object', array: 'a list', string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean' }[type] ?? type;
 }
 
 function typeName(value: unknown): string {

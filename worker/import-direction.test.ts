@@ -65,10 +65,6 @@ const KIND_CLI_PARTS = ['cli/asya.ts', 'cli/kybernate.ts', 'cli/objects.ts', 'cl
  * fails on a stale one, so the list only shrinks when a crossing is fixed.
  */
 const EXCEPTIONS: readonly { from: string; to: string; why: string }[] = [
-  { from: 'api/structural.ts', to: 'kube/schema-check.ts', why: 'the structural-schema checker is pure but lives in kube/ (it also explains refusals there); it belongs in api/' },
-  { from: 'api/fuzz/rendered-checks.ts', to: 'providers/dynamo/defaults.ts', why: 'fuzz-test support checking rendered objects; belongs beside the tests, not in api/' },
-  { from: 'api/fuzz/rendered-checks.ts', to: 'providers/kaito/defaults.ts', why: 'as above' },
-  { from: 'api/fuzz/rendered-checks.ts', to: 'providers/kuberay/defaults.ts', why: 'as above' },
   ...KIND_CLI_PARTS.map((to) => ({ from: 'kinds/', to, why: "a kind's offline render and status presentation, kept in cli/ (see KIND_CLI_PARTS)" })),
 ];
 

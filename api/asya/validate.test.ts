@@ -132,17 +132,17 @@ describe('validateAsyncActor: messages name the field', () => {
     (spec.runtime as Json).targetService = { name: 'svc', port: 70000 };
     expect(errorsOf(actorObject(spec))).toEqual([
       { field: 'spec.transport', message: 'must be one of rabbitmq, sqs, got "kafka"' },
-      { field: 'spec.scaling.maxReplicas', message: 'must be an integer >= 1, got 0' },
-      { field: 'spec.scaling.pollingInterval', message: 'must be an integer >= 1, got "10"' },
-      { field: 'spec.runtime.targetService.port', message: 'must be an integer from 1 to 65535, got 70000' },
+      { field: 'spec.scaling.maxReplicas', message: 'must be at least 1, got 0' },
+      { field: 'spec.scaling.pollingInterval', message: 'must be an integer, got string' },
+      { field: 'spec.runtime.targetService.port', message: 'must be at most 65535, got 70000' },
     ]);
   });
 
   it('the envelope', () => {
-    expect(errorsOf('x')).toEqual([{ field: 'object', message: 'must be an AsyncActor object, got a string' }]);
+    expect(errorsOf('x')).toEqual([{ field: 'object', message: 'must be an AsyncActor object, got string' }]);
     const object = { ...actorObject(standaloneSpec()), apiVersion: 'v1', kind: 'Pod', metadata: { name: 'Bad' } };
     expect(errorsOf(object).map((e) => e.field)).toEqual(['apiVersion', 'kind', 'metadata.name']);
-    expect(errorsOf({ ...object, apiVersion: 'asya.sh/v1alpha1', kind: 'AsyncActor', metadata: { name: 'ok' }, spec: undefined })).toEqual([{ field: 'spec', message: 'required' }]);
+    expect(errorsOf({ ...object, apiVersion: 'asya.sh/v1alpha1', kind: 'AsyncActor', metadata: { name: 'ok' }, spec: undefined })).toEqual([{ field: 'spec', message: 'is required' }]);
   });
 
   it('is deterministic', () => {

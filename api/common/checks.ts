@@ -2,7 +2,9 @@
 // AsyncActor, the Kybernate kinds): the object's head (apiVersion, kind, metadata), how problems are
 // reported and collected, and the words values are shown in. Their specs are checked by the schema
 // interpreter (api/schema/check.ts). Each check reports a problem through `report` and returns what it
-// could read, so one pass collects every problem of an object. Pure (no imports).
+// could read, so one pass collects every problem of an object. Pure.
+
+import { jsonTypeName } from '../schema/json-types.ts';
 
 export type Obj = Record<string, unknown>;
 /** Records one problem under the path of the offending field, e.g. "spec.storage.image". */
@@ -54,18 +56,18 @@ export interface Head {
 export function checkHead(obj: unknown, rules: HeadRules, report: Report): Head | undefined {
   const { apiVersion, kind } = rules;
   if (!isObject(obj)) {
-    report('object', `must be ${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind} object, got ${typeName(obj)}`);
+    report('object', `must be ${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind} object, got ${jsonTypeName(obj)}`);
     return undefined;
   }
   if (obj.apiVersion !== apiVersion) report('apiVersion', `must be ${apiVersion}, got ${show(obj.apiVersion)}`);
   if (obj.kind !== kind) report('kind', `must be ${kind}, got ${show(obj.kind)}`);
   const metadata = checkMetadata(obj.metadata, rules, report);
   if (obj.spec == null) {
-    report('spec', 'required');
+    report('spec', 'is required');
     return undefined;
   }
   if (!isObject(obj.spec)) {
-    report('spec', `must be an object, got ${typeName(obj.spec)}`);
+    report('spec', `must be an object, got ${jsonTypeName(obj.spec)}`);
     return undefined;
   }
   return { metadata, spec: obj.spec, status: isObject(obj.status) ? obj.status : undefined };
@@ -73,13 +75,13 @@ export function checkHead(obj: unknown, rules: HeadRules, report: Report): Head 
 
 function checkMetadata(value: unknown, rules: HeadRules, report: Report): ObjectMetadata {
   if (value != null && !isObject(value)) {
-    report('metadata', `must be an object, got ${typeName(value)}`);
+    report('metadata', `must be an object, got ${jsonTypeName(value)}`);
     return { name: '' };
   }
   const meta: Obj = value ?? {};
   const name = meta.name;
-  if (name == null || name === '') report('metadata.name', 'required');
-  else if (typeof name !== 'string') report('metadata.name', `must be a string, got ${typeName(name)}`);
+  if (name == null || name === '') report('metadata.name', 'is required');
+  else if (typeof name !== 'string') report('metadata.name', `must be a string, got ${jsonTypeName(name)}`);
   else {
     const problem = rules.nameProblem(name);
     if (problem !== undefined) report('metadata.name', problem);
@@ -106,7 +108,7 @@ function checkMetadata(value: unknown, rules: HeadRules, report: Report): Object
 function optionalString(meta: Obj, key: string, report: Report): string | undefined {
   const value = meta[key];
   if (value == null || typeof value === 'string') return value ?? undefined;
-  report(`metadata.${key}`, `must be a string, got ${typeName(value)}`);
+  report(`metadata.${key}`, `must be a string, got ${jsonTypeName(value)}`);
   return undefined;
 }
 
@@ -148,22 +150,8 @@ export function isCount(value: unknown, min: number): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= min;
 }
 
-export function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  switch (typeof value) {
-    case 'object':
-      return 'an object';
-    case 'string':
-      return 'a string';
-    case 'number':
-      return 'a number';
-    case 'boolean':
-      return 'a boolean';
-    default:
-      return typeof value;
-  }
-}
+/** A value's type in "got ..." of a message, as the schema interpreter names it (api/schema/json-types.ts). */
+export { jsonTypeName as typeName };
 
 /** A value as it would appear in the manifest, for messages. */
 export function show(value: unknown): string {

@@ -1,8 +1,9 @@
 // The seed's validation rules that the API server can enforce on its own, as CEL rules on `spec`
-// (x-kubernetes-validations), plus two of ours (custom source needs an image; kubectl scale of a
-// disaggregated deployment). Each message is taken from api/validation-messages.ts, so `kubectl apply`
-// without the webhook still answers in the same words. "Provider CRD not installed" needs cluster state
-// and the warnings are not errors; they stay in api/validate.ts.
+// (x-kubernetes-validations), plus ours (custom source needs an image; both kinds of disaggregated
+// worker; kubectl scale of a disaggregated deployment). They are stated only here: the offline validator
+// evaluates them too (api/schema/check.ts), so `kubectl apply` without the webhook, the webhook and
+// `kar validate` answer in the same words (api/validation-messages.ts). "Provider CRD not installed"
+// needs cluster state and the warnings are not errors; they stay in api/validate.ts.
 //
 // The rules run after CRD defaulting, but every field is still guarded with has(): defaults apply only
 // where a parent object exists, and a rule must not fail with "no such key" instead of its message.
@@ -46,19 +47,11 @@ function engineGpuRules(): CelValidationRule[] {
   }));
 }
 
+/**
+ * In the order of the seed's table (seed 001 §8), then ours: the order the API server and the offline
+ * validator (api/schema/check.ts) report them in.
+ */
 export const specCelRules: readonly CelValidationRule[] = [
-  {
-    rule: `has(self.engine) && has(self.engine.type) && self.engine.type != ''`,
-    message: ValidationMessage.engineTypeRequired,
-    fieldPath: '.engine.type',
-    reason: 'FieldValueRequired',
-  },
-  {
-    rule: `(has(self.model) && has(self.model.source) && self.model.source == 'custom') || (has(self.model) && has(self.model.id) && self.model.id != '')`,
-    message: ValidationMessage.modelIdRequired,
-    fieldPath: '.model.id',
-    reason: 'FieldValueRequired',
-  },
   ...engineGpuRules(),
   {
     rule: `!(${disaggregated} && has(self.resources) && has(self.resources.gpu))`,
@@ -74,15 +67,27 @@ export const specCelRules: readonly CelValidationRule[] = [
   },
   componentGpuRule('prefill', ValidationMessage.disaggregatedRequiresPrefillGpu),
   componentGpuRule('decode', ValidationMessage.disaggregatedRequiresDecodeGpu),
-  // Beyond the seed's table (api/extended-rules.ts has the same rules, for the webhook and the CLI).
-  componentWorkersRule('prefill', 'decode', ValidationMessage.disaggregatedNoPrefillWorkers),
-  componentWorkersRule('decode', 'prefill', ValidationMessage.disaggregatedNoDecodeWorkers),
+  {
+    rule: `has(self.engine) && has(self.engine.type) && self.engine.type != ''`,
+    message: ValidationMessage.engineTypeRequired,
+    fieldPath: '.engine.type',
+    reason: 'FieldValueRequired',
+  },
+  {
+    rule: `(has(self.model) && has(self.model.source) && self.model.source == 'custom') || (has(self.model) && has(self.model.id) && self.model.id != '')`,
+    message: ValidationMessage.modelIdRequired,
+    fieldPath: '.model.id',
+    reason: 'FieldValueRequired',
+  },
+  // Beyond the seed's table.
   {
     rule: `!(has(self.model) && has(self.model.source) && self.model.source == 'custom') || (has(self.image) && self.image != '')`,
     message: ValidationMessage.customSourceRequiresImage,
     fieldPath: '.image',
     reason: 'FieldValueRequired',
   },
+  componentWorkersRule('prefill', 'decode', ValidationMessage.disaggregatedNoPrefillWorkers),
+  componentWorkersRule('decode', 'prefill', ValidationMessage.disaggregatedNoDecodeWorkers),
 ];
 
 /** scaling.replicas as the controller reads it: the CRD defaults an omitted value to 1. */

@@ -3,7 +3,7 @@
 
 import { QUANTITY_STRING_PATTERN, type Quantity, type ResourceRequirements } from '../common/checks.ts';
 import type { Condition } from '../common/status-reader.ts';
-import { mapOf, object, worded, type ObjectOf, type Schema } from '../schema/typed.ts';
+import { mapOf, object, worded, type GivenObjectOf, type ObjectOf, type Schema } from '../schema/typed.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
 /**
@@ -29,8 +29,8 @@ export function rootSchema(description: string, spec: JSONSchemaProps, status: J
 }
 
 /** The status of the kinds beyond ModelDeployment: written by their controller only, so every field is optional to a reader. */
-export function statusSchema<P extends Record<string, Schema>>(properties: P): Schema<ObjectOf<P, never>, false> {
-  return object('Observed state, written by the controller.', properties);
+export function statusSchema<P extends Record<string, Schema>>(properties: P): Schema<ObjectOf<P, never>, false, GivenObjectOf<P, never>> {
+  return object<P, never>('Observed state, written by the controller.', properties);
 }
 
 /**

@@ -2,7 +2,7 @@
 // checks the schema before any webhook runs, so that raw regex was all a user saw. In the CRD, each
 // pattern we have words for (PATTERN_DESCRIPTIONS) is a CEL rule instead, whose message is those words:
 // `spec.secrets.huggingFaceToken: Invalid value: "string": must be an object name (…)`. The schema in
-// api/ keeps `pattern` for the offline check (api/structural.ts), which says the same words. Fields in
+// api/ keeps `pattern` for the schema interpreter (api/schema/check.ts), which says the same words. Fields in
 // lists (env[].valueFrom.*.name) keep the pattern (see below).
 
 import { PATTERN_DESCRIPTIONS } from './model-deployment-schema.ts';

@@ -1,62 +1,47 @@
-// OpenAPI schema of InferenceProviderConfig (seed 001 §3.9), cluster-scoped.
+// The InferenceProviderConfig declaration (seed 001 §3.9), cluster-scoped: a typed schema
+// (api/schema/typed.ts), the source of its spec types (api/types.ts), of its validation
+// (api/validate-provider-config.ts) and of deploy/crds/. Properties are listed in alphabetical order,
+// the order the validator reports problems in.
 
 import { SERVING_MODES } from '../constants.ts';
+import { bool, freeObject, listOf, object, str, type Schema } from '../schema/typed.ts';
 import { conditionsSchema } from './common-schemas.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
-export const providerConfigSpecSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'What a provider can run and when the selector should prefer it.',
-  properties: {
-    capabilities: {
-      type: 'object',
-      properties: {
-        engines: {
-          type: 'array',
-          description: 'Engines the provider runs (vllm, sglang, trtllm, llamacpp, or engines of its own).',
-          'x-kubernetes-list-type': 'set',
-          maxItems: 32,
-          items: { type: 'string', maxLength: 63 },
-        },
-        servingModes: {
-          type: 'array',
-          'x-kubernetes-list-type': 'set',
-          maxItems: 2,
-          items: { type: 'string', enum: [...SERVING_MODES] },
-        },
-        cpuSupport: { type: 'boolean', description: 'Can serve without GPUs.' },
-        gpuSupport: { type: 'boolean', description: 'Can serve on GPUs.' },
+type ServingMode = (typeof SERVING_MODES)[number];
+
+// Nodes with no description of their own.
+const engineName: Schema<string, false> = { type: 'string', maxLength: 63 };
+const servingModes: Schema<ServingMode[], false> = { type: 'array', 'x-kubernetes-list-type': 'set', maxItems: 2, items: { type: 'string', enum: [...SERVING_MODES] } };
+const priority: Schema<number, true> = { type: 'integer', format: 'int32', minimum: 0, default: 0 };
+
+export const providerConfigSpecSchema = object('What a provider can run and when the selector should prefer it.', {
+  capabilities: object(undefined, {
+    cpuSupport: bool('Can serve without GPUs.'),
+    engines: listOf('Engines the provider runs (vllm, sglang, trtllm, llamacpp, or engines of its own).', engineName, { 'x-kubernetes-list-type': 'set', maxItems: 32 }),
+    gpuSupport: bool('Can serve on GPUs.'),
+    servingModes,
+  }),
+  documentation: str('Link to the provider documentation.', { maxLength: 2048 }),
+  installation: freeObject('How to install the upstream operator (free-form, informational).'),
+  // Recursive (object properties hold schemas), which a structural CRD schema cannot express: its
+  // shape is checked by api/override-schema-shape.ts instead.
+  overrideSchema: freeObject(
+    'What spec.provider.overrides of a ModelDeployment may hold: {type: object|string|integer|number|boolean|quantity|array|map|any (quantity: a Kubernetes quantity such as 16Gi or 500m, or a non-negative number), properties, items, values, enum, minimum, maximum, description, default}. Unknown keys are warned about, wrong types rejected at admission.',
+  ),
+  selectionRules: listOf(
+    'CEL conditions over `spec` (the ModelDeployment spec); the highest matching priority wins.',
+    object(
+      undefined,
+      {
+        condition: str("CEL expression, e.g. spec.engine.type == 'llamacpp'.", { minLength: 1, maxLength: 4096 }),
+        priority,
       },
-    },
-    selectionRules: {
-      type: 'array',
-      description: 'CEL conditions over `spec` (the ModelDeployment spec); the highest matching priority wins.',
-      maxItems: 64,
-      items: {
-        type: 'object',
-        required: ['condition'],
-        properties: {
-          condition: { type: 'string', minLength: 1, maxLength: 4096, description: 'CEL expression, e.g. spec.engine.type == \'llamacpp\'.' },
-          priority: { type: 'integer', format: 'int32', minimum: 0, default: 0 },
-        },
-      },
-    },
-    documentation: { type: 'string', description: 'Link to the provider documentation.', maxLength: 2048 },
-    installation: {
-      type: 'object',
-      description: 'How to install the upstream operator (free-form, informational).',
-      'x-kubernetes-preserve-unknown-fields': true,
-    },
-    // Recursive (object properties hold schemas), which a structural CRD schema cannot express: its
-    // shape is checked by api/override-schema-shape.ts instead.
-    overrideSchema: {
-      type: 'object',
-      description:
-        'What spec.provider.overrides of a ModelDeployment may hold: {type: object|string|integer|number|boolean|quantity|array|map|any (quantity: a Kubernetes quantity such as 16Gi or 500m, or a non-negative number), properties, items, values, enum, minimum, maximum, description, default}. Unknown keys are warned about, wrong types rejected at admission.',
-      'x-kubernetes-preserve-unknown-fields': true,
-    },
-  },
-};
+      { required: ['condition'] },
+    ),
+    { maxItems: 64 },
+  ),
+});
 
 export const providerConfigStatusSchema: JSONSchemaProps = {
   type: 'object',

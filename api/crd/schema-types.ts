@@ -1,5 +1,5 @@
 // The subset of the Kubernetes OpenAPI v3 schema (apiextensions.k8s.io/v1 JSONSchemaProps) that our
-// CRDs use. The CRD YAML and the offline structural check (api/structural.ts) both read these objects.
+// CRDs use. The CRD YAML and the schema interpreter (api/schema/check.ts) both read these objects.
 
 export interface CelValidationRule {
   rule: string;

@@ -53,7 +53,8 @@ const TABLE: [string, Json, boolean][] = [
   ['quantity "0.5"', variant((s) => (em(s).resources = { limits: { cpu: '0.5' } })), true],
   ['quantity "lots"', variant((s) => (sm(s).resources = { requests: { memory: 'lots' } })), false],
   ['quantity true', variant((s) => (sm(s).resources = { requests: { memory: true } })), false],
-  ['quantity null', variant((s) => (sm(s).resources = { requests: { memory: null, cpu: '1' } })), true],
+  // A null entry of a map is refused, as ModelDeployment's always were (the API server would drop it).
+  ['quantity null', variant((s) => (sm(s).resources = { requests: { memory: null, cpu: '1' } })), false],
   ['resources a string', variant((s) => (sm(s).resources = '1 cpu')), false],
   ['unknown fields are pruned', variant((s) => ((s.extra = 1), (sm(s).resources = { claims: [] }))), true],
   ['name of 44 with 3 executors', variant(() => {}, 'a'.repeat(44)), true],

@@ -54,12 +54,12 @@ describe('validateFlameCluster: valid clusters', () => {
     expect(result.valid && result.cluster.spec.executorManager.resources).toEqual(resources);
   });
 
-  it('drops fields it does not know, as the API server prunes them, and treats null as absent', () => {
+  it('drops fields it does not know, as the API server prunes them, and treats a null field as absent', () => {
     const result = validateFlameCluster(
       manifest((s) => {
         s.extra = 1;
         sm(s).slot = null;
-        sm(s).resources = { requests: { cpu: '1', memory: null }, limits: null, claims: [{ name: 'gpu' }] };
+        sm(s).resources = { requests: { cpu: '1' }, limits: null, claims: [{ name: 'gpu' }] };
         em(s).typo = true;
       }),
     );
@@ -98,23 +98,23 @@ describe('validateFlameCluster: valid clusters', () => {
 
 describe('validateFlameCluster: errors name the field', () => {
   it.each([
-    ['negative replicas', manifest((s) => (em(s).replicas = -1)), ['spec.executorManager.replicas: must be an integer >= 0, got -1']],
-    ['fractional replicas', manifest((s) => (em(s).replicas = 1.5)), ['spec.executorManager.replicas: must be an integer >= 0, got 1.5']],
-    ['replicas as a string', manifest((s) => (em(s).replicas = '3')), ['spec.executorManager.replicas: must be an integer >= 0, got "3"']],
-    ['missing replicas', manifest((s) => delete em(s).replicas), ['spec.executorManager.replicas: required']],
-    ['missing session manager image', manifest((s) => delete sm(s).image), ['spec.sessionManager.image: required']],
-    ['empty executor image', manifest((s) => (em(s).image = '')), ['spec.executorManager.image: required']],
-    ['image of the wrong type', manifest((s) => (sm(s).image = 7)), ['spec.sessionManager.image: must be a string, got a number']],
+    ['negative replicas', manifest((s) => (em(s).replicas = -1)), ['spec.executorManager.replicas: must be at least 0, got -1']],
+    ['fractional replicas', manifest((s) => (em(s).replicas = 1.5)), ['spec.executorManager.replicas: must be an integer, got number']],
+    ['replicas as a string', manifest((s) => (em(s).replicas = '3')), ['spec.executorManager.replicas: must be an integer, got string']],
+    ['missing replicas', manifest((s) => delete em(s).replicas), ['spec.executorManager.replicas: is required']],
+    ['missing session manager image', manifest((s) => delete sm(s).image), ['spec.sessionManager.image: is required']],
+    ['empty executor image', manifest((s) => (em(s).image = '')), ['spec.executorManager.image: must not be empty']],
+    ['image of the wrong type', manifest((s) => (sm(s).image = 7)), ['spec.sessionManager.image: must be a string, got integer']],
     ['image with a space', manifest((s) => (sm(s).image = 'flame :v1')), ['spec.sessionManager.image: must not contain whitespace, got "flame :v1"']],
-    ['maxExecutors 0', manifest((s) => (em(s).maxExecutors = 0)), ['spec.executorManager.maxExecutors: must be an integer >= 1, got 0']],
-    ['maxExecutors as a string', manifest((s) => (em(s).maxExecutors = '10')), ['spec.executorManager.maxExecutors: must be an integer >= 1, got "10"']],
-    ['slot of the wrong type', manifest((s) => (sm(s).slot = 1)), ['spec.sessionManager.slot: must be a string, got a number']],
-    ['objectCache not an object', manifest((s) => (s.objectCache = 'eth0')), ['spec.objectCache: must be an object, got a string']],
-    ['storage of the wrong type', manifest((s) => ((s.objectCache as Json).storage = ['a'])), ['spec.objectCache.storage: must be a string, got a list']],
-    ['sessionManager missing', manifest((s) => delete s.sessionManager), ['spec.sessionManager: required']],
-    ['executorManager a list', manifest((s) => (s.executorManager = [])), ['spec.executorManager: must be an object, got a list']],
-    ['resources not an object', manifest((s) => (em(s).resources = '2 cpus')), ['spec.executorManager.resources: must be an object with requests and/or limits, got a string']],
-    ['requests not a map', manifest((s) => (em(s).resources = { requests: ['cpu'] })), ['spec.executorManager.resources.requests: must be a map of resource names to quantities, got a list']],
+    ['maxExecutors 0', manifest((s) => (em(s).maxExecutors = 0)), ['spec.executorManager.maxExecutors: must be at least 1, got 0']],
+    ['maxExecutors as a string', manifest((s) => (em(s).maxExecutors = '10')), ['spec.executorManager.maxExecutors: must be an integer, got string']],
+    ['slot of the wrong type', manifest((s) => (sm(s).slot = 1)), ['spec.sessionManager.slot: must be a string, got integer']],
+    ['objectCache not an object', manifest((s) => (s.objectCache = 'eth0')), ['spec.objectCache: must be an object, got string']],
+    ['storage of the wrong type', manifest((s) => ((s.objectCache as Json).storage = ['a'])), ['spec.objectCache.storage: must be a string, got list']],
+    ['sessionManager missing', manifest((s) => delete s.sessionManager), ['spec.sessionManager: is required']],
+    ['executorManager a list', manifest((s) => (s.executorManager = [])), ['spec.executorManager: must be an object, got list']],
+    ['resources not an object', manifest((s) => (em(s).resources = '2 cpus')), ['spec.executorManager.resources: must be an object with requests and/or limits, got string']],
+    ['requests not a map', manifest((s) => (em(s).resources = { requests: ['cpu'] })), ['spec.executorManager.resources.requests: must be a map of resource names to quantities, got list']],
     [
       'bad quantities',
       manifest((s) => (sm(s).resources = { limits: { cpu: '-1', memory: 'lots', gpu: 0.5, x: -2, y: true } })),
@@ -141,11 +141,11 @@ describe('validateFlameCluster: errors name the field', () => {
     expect(result).toEqual({
       valid: false,
       errors: [
-        { field: 'spec.sessionManager.image', message: 'required' },
-        { field: 'spec.executorManager.replicas', message: 'must be an integer >= 0, got -1' },
-        { field: 'spec.executorManager.maxExecutors', message: 'must be an integer >= 1, got 0' },
+        { field: 'spec.sessionManager.image', message: 'is required' },
+        { field: 'spec.executorManager.replicas', message: 'must be at least 0, got -1' },
+        { field: 'spec.executorManager.maxExecutors', message: 'must be at least 1, got 0' },
       ],
-      message: 'spec.sessionManager.image: required; spec.executorManager.replicas: must be an integer >= 0, got -1; spec.executorManager.maxExecutors: must be an integer >= 1, got 0',
+      message: 'spec.sessionManager.image: is required; spec.executorManager.replicas: must be at least 0, got -1; spec.executorManager.maxExecutors: must be at least 1, got 0',
     });
   });
 
@@ -153,11 +153,11 @@ describe('validateFlameCluster: errors name the field', () => {
     expect(errorsOf(validateFlameCluster({ apiVersion: 'flame.xflops.io/v1', kind: 'Flame', spec: seedSpec() }))).toEqual([
       'apiVersion: must be flame.xflops.io/v1alpha1, got "flame.xflops.io/v1"',
       'kind: must be FlameCluster, got "Flame"',
-      'metadata.name: required',
+      'metadata.name: is required',
     ]);
-    expect(errorsOf(validateFlameCluster({ ...manifest(), spec: undefined }))).toEqual(['spec: required']);
-    expect(errorsOf(validateFlameCluster({ ...manifest(), spec: 'x' }))).toEqual(['spec: must be an object, got a string']);
-    expect(errorsOf(validateFlameCluster('FlameCluster'))).toEqual(['object: must be a FlameCluster object, got a string']);
+    expect(errorsOf(validateFlameCluster({ ...manifest(), spec: undefined }))).toEqual(['spec: is required']);
+    expect(errorsOf(validateFlameCluster({ ...manifest(), spec: 'x' }))).toEqual(['spec: must be an object, got string']);
+    expect(errorsOf(validateFlameCluster('FlameCluster'))).toEqual(['object: must be a FlameCluster object, got string']);
     expect(errorsOf(validateFlameCluster(null))).toEqual(['object: must be a FlameCluster object, got null']);
   });
 

@@ -6,7 +6,7 @@
 //   - every error names its field: `field` is a path under spec and the message contains that path;
 //   - defaults keep an accepted spec accepted and are idempotent;
 //   - every spec validate accepts, and a provider finds compatible, renders objects the API server and
-//     the operator's pods would accept (api/fuzz/rendered-checks.ts), byte-identical when rendered
+//     the operator's pods would accept (test/fuzz/rendered-checks.ts), byte-identical when rendered
 //     again, from a copy, or from the spec as stored before defaulting.
 // The same generators feed test/fuzz/api-server-fuzz.test.ts, which asks the real API server.
 
@@ -18,8 +18,8 @@ import type { InferenceProviderConfig, Issue, ModelDeployment, ModelDeploymentSp
 import { validate } from '../validate.ts';
 import { ValidationMessage } from '../validation-messages.ts';
 import { builtinProviders, selectProvider, UnsupportedApiVersionError, type ProviderDefinition } from '../../providers/index.ts';
-import { nonNegativeQuantity } from './kube-names.ts';
-import { renderedProblems } from './rendered-checks.ts';
+import { nonNegativeQuantity } from '../../test/fuzz/kube-names.ts';
+import { renderedProblems } from '../../test/fuzz/rendered-checks.ts';
 import { deploymentArb, type FuzzDeployment, type SpecKind } from './spec-arbitraries.ts';
 
 const SEED = 20_240_610;

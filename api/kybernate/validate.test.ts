@@ -18,13 +18,13 @@ describe('validateKybernateCheckpoint', () => {
   it('names every problem with its field', () => {
     const result = validateKybernateCheckpoint(kybernateObject(CHECKPOINT_KIND, { timeout: 0, storage: { type: 'registry' }, gpu: { pluginPath: 'criu' } }));
     expect(errorsOf(result)).toEqual([
-      { field: 'spec.podName', message: 'required' },
-      { field: 'spec.timeout', message: 'must be an integer >= 1, got 0' },
+      { field: 'spec.podName', message: 'is required' },
+      { field: 'spec.timeout', message: 'must be at least 1, got 0' },
       { field: 'spec.storage.image', message: "'storage.image' is required when 'storage.type' is registry" },
       { field: 'spec.gpu.pluginPath', message: 'must be an absolute path, got "criu"' },
     ]);
     expect(result.valid ? '' : result.message).toBe(
-      "spec.podName: required; spec.timeout: must be an integer >= 1, got 0; spec.storage.image: 'storage.image' is required when 'storage.type' is registry; spec.gpu.pluginPath: must be an absolute path, got \"criu\"",
+      "spec.podName: is required; spec.timeout: must be at least 1, got 0; spec.storage.image: 'storage.image' is required when 'storage.type' is registry; spec.gpu.pluginPath: must be an absolute path, got \"criu\"",
     );
   });
 
@@ -32,9 +32,9 @@ describe('validateKybernateCheckpoint', () => {
     expect(errorsOf(validateKybernateCheckpoint({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } }))).toEqual([
       { field: 'apiVersion', message: 'must be kybernate.io/v1alpha1, got "v1"' },
       { field: 'kind', message: 'must be KybernateCheckpoint, got "Pod"' },
-      { field: 'spec', message: 'required' },
+      { field: 'spec', message: 'is required' },
     ]);
-    expect(errorsOf(validateKybernateCheckpoint('x'))).toEqual([{ field: 'object', message: 'must be a KybernateCheckpoint object, got a string' }]);
+    expect(errorsOf(validateKybernateCheckpoint('x'))).toEqual([{ field: 'object', message: 'must be a KybernateCheckpoint object, got string' }]);
   });
 
   it('reads a stored status leniently: malformed fields are dropped, never an error', () => {

@@ -10,19 +10,27 @@ import type { JSONSchemaProps } from '../crd/schema-types.ts';
 
 declare const STATIC: unique symbol;
 
-/** A schema node whose values have type T; D says whether it has a default (so a checked object always holds it). */
-export type Schema<T = unknown, D extends boolean = boolean> = JSONSchemaProps & { readonly [STATIC]?: { type: T; defaulted: D } };
+/**
+ * A schema node whose values have type T; D says whether it has a default (so a checked object always
+ * holds it); G is the type of what a manifest may give (before defaults: a defaulted field may be left out).
+ */
+export type Schema<T = unknown, D extends boolean = boolean, G = T> = JSONSchemaProps & { readonly [STATIC]?: { type: T; defaulted: D; given: G } };
 
 /** The type of the values a schema admits (after defaults). */
-export type Static<S> = S extends { readonly [STATIC]?: { type: infer T; defaulted: boolean } } ? T : unknown;
+export type Static<S> = S extends { readonly [STATIC]?: { type: infer T; defaulted: boolean; given: unknown } } ? T : unknown;
 
-type IsDefaulted<S> = S extends { readonly [STATIC]?: { type: unknown; defaulted: infer D } } ? D : false;
+/** The type of what a manifest may give for a schema: as `Static`, with every defaulted field optional too. */
+export type Given<S> = S extends { readonly [STATIC]?: { type: unknown; defaulted: boolean; given: infer G } } ? G : unknown;
+
+type IsDefaulted<S> = S extends { readonly [STATIC]?: { type: unknown; defaulted: infer D; given: unknown } } ? D : false;
 type HasDefault<E> = E extends { default: unknown } ? true : false;
 type Flat<T> = { [K in keyof T]: T[K] };
 type Present<P, R> = { [K in keyof P]: K extends R ? K : IsDefaulted<P[K]> extends true ? K : never }[keyof P];
 
 /** An object of `properties`: the required ones, and those with a default, always present; the others optional. */
 export type ObjectOf<P, R> = Flat<{ [K in Present<P, R>]: Static<P[K]> } & { [K in Exclude<keyof P, Present<P, R>>]?: Static<P[K]> }>;
+/** What a manifest may give for an object of `properties`: the required ones present, the others optional. */
+export type GivenObjectOf<P, R> = Flat<{ [K in keyof P & R]: Given<P[K]> } & { [K in Exclude<keyof P, R>]?: Given<P[K]> }>;
 
 /** How the validator words a problem the schema alone cannot name. */
 export interface Words {
@@ -64,9 +72,9 @@ export type Extra = JSONSchemaProps & Words;
 /** No extra keys (the default of the builders' `extra`). */
 export type NoExtra = Record<never, never>;
 
-function build<T, D extends boolean>(json: JSONSchemaProps, extra: Extra): Schema<T, D> {
+function build<T, D extends boolean, G = T>(json: JSONSchemaProps, extra: Extra): Schema<T, D, G> {
   const { what, problem, notThis, ...rest } = extra;
-  return worded({ ...json, ...rest }, { what, problem, notThis }) as Schema<T, D>;
+  return worded({ ...json, ...rest }, { what, problem, notThis }) as Schema<T, D, G>;
 }
 
 export function str<const E extends Extra = NoExtra>(description: string, extra?: E): Schema<string, HasDefault<E>> {
@@ -82,6 +90,11 @@ export function count<const E extends Extra = NoExtra>(description: string, mini
   return build({ type: 'integer', minimum, description }, extra ?? {});
 }
 
+/** An integer with no bound but its format's, if `extra` gives one (`{ format: 'int64' }`). */
+export function integer<const E extends Extra = NoExtra>(description: string, extra?: E): Schema<number, HasDefault<E>> {
+  return build({ type: 'integer', description }, extra ?? {});
+}
+
 export function bool<const E extends Extra = NoExtra>(description: string, extra?: E): Schema<boolean, HasDefault<E>> {
   return build({ type: 'boolean', description }, extra ?? {});
 }
@@ -92,11 +105,15 @@ export function enumOf<V extends string, const E extends Extra = NoExtra>(values
 }
 
 /** A string-keyed map of `values` (labels, quantities by resource name). */
-export function mapOf<V extends Schema, const E extends Extra = NoExtra>(description: string, values: V, extra?: E): Schema<Record<string, Static<V>>, HasDefault<E>> {
+export function mapOf<V extends Schema, const E extends Extra = NoExtra>(
+  description: string,
+  values: V,
+  extra?: E,
+): Schema<Record<string, Static<V>>, HasDefault<E>, Record<string, Given<V>>> {
   return build({ type: 'object', description, additionalProperties: values }, extra ?? {});
 }
 
-export function listOf<I extends Schema, const E extends Extra = NoExtra>(description: string, items: I, extra?: E): Schema<Static<I>[], HasDefault<E>> {
+export function listOf<I extends Schema, const E extends Extra = NoExtra>(description: string, items: I, extra?: E): Schema<Static<I>[], HasDefault<E>, Given<I>[]> {
   return build({ type: 'array', description, items }, extra ?? {});
 }
 
@@ -110,7 +127,15 @@ export function object<P extends Record<string, Schema>, const R extends keyof P
   description: string | undefined,
   properties: P,
   extra?: E & { required?: readonly R[] },
-): Schema<ObjectOf<P, R>, HasDefault<E>> {
+): Schema<ObjectOf<P, R>, HasDefault<E>, GivenObjectOf<P, R>> {
   const { required, ...rest } = (extra ?? {}) as Extra & { required?: readonly string[] };
   return build({ type: 'object', ...(description === undefined ? {} : { description }), ...(required ? { required: [...required] } : {}), properties }, rest);
+}
+
+/** An object whose declared `properties` are checked while anything else in it is kept as given (an env var's valueFrom). */
+export function openObject<P extends Record<string, Schema>>(
+  description: string | undefined,
+  properties: P,
+): Schema<ObjectOf<P, never> & Record<string, unknown>, false, GivenObjectOf<P, never> & Record<string, unknown>> {
+  return build({ type: 'object', ...(description === undefined ? {} : { description }), 'x-kubernetes-preserve-unknown-fields': true, properties }, {});
 }

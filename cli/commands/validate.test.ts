@@ -154,9 +154,9 @@ describe('kubeairunway validate: FlameClusters', () => {
     expect(result.stdout).toBe(
       [
         'f.yaml: FlameCluster default/bad is invalid (3 errors, 0 warnings)',
-        '  error   spec.sessionManager.image: required',
-        '  error   spec.executorManager.replicas: must be an integer >= 0, got -1',
-        '  error   spec.executorManager.maxExecutors: must be an integer >= 1, got 0',
+        '  error   spec.sessionManager.image: must not be empty',
+        '  error   spec.executorManager.replicas: must be at least 0, got -1',
+        '  error   spec.executorManager.maxExecutors: must be at least 1, got 0',
         '',
       ].join('\n'),
     );
@@ -189,8 +189,8 @@ describe('kubeairunway validate: FlameClusters', () => {
         object: 'FlameCluster default/g',
         valid: false,
         errors: [
-          { field: 'spec.sessionManager', message: 'required' },
-          { field: 'spec.executorManager', message: 'required' },
+          { field: 'spec.sessionManager', message: 'is required' },
+          { field: 'spec.executorManager', message: 'is required' },
         ],
         warnings: [],
       },
@@ -273,8 +273,8 @@ describe('kubeairunway validate: Kybernate kinds', () => {
     expect(result.stdout).toBe(
       [
         'c.yaml: KybernateCheckpoint default/c is invalid (3 errors, 0 warnings)',
-        '  error   spec.podName: required',
-        '  error   spec.timeout: must be an integer >= 1, got 0',
+        '  error   spec.podName: is required',
+        '  error   spec.timeout: must be at least 1, got 0',
         "  error   spec.storage: 'storage.bucket' and 'storage.key' are required when 'storage.type' is s3",
         '',
       ].join('\n'),

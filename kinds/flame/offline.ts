@@ -4,7 +4,7 @@
 
 import { flameClusterSpecSchema } from '../../api/crd/flame-cluster-schema.ts';
 import { isPlainObject } from '../../api/overrides.ts';
-import { checkStructure } from '../../api/structural.ts';
+import { schemaIssues } from '../../api/schema/issues.ts';
 import type { ValidationResult } from '../../api/types.ts';
 import { validateFlameCluster } from '../../api/flame/validate.ts';
 import type { FlameCluster } from '../../api/flame/types.ts';
@@ -31,7 +31,7 @@ export const flameOffline: OfflineHandlers = {
  */
 export function checkFlameCluster(doc: ManifestDocument): ValidationResult {
   const result = validateFlameCluster(doc.object);
-  const unknown = isPlainObject(doc.object.spec) ? checkStructure(doc.object.spec, flameClusterSpecSchema, 'spec').warnings : [];
+  const unknown = isPlainObject(doc.object.spec) ? schemaIssues(flameClusterSpecSchema, doc.object.spec, 'spec').warnings : [];
   return { errors: result.valid ? [] : result.errors, warnings: unknown };
 }
 

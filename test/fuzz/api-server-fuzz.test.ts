@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyDefaults } from '../../api/defaults.ts';
-import { derivedNames, derivedPods } from '../../api/fuzz/rendered-checks.ts';
+import { derivedNames, derivedPods } from './rendered-checks.ts';
 import { deploymentArb, type FuzzDeployment, type SpecKind } from '../../api/fuzz/spec-arbitraries.ts';
 import type { InferenceProviderConfig, ModelDeployment, ModelDeploymentSpec } from '../../api/types.ts';
 import { validate } from '../../api/validate.ts';
