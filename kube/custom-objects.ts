@@ -78,11 +78,11 @@ export class CustomObjects {
   }
 
   /** The list body as an informer's list function wants it (with the list's resourceVersion). */
-  async listRaw(
+  async listRaw<T extends AnyObject = AnyObject>(
     ref: CollectionRef & { labelSelector?: string },
     query: { labelSelector?: string; fieldSelector?: string } = { labelSelector: ref.labelSelector },
     accept?: string,
-  ): Promise<{ metadata?: { resourceVersion?: string }; items: AnyObject[] }> {
+  ): Promise<{ metadata?: { resourceVersion?: string }; items: T[] }> {
     return this.rest.request('GET', collectionPath(ref), { query, accept });
   }
 

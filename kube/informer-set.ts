@@ -1,6 +1,6 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { collectionPath, CustomObjects, type AnyObject, type CollectionRef, type ResourceRef } from './custom-objects.ts';
-import { resilientInformer, type StartedInformer } from './informer.ts';
+import { resilientInformer, type StartedInformer, type WatchedObject } from './informer.ts';
 import { Outage } from './outage.ts';
 
 export interface CollectionSpec extends CollectionRef {
@@ -13,7 +13,7 @@ export interface CollectionSpec extends CollectionRef {
 /** One watched collection: its informer (for event handlers) and its cache (for reads). */
 export interface SharedCollection {
   readonly spec: CollectionSpec;
-  readonly informer: StartedInformer<KubernetesObject>['informer'];
+  readonly informer: StartedInformer<WatchedObject>['informer'];
   readonly synced: boolean;
   retryNow(): void;
 }
@@ -32,7 +32,7 @@ const keyOf = (s: CollectionSpec) => JSON.stringify([collectionPath(s), s.labelS
  * event sees at least that event's object, and each collection is listed and watched once per process.
  */
 export class InformerSet {
-  private readonly collections = new Map<string, StartedInformer<KubernetesObject> & { spec: CollectionSpec }>();
+  private readonly collections = new Map<string, StartedInformer<WatchedObject> & { spec: CollectionSpec }>();
   private readonly objects: CustomObjects;
   private started = false;
 
@@ -52,7 +52,7 @@ export class InformerSet {
       const accept = spec.metadataOnly ? METADATA_ONLY : undefined;
       // One line when the watch is lost and one when it is back; the retries between are silent.
       const outage = new Outage(`${what} watch`, this.log);
-      const informer = resilientInformer<KubernetesObject>(this.kc, collectionPath(spec), async () => (await this.objects.listRaw(spec, query, accept)) as never, {
+      const informer = resilientInformer<WatchedObject>(this.kc, collectionPath(spec), () => this.objects.listRaw<WatchedObject>(spec, query, accept), {
         labelSelector: spec.labelSelector,
         fieldSelector: spec.fieldSelector,
         accept: spec.metadataOnly ? METADATA_ONLY_WATCH : undefined,
@@ -84,26 +84,26 @@ export class InformerSet {
   cached(ref: ResourceRef, carries: { labelSelector?: string; metadataOnly?: boolean } = {}): CacheAnswer {
     for (const c of this.collections.values()) {
       if (!c.synced || !covers(c.spec, ref, carries.labelSelector) || (c.spec.metadataOnly && !carries.metadataOnly)) continue;
-      return { known: true, object: c.informer.get(ref.name, ref.namespace) as AnyObject | undefined };
+      return { known: true, object: c.informer.get(ref.name, ref.namespace) };
     }
     return { known: false };
   }
 
   /** Every cached object of a namespace that a filled collection with exactly this label selector holds. */
-  selection(ref: CollectionRef & { namespace: string }, labelSelector: string): AnyObject[] | undefined {
+  selection(ref: CollectionRef & { namespace: string }, labelSelector: string): readonly AnyObject[] | undefined {
     for (const c of this.collections.values()) {
       if (c.synced && !c.spec.metadataOnly && !c.spec.fieldSelector && c.spec.labelSelector === labelSelector && covers(c.spec, { ...ref, name: '' }, labelSelector)) {
-        return c.informer.list(ref.namespace) as AnyObject[];
+        return c.informer.list(ref.namespace);
       }
     }
     return undefined;
   }
 
   /** Every cached object of a resource type, when a filled collection without selectors holds them all. */
-  cachedList(ref: CollectionRef): AnyObject[] | undefined {
+  cachedList(ref: CollectionRef): readonly AnyObject[] | undefined {
     for (const c of this.collections.values()) {
       if (c.synced && !c.spec.metadataOnly && !c.spec.fieldSelector && covers(c.spec, { ...ref, name: '' }, undefined) && (!c.spec.namespace || c.spec.namespace === ref.namespace)) {
-        return c.informer.list(ref.namespace) as AnyObject[];
+        return c.informer.list(ref.namespace);
       }
     }
     return undefined;

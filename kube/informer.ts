@@ -1,5 +1,13 @@
 import { ListWatch, Watch, type Informer, type KubeConfig, type KubernetesObject, type ListPromise, type ObjectCache } from '@kubernetes/client-node';
 import { Backoff } from './backoff.ts';
+import type { AnyObject } from './custom-objects.ts';
+
+/**
+ * An object as a list or a watch delivers it to an informer: JSON, read through AnyObject. client-node's
+ * informer takes a KubernetesObject, whose metadata types the timestamps as Date; on the wire (and in
+ * the caches, which keep the JSON) they are strings, as AnyObject says and every reader takes them.
+ */
+export type WatchedObject = AnyObject & KubernetesObject;
 
 export type ResilientInformer<T extends KubernetesObject> = Informer<T> & ObjectCache<T>;
 

@@ -64,9 +64,9 @@ export function watchProviderResources(opts: ProviderResourceWatchOptions): { st
     const kind = opts.resource.kind;
     resources = opts.informers.collection(kind, { ...splitApiVersion(choice.apiVersion), plural: opts.resource.plural, labelSelector: MANAGED_SELECTOR });
     const { informer } = resources;
-    informer.on('add', (o) => opts.onChange(o as unknown as AnyObject, `${kind} added`));
-    informer.on('update', (o) => opts.onChange(o as unknown as AnyObject, `${kind} changed`));
-    informer.on('delete', (o) => opts.onChange(o as unknown as AnyObject, `${kind} deleted`));
+    informer.on('add', (o) => opts.onChange(o, `${kind} added`));
+    informer.on('update', (o) => opts.onChange(o, `${kind} changed`));
+    informer.on('delete', (o) => opts.onChange(o, `${kind} deleted`));
   };
   void look();
 

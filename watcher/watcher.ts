@@ -45,10 +45,10 @@ export function startWatcher(opts: WatcherOptions): Watcher {
   const watch = (what: string, collection: CollectionSpec, handlers: Handlers) => {
     const { informer } = opts.informers.collection(what, collection);
     if (handlers.upsert) {
-      informer.on('add', (o) => handlers.upsert!(o as unknown as AnyObject));
-      informer.on('update', (o) => handlers.upsert!(o as unknown as AnyObject));
+      informer.on('add', (o) => handlers.upsert!(o));
+      informer.on('update', (o) => handlers.upsert!(o));
     }
-    if (handlers.remove) informer.on('delete', (o) => handlers.remove!(o as unknown as AnyObject));
+    if (handlers.remove) informer.on('delete', (o) => handlers.remove!(o));
   };
   const stops: (() => void)[] = [() => coalescer.stop()];
 

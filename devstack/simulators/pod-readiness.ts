@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { classifyKubeError } from '../../kube/errors.ts';
-import { resilientInformer, type StartedInformer } from '../../kube/informer.ts';
+import { resilientInformer, type StartedInformer, type WatchedObject } from '../../kube/informer.ts';
 import { Outage } from '../../kube/outage.ts';
 import { OUTCOME_ANNOTATION, parseOutcome, type Outcome, type Simulator } from './simulator.ts';
 
@@ -135,7 +135,7 @@ export async function startPodReadinessSimulator(kc: KubeConfig, opts: PodReadin
 
   const cached = (namespace: string, name: string): AnyObject | undefined => {
     for (const { informer } of informers) {
-      const pod = informer.get(name, namespace) as AnyObject | undefined;
+      const pod = informer.get(name, namespace);
       if (pod) return pod;
     }
     return undefined;
@@ -202,17 +202,17 @@ export async function startPodReadinessSimulator(kc: KubeConfig, opts: PodReadin
     handled.delete(uid);
   };
 
-  const informers: StartedInformer<KubernetesObject>[] = (opts.namespaces ?? [undefined]).map((namespace) => {
+  const informers: StartedInformer<WatchedObject>[] = (opts.namespaces ?? [undefined]).map((namespace) => {
     const ref = { group: '', version: 'v1', plural: 'pods', namespace };
-    const started = resilientInformer<KubernetesObject>(
+    const started = resilientInformer<WatchedObject>(
       kc,
       namespace ? `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods` : '/api/v1/pods',
-      async () => (await objects.listRaw(ref, { labelSelector })) as never,
+      () => objects.listRaw<WatchedObject>(ref, { labelSelector }),
       { labelSelector, onError: (err) => watchOutage.failed(String((err as Error)?.message ?? err)), onRecovered: () => watchOutage.succeeded() },
     );
-    started.informer.on('add', (o) => consider(o as AnyObject));
-    started.informer.on('update', (o) => consider(o as AnyObject));
-    started.informer.on('delete', (o) => forget(o as AnyObject));
+    started.informer.on('add', (o) => consider(o));
+    started.informer.on('update', (o) => consider(o));
+    started.informer.on('delete', (o) => forget(o));
     return started;
   });
   await Promise.all(informers.map((i) => i.start()));

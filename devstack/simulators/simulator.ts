@@ -1,6 +1,6 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { CustomObjects, splitApiVersion, type AnyObject } from '../../kube/custom-objects.ts';
-import { resilientInformer } from '../../kube/informer.ts';
+import { resilientInformer, type WatchedObject } from '../../kube/informer.ts';
 import { Outage } from '../../kube/outage.ts';
 import { GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts';
 
@@ -176,20 +176,20 @@ export async function startSimulator(kc: KubeConfig, script: UpstreamScript, opt
       opts.log?.(`simulator: status of ${obj.metadata?.namespace}/${obj.metadata?.name} not written (${(err as Error).message.split('\n')[0]}); trying again`);
       if (handled.get(uid) === generation) handled.delete(uid);
       await pause(1_000);
-      const latest = (informer.get(obj.metadata!.name!, obj.metadata!.namespace) as AnyObject | undefined) ?? obj;
+      const latest = informer.get(obj.metadata!.name!, obj.metadata!.namespace) ?? obj;
       if (latest.metadata?.uid === uid) await simulate(latest);
     }
   };
 
   const outage = new Outage(`simulator ${script.plural}: watch`, (line) => opts.log?.(line));
-  const { informer, start, stop } = resilientInformer<KubernetesObject>(
+  const { informer, start, stop } = resilientInformer<WatchedObject>(
     kc,
     path,
-    async () => (await objects.listRaw({ group: script.group, version, plural: script.plural })) as never,
+    () => objects.listRaw<WatchedObject>({ group: script.group, version, plural: script.plural }),
     { onError: (err) => outage.failed(String((err as Error)?.message ?? err)), onRecovered: () => outage.succeeded() },
   );
-  informer.on('add', (o) => void simulate(o as AnyObject));
-  informer.on('update', (o) => void simulate(o as AnyObject));
+  informer.on('add', (o) => void simulate(o));
+  informer.on('update', (o) => void simulate(o));
   informer.on('delete', (o) => handled.delete(o.metadata?.uid ?? ''));
   await start();
   return {
