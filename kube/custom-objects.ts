@@ -13,21 +13,36 @@ export interface ResourceRef {
 
 export type CollectionRef = Omit<ResourceRef, 'name'>;
 
+/** A reference to an object's owner. The API server stores a uid in each; an offline render has none to give. */
+export type OwnerReference = {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid?: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+};
+
+/** A type, not an interface: readers that take any object's metadata as a record accept it. */
+export type ObjectMetadata = {
+  name?: string;
+  /** A prefix the API server completes into a unique name on create. */
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  generation?: number;
+  resourceVersion?: string;
+  deletionTimestamp?: string;
+  finalizers?: string[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+};
+
 export interface AnyObject {
   apiVersion?: string;
   kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    uid?: string;
-    generation?: number;
-    resourceVersion?: string;
-    deletionTimestamp?: string;
-    finalizers?: string[];
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }[];
-  };
+  metadata?: ObjectMetadata;
   [field: string]: unknown;
 }
 

@@ -47,7 +47,9 @@ export class OwnerSignals {
 
   /** The owner named by the child's controller ownerReference (of the owning kind). */
   controllerOf(obj: AnyObject): { name: string; uid: string } | undefined {
-    return obj.metadata?.ownerReferences?.find((o) => o.kind === this.owner.kind && o.controller);
+    const owner = obj.metadata?.ownerReferences?.find((o) => o.kind === this.owner.kind && o.controller);
+    // The API server keeps a uid in every reference it stores; without one no workflow can be named.
+    return owner?.uid ? { name: owner.name, uid: owner.uid } : undefined;
   }
 
   /** Our own write, as stored: its watch echo is not news (the workflow that made it knows). */

@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, PROVIDER_CONFIG_KIND, providerFieldManager } from '../api/constants.ts';
 import type { ProviderDefinition } from '../providers/contract.ts';
 import { crdCollection, crdRef, versionOfCrd } from '../providers/crd-version.ts';
-import { CustomObjects, type AnyObject } from '../kube/custom-objects.ts';
+import { CustomObjects } from '../kube/custom-objects.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
 import { subscribe } from '../kube/informer.ts';
 import { PROVIDER_CONFIGS } from '../api/constants.ts';
@@ -28,8 +28,9 @@ export async function registerProvider(
   const objects = new CustomObjects(kc);
   const fieldManager = providerFieldManager(provider.name);
   const ref = { ...PROVIDER_CONFIGS, name: provider.name };
-  const { status: _ignored, ...config } = provider.config as unknown as AnyObject;
-  await objects.apply(ref, { ...config, apiVersion: API_VERSION, kind: PROVIDER_CONFIG_KIND } as AnyObject, fieldManager);
+  // Its metadata and spec as the provider declares them; the status is the heartbeat's to write.
+  const { metadata, spec } = provider.config;
+  await objects.apply(ref, { apiVersion: API_VERSION, kind: PROVIDER_CONFIG_KIND, metadata, spec }, fieldManager);
 
   // The provider's own CRD, watched (one object: a `metadata.name` field selector). Read from this
   // watch's cache once it is filled, else from the API server.

@@ -145,8 +145,8 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     if (result !== 'unchanged') {
       const refusal = schemaRefusal(stamped, crd);
       if (refusal) return refused(refusal);
-      if (result === 'created') deps.wrote?.({ ...stamped, metadata: { ...stamped.metadata, generation: 1 } } as AnyObject);
-      const answer = await applyOne(primary, stamped as AnyObject);
+      if (result === 'created') deps.wrote?.({ ...stamped, metadata: { ...stamped.metadata, generation: 1 } });
+      const answer = await applyOne(primary, stamped);
       if ('refusal' in answer) return refused(answer.refusal);
       const { applied } = answer;
       deps.wrote?.(applied);
@@ -160,7 +160,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       recording.catch(() => undefined);
     }
     for (const obj of others) {
-      const answer = await applyOne(obj, obj as AnyObject);
+      const answer = await applyOne(obj, obj);
       if ('refusal' in answer) return { ...refused(answer.refusal), stored, ...(recording ? { recording } : {}) };
     }
     if (result === 'created') recorder.post(involved(ref), events.resourceCreated(primary.kind, primary.metadata.name));

@@ -112,6 +112,5 @@ function inNamespace(object: AnyObject, namespace: string): AnyObject {
 
 function withGeneratedName(object: AnyObject): AnyObject {
   const { name, ...metadata } = object.metadata ?? {};
-  // AnyObject's metadata type has no generateName: the object is sent as JSON, as built here.
-  return { ...object, metadata: { ...metadata, generateName: `${name ?? 'conformance'}-` } as AnyObject['metadata'] };
+  return { ...object, metadata: { ...metadata, generateName: `${name ?? 'conformance'}-` } };
 }

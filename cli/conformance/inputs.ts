@@ -125,7 +125,7 @@ function withUids(object: AnyObject): NonNullable<AnyObject['metadata']>['ownerR
 function renderPrimary(provider: ProviderDefinition, md: ModelDeployment, apiVersion: string): { object: AnyObject } | { error: string } {
   try {
     const object = provider.render(md, { apiVersion }).objects[0];
-    return object ? { object: object as AnyObject } : { error: 'rendered no object' };
+    return object ? { object } : { error: 'rendered no object' };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

@@ -46,7 +46,7 @@ export function kaitoWorkload(ws: AnyObject): WorkloadObject[] {
           selector: { matchLabels: labels },
           template: { metadata: { ...template?.metadata, labels: { ...template?.metadata?.labels, ...labels } }, spec: podSpec },
         },
-      } as AnyObject,
+      },
     },
     {
       plural: 'services',
@@ -55,7 +55,7 @@ export function kaitoWorkload(ws: AnyObject): WorkloadObject[] {
         kind: 'Service',
         metadata,
         spec: { selector: labels, ports: [{ name: 'http', port: 80, targetPort, protocol: 'TCP' }] },
-      } as AnyObject,
+      },
     },
   ];
 }

@@ -3,14 +3,14 @@
 
 import { ASYA_API_VERSION, ASYNC_ACTOR_KIND, MANAGED_BY_LABEL } from '../../api/asya/constants.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
-import type { AnyObject } from '../../kube/custom-objects.ts';
+import type { OwnerReference } from '../../kube/custom-objects.ts';
 
 export function managedByLabels(actor: AsyncActor): Record<string, string> {
   return { [MANAGED_BY_LABEL]: actor.metadata.name };
 }
 
 /** Without a uid (an offline render) the reference leaves it out rather than invent one. */
-export function controllerReference(actor: AsyncActor): Record<string, unknown> {
+export function controllerReference(actor: AsyncActor): OwnerReference {
   const { name, uid } = actor.metadata;
   return { apiVersion: ASYA_API_VERSION, kind: ASYNC_ACTOR_KIND, name, ...(uid ? { uid } : {}), controller: true, blockOwnerDeletion: true };
 }
@@ -18,9 +18,4 @@ export function controllerReference(actor: AsyncActor): Record<string, unknown> 
 /** `namespace` when the actor has one (an offline render may not). */
 export function namespaceOf(actor: AsyncActor): { namespace?: string } {
   return actor.metadata.namespace ? { namespace: actor.metadata.namespace } : {};
-}
-
-/** Our objects as the client's object type (whose ownerReferences type lacks blockOwnerDeletion and needs a uid). */
-export function manifest(object: Record<string, unknown>): AnyObject {
-  return object as AnyObject;
 }

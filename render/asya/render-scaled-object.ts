@@ -15,7 +15,7 @@ import {
 } from '../../api/asya/constants.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import { controllerReference, managedByLabels, manifest, namespaceOf } from './render-metadata.ts';
+import { controllerReference, managedByLabels, namespaceOf } from './render-metadata.ts';
 
 export interface ScaleTarget {
   apiVersion: string;
@@ -26,7 +26,7 @@ export interface ScaleTarget {
 export function renderScaledObject(actor: AsyncActor, scaleTarget: ScaleTarget): AnyObject {
   const { scaling } = actor.spec;
   const generation = actor.metadata.generation;
-  return manifest({
+  return {
     apiVersion: KEDA_API_VERSION,
     kind: SCALED_OBJECT_KIND,
     metadata: {
@@ -46,7 +46,7 @@ export function renderScaledObject(actor: AsyncActor, scaleTarget: ScaleTarget):
       advanced: { horizontalPodAutoscalerConfig: { behavior: hpaBehavior() } },
       triggers: [trigger(actor)],
     },
-  });
+  };
 }
 
 /**

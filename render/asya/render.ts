@@ -26,7 +26,7 @@ import type { AsyncActor, WorkloadSpec } from '../../api/asya/types.ts';
 import { sortKeysDeep } from '../../api/crd/serialize.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
 import { injectedVolumes, runtimeCommand, runtimeMounts, runtimeProbes, sidecarContainer, withEnv } from './render-containers.ts';
-import { controllerReference, managedByLabels, manifest, namespaceOf } from './render-metadata.ts';
+import { controllerReference, managedByLabels, namespaceOf } from './render-metadata.ts';
 import { renderRuntimeConfigMap } from './render-runtime-script.ts';
 import { renderScaledObject } from './render-scaled-object.ts';
 
@@ -53,7 +53,7 @@ export function renderStandalone(actor: AsyncActor): StandaloneChildren {
 
 function renderWorkload(actor: AsyncActor, workload: WorkloadSpec): AnyObject {
   const name = actor.metadata.name;
-  return manifest({
+  return {
     apiVersion: 'apps/v1',
     kind: workload.kind,
     metadata: {
@@ -69,7 +69,7 @@ function renderWorkload(actor: AsyncActor, workload: WorkloadSpec): AnyObject {
       selector: { matchLabels: { [ACTOR_LABEL]: name } },
       template: podTemplate(actor, workload),
     },
-  });
+  };
 }
 
 /** The user's template with our pod label, the runtime wired, the sidecar appended and our volumes added. */

@@ -30,7 +30,7 @@ import {
 } from '../../api/flame/names.ts';
 import type { FlameCluster, ResourceRequirements } from '../../api/flame/types.ts';
 import { sortKeysDeep } from '../../api/crd/serialize.ts';
-import type { AnyObject } from '../../kube/custom-objects.ts';
+import type { AnyObject, ObjectMetadata } from '../../kube/custom-objects.ts';
 
 export interface FlameChildren {
   configMap: AnyObject;
@@ -166,12 +166,12 @@ function specHashOf(spec: unknown): string {
 }
 
 function renderConfigMap(cluster: FlameCluster, config: string, configHash: string): AnyObject {
-  return manifest({
+  return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: childMetadata(cluster, configMapName(cluster), { app: CONFIG_APP }, { [CONFIG_HASH_ANNOTATION]: configHash }),
     data: { [CONFIG_FILE_KEY]: config },
-  });
+  };
 }
 
 function renderSessionManagerService(cluster: FlameCluster): AnyObject {
@@ -184,7 +184,7 @@ function renderObjectCacheService(cluster: FlameCluster): AnyObject {
 }
 
 function service(cluster: FlameCluster, name: string, app: string, selectApp: string, portName: string, port: number): AnyObject {
-  return manifest({
+  return {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: childMetadata(cluster, name, { app }),
@@ -193,7 +193,7 @@ function service(cluster: FlameCluster, name: string, app: string, selectApp: st
       selector: { app: selectApp, [FLAME_CLUSTER_LABEL]: cluster.metadata.name },
       ports: [{ name: portName, port, targetPort: port, protocol: 'TCP' }],
     },
-  });
+  };
 }
 
 function renderSessionManagerPod(cluster: FlameCluster, configHash: string): AnyObject {
@@ -247,7 +247,7 @@ function pod(cluster: FlameCluster, name: string, labels: Record<string, string>
     volumes: [{ name: 'config', configMap: { name: configMapName(cluster) } }],
   };
   const annotations = { [CONFIG_HASH_ANNOTATION]: configHash, [SPEC_HASH_ANNOTATION]: specHashOf(spec) };
-  return manifest({ apiVersion: 'v1', kind: 'Pod', metadata: childMetadata(cluster, name, labels, annotations), spec });
+  return { apiVersion: 'v1', kind: 'Pod', metadata: childMetadata(cluster, name, labels, annotations), spec };
 }
 
 function configMount(): Record<string, unknown> {
@@ -275,7 +275,7 @@ function resourcesOf(resources: ResourceRequirements | undefined): { resources?:
  * and the controller reference that lets Kubernetes' garbage collector remove the child with the
  * cluster. Without a uid (an offline render) the reference leaves it out rather than invent one.
  */
-function childMetadata(cluster: FlameCluster, name: string, labels: Record<string, string>, annotations?: Record<string, string>): Record<string, unknown> {
+function childMetadata(cluster: FlameCluster, name: string, labels: Record<string, string>, annotations?: Record<string, string>): ObjectMetadata {
   const { app, ...rest } = labels;
   const { namespace, uid } = cluster.metadata;
   return {
@@ -294,9 +294,4 @@ function childMetadata(cluster: FlameCluster, name: string, labels: Record<strin
       },
     ],
   };
-}
-
-/** Our objects as the client's object type (whose ownerReferences type lacks blockOwnerDeletion and needs a uid). */
-function manifest(object: Record<string, unknown>): AnyObject {
-  return object as AnyObject;
 }

@@ -25,7 +25,8 @@ export function routeOf(url: string): ActivatorRoute {
   if (pathname === ACTIVATOR_HEALTH_PATH) return { kind: 'health' };
   const match = /^\/([^/]+)\/([^/]+)(\/.*)?$/.exec(pathname);
   if (!match) return { kind: 'bad', message: `expected /<namespace>/<workload>/<path>, got ${pathname}` };
-  const [, namespace, name, rest] = match as unknown as [string, string, string, string | undefined];
+  // Both groups always match; the defaults only type them (an empty name is refused below anyway).
+  const [, namespace = '', name = '', rest] = match;
   if (!NAME.test(namespace) || !NAME.test(name)) return { kind: 'bad', message: `not a namespace and KybernateWorkload name: /${namespace}/${name}` };
   return { kind: 'workload', namespace, name, path: `${rest ?? '/'}${query}` };
 }
