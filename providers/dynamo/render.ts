@@ -7,9 +7,9 @@
 // shared/names.ts).
 
 import type { ModelDeployment } from '../../api/types.ts';
-import type { KubernetesObject, RenderContext, RenderResult } from '../contract.ts';
+import type { RenderContext, RenderResult } from '../contract.ts';
 import { assertSupportedApiVersion } from '../shared/api-version.ts';
-import { canonicalize } from '../shared/canonical.ts';
+import { canonicalObject } from '../shared/rendered-object.ts';
 import { objectMeta } from '../shared/metadata.ts';
 import { providerResourceName, renamedWarning } from '../shared/names.ts';
 import { resolveSpec } from '../shared/spec.ts';
@@ -37,5 +37,5 @@ export function renderDynamo(md: ModelDeployment, context: RenderContext): Rende
     metadata: objectMeta(spec, graphName),
     spec: body,
   };
-  return { objects: [canonicalize(object) as unknown as KubernetesObject], warnings };
+  return { objects: [canonicalObject(object)], warnings };
 }

@@ -6,7 +6,8 @@
 import type { ModelDeployment } from '../../api/types.ts';
 import type { KubernetesObject, RenderContext, RenderResult } from '../contract.ts';
 import { assertSupportedApiVersion } from '../shared/api-version.ts';
-import { canonicalize, sortedMap } from '../shared/canonical.ts';
+import { sortedMap } from '../shared/canonical.ts';
+import { canonicalObject } from '../shared/rendered-object.ts';
 import { engineOptions, toArgv, typedValue } from '../shared/engine-options.ts';
 import { objectMeta } from '../shared/metadata.ts';
 import { childName, providerResourceName, renamedWarning } from '../shared/names.ts';
@@ -47,7 +48,7 @@ export function renderKaito(md: ModelDeployment, context: RenderContext): Render
     },
     inference,
   };
-  const objects = [workspace, ...extra].map((o) => canonicalize(o) as unknown as KubernetesObject);
+  const objects = [workspace, ...extra].map(canonicalObject);
   return { objects, warnings };
 }
 

@@ -4,9 +4,10 @@
 // worker group has exactly as many pods as its replicas (no autoscaling, seed §12).
 
 import type { ModelDeployment } from '../../api/types.ts';
-import type { KubernetesObject, RenderContext, RenderResult } from '../contract.ts';
+import type { RenderContext, RenderResult } from '../contract.ts';
 import { assertSupportedApiVersion } from '../shared/api-version.ts';
-import { canonicalize, sortedMap } from '../shared/canonical.ts';
+import { sortedMap } from '../shared/canonical.ts';
+import { canonicalObject } from '../shared/rendered-object.ts';
 import { objectMeta } from '../shared/metadata.ts';
 import { providerResourceName, renamedWarning } from '../shared/names.ts';
 import { resolveSpec } from '../shared/spec.ts';
@@ -54,7 +55,7 @@ export function renderKuberay(md: ModelDeployment, context: RenderContext): Rend
       },
     },
   };
-  return { objects: [canonicalize(service) as unknown as KubernetesObject], warnings };
+  return { objects: [canonicalObject(service)], warnings };
 }
 
 function headGroup(spec: ResolvedSpec, image: string): Record<string, unknown> {
