@@ -2,7 +2,7 @@
 // exits the process; it returns the exit code, so tests run commands in-process.
 
 import { Command, CommanderError, Help } from 'commander';
-import { CliError } from './errors.ts';
+import { CliError } from '../present/errors.ts';
 import type { CliIO } from './io.ts';
 
 export interface CommandContext {

@@ -17,7 +17,7 @@ import type { Client } from '@temporalio/client';
 import type { ActivityInterceptorsFactory, NativeConnection } from '@temporalio/worker';
 import type { CustomResourceDefinition } from '../api/crd/schema-types.ts';
 import type { ValidationResult } from '../api/types.ts';
-import type { ManifestDocument } from '../cli/documents.ts';
+import type { ManifestDocument } from '../present/documents.ts';
 import type { CliIO } from '../cli/io.ts';
 import type { KindPresentation } from '../cli/operator/kind-presentation.ts';
 import type { InformerSet } from '../kube/informer-set.ts';

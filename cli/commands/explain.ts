@@ -11,14 +11,13 @@ import { Option, type Command } from 'commander';
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import { explicitProvider } from '../../api/spec-helpers.ts';
 import { describeRuleError, type ProviderChoice } from '../../providers/index.ts';
-import { describeObject, readManifests } from '../documents.ts';
-import { CliError } from '../errors.ts';
+import { describeObject, kindOf, readManifests } from '../../present/documents.ts';
+import { CliError } from '../../present/errors.ts';
 import { countIssues, formatJson, issueLines } from '../format.ts';
 import type { CliIO } from '../io.ts';
-import { kindOf } from '../objects.ts';
 import { withKubeOptions, type KubeOptions } from '../operator/connection-options.ts';
-import { planDeployment, type DeploymentPlan } from '../deployment-plan.ts';
-import { loadProviderCatalog, type ProviderCatalog } from '../provider-catalog.ts';
+import { planDeployment, type DeploymentPlan } from '../../kinds/model-deployment/deployment-plan.ts';
+import { loadProviderCatalog, type ProviderCatalog } from '../../kinds/model-deployment/provider-catalog.ts';
 import { action, type CommandRegistration } from '../program.ts';
 
 interface ExplainOptions extends KubeOptions {

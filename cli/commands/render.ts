@@ -10,11 +10,10 @@
 
 import { Option, type Command } from 'commander';
 import type { OfflineSession } from '../../kinds/kind-module.ts';
-import { describeObject, readManifests, type ManifestDocument } from '../documents.ts';
-import { CliError } from '../errors.ts';
+import { describeObject, kindOf, readManifests, type ManifestDocument } from '../../present/documents.ts';
+import { CliError } from '../../present/errors.ts';
 import { formatObjects, type OutputFormat } from '../format.ts';
 import type { CliIO } from '../io.ts';
-import { kindOf } from '../objects.ts';
 import { loadOfflineModules, sentenceList, type OfflineModule } from '../offline-modules.ts';
 import { action, type CommandRegistration } from '../program.ts';
 

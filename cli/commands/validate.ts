@@ -6,11 +6,10 @@
 
 import { Option, type Command } from 'commander';
 import type { ValidationResult } from '../../api/types.ts';
-import { describeObject, readManifests, type ManifestDocument } from '../documents.ts';
-import { CliError } from '../errors.ts';
+import { describeObject, kindOf, readManifests, type ManifestDocument } from '../../present/documents.ts';
+import { CliError } from '../../present/errors.ts';
 import { countIssues, formatJson, issueLines } from '../format.ts';
 import type { CliIO } from '../io.ts';
-import { kindOf } from '../objects.ts';
 import { loadOfflineModules, sentenceList, type OfflineModule } from '../offline-modules.ts';
 import { action, type CommandRegistration } from '../program.ts';
 

@@ -6,7 +6,7 @@
 import { collectionPath, splitApiVersion, type AnyObject } from '../../kube/custom-objects.ts';
 import { classifyKubeError } from '../../kube/errors.ts';
 import type { KubeRest } from '../../kube/rest.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import { lostFields } from './compare.ts';
 import type { ConformanceTarget, RenderedCase } from './inputs.ts';
 import type { ObjectResult, TargetReport } from './report.ts';

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goldenInputs } from '../../providers/golden-inputs.ts';
-import { parseManifests } from '../documents.ts';
+import { parseManifests } from '../../present/documents.ts';
 import type { CliIO } from '../io.ts';
-import { loadProviderCatalog } from '../provider-catalog.ts';
+import { loadProviderCatalog } from '../../kinds/model-deployment/provider-catalog.ts';
 import { conformanceTargets, PLACEHOLDER_UID, renderCases } from './inputs.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -11,11 +11,10 @@ import type { ModelDeployment } from '../../api/types.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
 import type { GoldenInput } from '../../providers/golden-inputs.ts';
 import { builtinProviders, findProvider, type ProviderDefinition, type ProviderResourceType } from '../../providers/index.ts';
-import { modelDeploymentFacts, renderAsyncActorDocument, type ModelDeploymentFacts } from '../asya.ts';
-import { planDeployment } from '../deployment-plan.ts';
-import { describeObject, type ManifestDocument } from '../documents.ts';
-import { kindOf } from '../objects.ts';
-import type { ProviderCatalog } from '../provider-catalog.ts';
+import { modelDeploymentFacts, renderAsyncActorDocument, type ModelDeploymentFacts } from '../../kinds/asya/manifests.ts';
+import { planDeployment } from '../../kinds/model-deployment/deployment-plan.ts';
+import { describeObject, kindOf, type ManifestDocument } from '../../present/documents.ts';
+import type { ProviderCatalog } from '../../kinds/model-deployment/provider-catalog.ts';
 
 /** A kind the check sends to the cluster: a built-in provider's resource, or KEDA's ScaledObject (AsyncActors). */
 export interface ConformanceTarget {

@@ -2,7 +2,7 @@
 // each object, and how it is shown (a table for people, JSON or YAML for scripts). Pure.
 
 import { formatStructured, type OperatorOutput } from '../operator/output.ts';
-import { formatTable, type Column } from '../operator/table.ts';
+import { formatTable, type Column } from '../../present/table.ts';
 import type { FieldLoss } from './compare.ts';
 
 /**

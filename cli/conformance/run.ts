@@ -4,14 +4,14 @@
 import { join, relative } from 'node:path';
 import { KubeRest } from '../../kube/rest.ts';
 import { goldenInputs } from '../../providers/golden-inputs.ts';
-import { readManifests, type ManifestDocument } from '../documents.ts';
-import { CliError } from '../errors.ts';
+import { readManifests, type ManifestDocument } from '../../present/documents.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import { mapLimit } from '../operator/command.ts';
 import type { KubeOptions } from '../operator/connection-options.ts';
 import { openKube } from '../operator/kube-session.ts';
 import type { OperatorOutput } from '../operator/output.ts';
-import { loadProviderCatalog } from '../provider-catalog.ts';
+import { loadProviderCatalog } from '../../kinds/model-deployment/provider-catalog.ts';
 import { repoRoot } from '../repo-root.ts';
 import { discoverTarget, dryRunCase } from './cluster.ts';
 import { conformanceTargets, renderCases } from './inputs.ts';

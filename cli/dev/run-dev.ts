@@ -9,7 +9,7 @@ import { portIsFree } from '../../devstack/ports.ts';
 import { stopProcessesLoggingIn } from '../../devstack/process.ts';
 import { startStack, type Stack } from '../../devstack/stack.ts';
 import { killAllNow } from '../../devstack/process.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import { repoRoot } from '../repo-root.ts';
 import { InterruptCounter, repeatMessage } from './interrupt-counter.ts';
 import { swallowShutdownNoise } from './shutdown-noise.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import { checkDuration, kindFlagValues, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
 import { operatorKinds, resolveKind } from './kinds.ts';
 import { describeTarget, parseTarget } from './target.ts';

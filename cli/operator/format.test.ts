@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { formatAge, formatDuration, parseDuration } from './durations.ts';
+import { formatAge, formatDuration } from '../../present/durations.ts';
+import { parseDuration } from '../../workflows/engine/durations.ts';
 import { formatStructured } from './output.ts';
-import { cell, formatTable } from './table.ts';
+import { cell, formatTable } from '../../present/table.ts';
 
 describe('formatTable', () => {
   const columns = [

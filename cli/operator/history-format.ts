@@ -1,8 +1,8 @@
 // How `kubeairunway history` prints: a header naming the object, its workflow and the Temporal UI
 // pages, then one line per timeline entry with a marker where a new run begins.
 
-import { formatDuration } from './durations.ts';
-import { formatTable, type Column } from './table.ts';
+import { formatDuration } from '../../present/durations.ts';
+import { formatTable, type Column } from '../../present/table.ts';
 import type { TimelineEntry } from './timeline.ts';
 
 export interface HistoryReport {

@@ -2,7 +2,7 @@
 // through each run's `continuedExecutionRunId`, so no visibility query (which may lag) is needed.
 
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import { firstLine } from './session.ts';
 import type { HistoryEvent, PendingStep, RunHistory } from './timeline.ts';
 

@@ -1,6 +1,6 @@
 // `kubeairunway history [KIND/]NAMESPACE/NAME`.
 
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';

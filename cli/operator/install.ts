@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { PROVIDER_CONFIG_PLURAL } from '../../api/constants.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import { repoRoot } from '../repo-root.ts';

@@ -6,8 +6,8 @@
 import type { AnyObject } from '../../kube/custom-objects.ts';
 import { REGISTERED_KINDS } from '../../kinds/index.ts';
 import { SEARCH_ATTRIBUTE_NAMES as SA } from '../../workflows/engine/search-attribute-names.ts';
-import { objectStatusView } from './object-status.ts';
-import type { StatusView } from './status-format.ts';
+import { objectStatusView } from '../../present/object-status.ts';
+import type { StatusView } from '../../present/status-format.ts';
 
 export interface KindPresentation {
   /** What sentences call one: "when its watcher sees the deployment". */

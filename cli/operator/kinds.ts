@@ -5,7 +5,7 @@
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import type { CollectionRef } from '../../kube/custom-objects.ts';
 import { REGISTERED_KINDS } from '../../kinds/index.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import { presentationFor, type KindPresentation } from './kind-presentation.ts';
 
 export interface OperatorKind {

@@ -4,7 +4,7 @@
 
 import { KubeConfig } from '@kubernetes/client-node';
 import { CustomObjects } from '../../kube/custom-objects.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { KubeOptions } from './connection-options.ts';
 
 export interface KubeSession {

@@ -3,7 +3,7 @@
 // progress of a long operation.
 
 import { spawn } from 'node:child_process';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { KubeOptions } from './connection-options.ts';
 

@@ -7,7 +7,7 @@
 import { connect, type ClientHttp2Session, type SecureClientSessionOptions } from 'node:http2';
 import { decode, encode, bytesField, mapField, messageField, varintField, type Decoded } from './protowire.ts';
 import type { TemporalConnectionSettings } from './temporal-connection.ts';
-import type { WorkflowDescription, WorkflowReader } from './workflow-state.ts';
+import type { WorkflowDescription, WorkflowReader } from '../../present/workflow-state.ts';
 
 const SERVICE = '/temporal.api.workflowservice.v1.WorkflowService';
 

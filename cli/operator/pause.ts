@@ -6,18 +6,18 @@
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
-import { parseDuration } from './durations.ts';
+import { parseDuration } from '../../workflows/engine/durations.ts';
 import { presentationFor } from './kind-presentation.ts';
 import { formatStructured, type OperatorOutput } from './output.ts';
 import { startProgress } from './progress.ts';
 import { getObject, kubeFailure, objectName, objectRef, openTarget, openTemporal, requireObject, type KubeSession, type TemporalSession } from './session.ts';
 import { describeTarget, plainTarget, type KindTarget, type Target, type TargetFlags } from './target.ts';
 import { sdkWorkflowReader } from './workflow-reader-sdk.ts';
-import { workflowState, type WorkflowState } from './workflow-state.ts';
+import { workflowState, type WorkflowState } from '../../present/workflow-state.ts';
 
 export interface PauseOptions extends KubeOptions, TemporalOptions, TargetFlags {
   output: OperatorOutput;

@@ -2,7 +2,7 @@
 // starts, then a line every few seconds while it lasts.
 
 import type { CliIO } from '../io.ts';
-import { formatDuration } from './durations.ts';
+import { formatDuration } from '../../present/durations.ts';
 
 export interface Progress {
   /** Milliseconds since the start. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelDeployment } from '../../api/types.ts';
-import { deploymentPauseAcknowledged, deploymentStatus, deploymentStatusView } from './deployment-status.ts';
+import { deploymentPauseAcknowledged, deploymentStatus, deploymentStatusView } from '../../kinds/model-deployment/status.ts';
 import { historyText, shortTime, type HistoryReport } from './history-format.ts';
 import { pauseText } from './pause.ts';
 import { retryText, type RetryReport } from './retry.ts';
 import { workflowListUrl, workflowRunUrl } from './temporal-ui.ts';
-import type { WorkflowState } from './workflow-state.ts';
+import type { WorkflowState } from '../../present/workflow-state.ts';
 
 const NOW = Date.parse('2025-03-01T12:00:00Z');
 

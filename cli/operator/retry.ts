@@ -6,17 +6,18 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { retryUpdate } from '../../workflows/engine/definitions.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
 import type { RetryResult } from '../../workflows/engine/view.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
-import { formatDuration, parseDuration } from './durations.ts';
+import { formatDuration } from '../../present/durations.ts';
+import { parseDuration } from '../../workflows/engine/durations.ts';
 import { formatStructured, type OperatorOutput } from './output.ts';
 import { startProgress } from './progress.ts';
 import { firstLine, openTarget, openTemporal, requireObject } from './session.ts';
 import { describeTarget, plainTarget, type Target, type TargetFlags } from './target.ts';
 import { sdkWorkflowReader } from './workflow-reader-sdk.ts';
-import { workflowState, type WorkflowState } from './workflow-state.ts';
+import { workflowState, type WorkflowState } from '../../present/workflow-state.ts';
 
 export interface RetryOptions extends KubeOptions, TemporalOptions, TargetFlags {
   output: OperatorOutput;

@@ -5,7 +5,7 @@ import { createLogger } from '../../observability/logger.ts';
 import { Command } from 'commander';
 import { flagName, runFlags } from '../../kinds/run-flags.ts';
 import { runCommand } from '../commands/run.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import { describeRun, planRun, type RunOptions } from './run-controller.ts';
 

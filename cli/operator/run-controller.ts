@@ -14,7 +14,7 @@ import { PartStartError } from '../../worker/parts.ts';
 import { jsonLog } from '../../worker/product-log.ts';
 import { startProduct, type ProductDescription } from '../../worker/product.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';

@@ -3,8 +3,8 @@
 
 import type { RunFlag, RunFlagValues } from '../../kinds/kind-module.ts';
 import { flagName } from '../../kinds/run-flags.ts';
-import { CliError } from '../errors.ts';
-import { parseDuration } from './durations.ts';
+import { CliError } from '../../present/errors.ts';
+import { parseDuration } from '../../workflows/engine/durations.ts';
 
 export const BUILTIN_PROVIDER_NAMES = ['dynamo', 'kaito', 'kuberay'] as const;
 

@@ -4,7 +4,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { AnyObject, ResourceRef } from '../../kube/custom-objects.ts';
 import { classifyKubeError } from '../../kube/errors.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
 import { firstLine, openKube, type KubeSession } from './kube-session.ts';

@@ -5,7 +5,7 @@
 
 import type { AnyObject, CollectionRef, ResourceRef } from '../../kube/custom-objects.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import { mapLimit } from './command.ts';
@@ -16,7 +16,7 @@ import { openLightTemporal, type LightTemporal } from './light-temporal.ts';
 import { formatStructured, type OperatorOutput } from './output.ts';
 import { parseTarget, type KindTarget, type TargetFlags } from './target.ts';
 import { temporalConnectionSettings } from './temporal-connection.ts';
-import { workflowState, type WorkflowState } from './workflow-state.ts';
+import { workflowState, type WorkflowState } from '../../present/workflow-state.ts';
 
 export interface StatusOptions extends KubeOptions, TemporalOptions, TargetFlags {
   output: OperatorOutput;

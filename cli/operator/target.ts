@@ -1,6 +1,6 @@
 // The target argument of the operator commands: KIND/NAMESPACE/NAME, NAMESPACE/NAME or NAME.
 
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import { DEFAULT_KIND, operatorKinds, resolveKind, type OperatorKind } from './kinds.ts';
 
 export interface Target {

@@ -1,7 +1,7 @@
 // Temporal connection options from the command-line flags: plain gRPC by default, TLS when any TLS
 // flag or an API key is given. Kept free of the SDK so it is tested on its own.
 
-import { CliError } from '../errors.ts';
+import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { TemporalOptions } from './connection-options.ts';
 

@@ -2,7 +2,7 @@
 
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { viewQuery } from '../../workflows/engine/definitions.ts';
-import type { WorkflowReader } from './workflow-state.ts';
+import type { WorkflowReader } from '../../present/workflow-state.ts';
 
 export function sdkWorkflowReader(client: Client): WorkflowReader {
   return {

@@ -1,10 +1,10 @@
 // AsyncActors in `validate` and `render` (loaded by those commands only). An actor may bind to a
 // Deployment or StatefulSet given beside it, or to a ModelDeployment rendered earlier in the same run.
 
-import { checkAsyncActor, renderAsyncActorDocument, WORKLOAD_KINDS, type ModelDeploymentFacts } from '../../cli/asya.ts';
-import { kindOf } from '../../cli/objects.ts';
+import { checkAsyncActor, renderAsyncActorDocument, WORKLOAD_KINDS, type ModelDeploymentFacts } from './manifests.ts';
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import type { OfflineHandlers } from '../kind-module.ts';
+import { kindOf } from '../../present/documents.ts';
 
 const issue = (w: { field: string; message: string }) => `${w.field}: ${w.message}`;
 

@@ -10,7 +10,7 @@ import { validateFlameCluster } from '../../api/flame/validate.ts';
 import type { FlameCluster } from '../../api/flame/types.ts';
 import { renderFlameCluster } from '../../render/flame/render.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import type { ManifestDocument } from '../../cli/documents.ts';
+import type { ManifestDocument } from '../../present/documents.ts';
 import type { OfflineHandlers } from '../kind-module.ts';
 
 const issue = (w: { field: string; message: string }) => `${w.field}: ${w.message}`;

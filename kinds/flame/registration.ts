@@ -2,7 +2,7 @@
 // metrics and logs make of it.
 
 import { flameClusterCrd } from '../../api/flame/crd.ts';
-import { flameClusterStatusView } from '../../cli/operator/flame-cluster-status.ts';
+import { flameClusterStatusView } from './status.ts';
 import { flameClusterKind } from '../../watcher/kinds/flame-cluster.ts';
 import type { KindModule } from '../kind-module.ts';
 import { flameRole } from './role.ts';

@@ -1,10 +1,10 @@
 // The Kybernate kinds in `validate` and `render` (loaded by those commands only). A restore renders
 // against its checkpoint and the checkpointed pod when they are given beside it.
 
-import { checkKybernate, renderKybernateDocument, RESTORE_SOURCE_KINDS } from '../../cli/kybernate.ts';
-import { kindOf } from '../../cli/objects.ts';
+import { checkKybernate, renderKybernateDocument, RESTORE_SOURCE_KINDS } from './manifests.ts';
 import { CHECKPOINT_KIND } from '../../api/kybernate/constants.ts';
 import type { OfflineHandlers } from '../kind-module.ts';
+import { kindOf } from '../../present/documents.ts';
 
 const issue = (w: { field: string; message: string }) => `${w.field}: ${w.message}`;
 

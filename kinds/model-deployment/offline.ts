@@ -7,11 +7,12 @@ import { explicitProvider } from '../../api/spec-helpers.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
 import type { ProviderResourceType } from '../../providers/contract.ts';
 import { findProvider } from '../../providers/index.ts';
-import { modelDeploymentFacts } from '../../cli/asya.ts';
-import { planDeployment } from '../../cli/deployment-plan.ts';
-import { checkModelDeployment, checkProviderConfig, kindOf } from '../../cli/objects.ts';
-import { loadProviderCatalog, type ProviderCatalog } from '../../cli/provider-catalog.ts';
+import { modelDeploymentFacts } from '../asya/manifests.ts';
+import { planDeployment } from './deployment-plan.ts';
+import { checkModelDeployment, checkProviderConfig } from './objects.ts';
+import { loadProviderCatalog, type ProviderCatalog } from './provider-catalog.ts';
 import type { OfflineHandlers, OfflineSession } from '../kind-module.ts';
+import { kindOf } from '../../present/documents.ts';
 
 const CATALOG = 'provider catalog';
 

@@ -6,7 +6,7 @@ import { PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
 import { modelDeploymentCrd } from '../../api/crd/model-deployment-crd.ts';
 import { providerConfigCrd } from '../../api/crd/provider-config-crd.ts';
 import type { ModelDeployment } from '../../api/types.ts';
-import { deploymentPauseAcknowledged, deploymentStatusView } from '../../cli/operator/deployment-status.ts';
+import { deploymentPauseAcknowledged, deploymentStatusView } from './status.ts';
 import { SEARCH_ATTRIBUTE_NAMES as SA } from '../../workflows/engine/search-attribute-names.ts';
 import { modelDeploymentKind } from '../../watcher/kinds/model-deployment.ts';
 import type { KindModule } from '../kind-module.ts';

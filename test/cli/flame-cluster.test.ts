@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { FLAME_API_VERSION, FLAME_CLUSTER_KIND, FLAME_CLUSTER_PLURAL, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
 import type { FlameCluster } from '../../api/flame/types.ts';
-import type { FlameClusterStatusRow } from '../../cli/operator/flame-cluster-status.ts';
+import type { FlameClusterStatusRow } from '../../kinds/flame/status.ts';
 import type { HistoryReport } from '../../cli/operator/history-format.ts';
 import type { PauseReport } from '../../cli/operator/pause.ts';
 import type { RetryReport } from '../../cli/operator/retry.ts';

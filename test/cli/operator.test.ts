@@ -1,7 +1,7 @@
 // status, history, pause and resume against real deployments on the local stack, through the same
 // in-process CLI a user runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeploymentStatus } from '../../cli/operator/deployment-status.ts';
+import type { DeploymentStatus } from '../../kinds/model-deployment/status.ts';
 import type { HistoryReport } from '../../cli/operator/history-format.ts';
 import type { PauseReport } from '../../cli/operator/pause.ts';
 import type { ModelDeployment } from '../../api/types.ts';

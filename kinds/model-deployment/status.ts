@@ -5,10 +5,10 @@
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import { errorText, objectFields, objectFieldsDetail, phaseText, stepText, type ObjectFields } from './object-status.ts';
-import { statusView, type StatusView } from './status-format.ts';
-import type { Column } from './table.ts';
-import type { WorkflowState } from './workflow-state.ts';
+import { errorText, objectFields, objectFieldsDetail, phaseText, stepText, type ObjectFields } from '../../present/object-status.ts';
+import { statusView, type StatusView } from '../../present/status-format.ts';
+import type { Column } from '../../present/table.ts';
+import type { WorkflowState } from '../../present/workflow-state.ts';
 
 export { errorText, stepText };
 

@@ -1,7 +1,7 @@
 // How `kubeairunway status` prints, for any kind: a table for several objects, a block of fields for
 // one. Each kind says which columns and fields (a StatusView); the layout and the notes are shared.
 
-import type { AnyObject } from '../../kube/custom-objects.ts';
+import type { AnyObject } from '../kube/custom-objects.ts';
 import { formatTable, type Column } from './table.ts';
 import type { WorkflowState } from './workflow-state.ts';
 

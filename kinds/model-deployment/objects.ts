@@ -1,20 +1,16 @@
 // Turns manifest documents into typed objects, with the checks the API server would make on top of the
 // spec (apiVersion, kind, metadata.name) so the offline commands reject what `kubectl apply` would.
 
-import { API_VERSION, MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIG_KIND } from '../api/constants.ts';
-import { isPlainObject } from '../api/overrides.ts';
-import type { InferenceProviderConfig, Issue, ModelDeployment, ValidationResult } from '../api/types.ts';
-import { validate, type ValidationContext } from '../api/validate.ts';
-import { validateProviderConfigSpec } from '../api/validate-provider-config.ts';
-import { describeObject, type ManifestDocument } from './documents.ts';
-import { CliError } from './errors.ts';
+import { API_VERSION, MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
+import { isPlainObject } from '../../api/overrides.ts';
+import type { InferenceProviderConfig, Issue, ModelDeployment, ValidationResult } from '../../api/types.ts';
+import { validate, type ValidationContext } from '../../api/validate.ts';
+import { validateProviderConfigSpec } from '../../api/validate-provider-config.ts';
+import { describeObject, kindOf, type ManifestDocument } from '../../present/documents.ts';
+import { CliError } from '../../present/errors.ts';
 
 /** DNS-1123 subdomain, the rule for object names. */
 const OBJECT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-export function kindOf(doc: ManifestDocument): string | undefined {
-  return typeof doc.object.kind === 'string' ? doc.object.kind : undefined;
-}
 
 /** Issues of the object envelope: apiVersion, kind, metadata.name. */
 function envelopeIssues(object: Record<string, unknown>, kind: string): Issue[] {

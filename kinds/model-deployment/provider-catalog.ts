@@ -4,10 +4,10 @@
 // built-in or file config without status.ready counts as ready; a file can set `status.ready: false` to
 // see what happens when a provider is down. Cluster configs keep the readiness their providers report.
 
-import { findProvider, builtinProviders, type ProviderDefinition } from '../providers/index.ts';
-import type { InferenceProviderConfig } from '../api/types.ts';
-import { readManifests } from './documents.ts';
-import type { CliIO } from './io.ts';
+import { findProvider, builtinProviders, type ProviderDefinition } from '../../providers/index.ts';
+import type { InferenceProviderConfig } from '../../api/types.ts';
+import { readManifests } from '../../present/documents.ts';
+import type { CliIO } from '../../cli/io.ts';
 import { toProviderConfigs } from './objects.ts';
 
 export interface ProviderCatalog {

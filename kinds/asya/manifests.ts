@@ -8,19 +8,19 @@
 // its render predicts them), or else the workloadRef's own name in the actor's namespace, said so on
 // stderr.
 
-import { asyncActorSpecSchema } from '../api/crd/async-actor-schema.ts';
-import { formatTarget } from '../api/asya/constants.ts';
-import type { AsyncActor, WorkloadRef } from '../api/asya/types.ts';
-import { validateAsyncActor } from '../api/asya/validate.ts';
-import { isPlainObject } from '../api/overrides.ts';
-import { schemaIssues } from '../api/schema/issues.ts';
-import type { ModelDeployment, ValidationResult } from '../api/types.ts';
-import { injectionConflict, renderBindingScaledObject, renderInjection, type InjectionTarget } from '../render/asya/injection.ts';
-import { renderStandalone } from '../render/asya/render.ts';
-import { renderRuntimeConfigMap } from '../render/asya/render-runtime-script.ts';
-import { endpointUrl, targetUrl } from '../render/asya/target-url.ts';
-import type { AnyObject } from '../kube/custom-objects.ts';
-import type { ManifestDocument } from './documents.ts';
+import { asyncActorSpecSchema } from '../../api/crd/async-actor-schema.ts';
+import { formatTarget } from '../../api/asya/constants.ts';
+import type { AsyncActor, WorkloadRef } from '../../api/asya/types.ts';
+import { validateAsyncActor } from '../../api/asya/validate.ts';
+import { isPlainObject } from '../../api/overrides.ts';
+import { schemaIssues } from '../../api/schema/issues.ts';
+import type { ModelDeployment, ValidationResult } from '../../api/types.ts';
+import { injectionConflict, renderBindingScaledObject, renderInjection, type InjectionTarget } from '../../render/asya/injection.ts';
+import { renderStandalone } from '../../render/asya/render.ts';
+import { renderRuntimeConfigMap } from '../../render/asya/render-runtime-script.ts';
+import { endpointUrl, targetUrl } from '../../render/asya/target-url.ts';
+import type { AnyObject } from '../../kube/custom-objects.ts';
+import type { ManifestDocument } from '../../present/documents.ts';
 
 /** Kinds a binding actor may be rendered against when given with -f (they are not rendered themselves). */
 export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet'] as const;

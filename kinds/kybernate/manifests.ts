@@ -7,19 +7,19 @@
 // what the other `-f` documents say (a KybernateCheckpoint, with its status once it completed, and a
 // Pod); without them the restore pod is rendered from what the restore itself names, said so on stderr.
 
-import { checkpointSpecSchema } from '../api/crd/kybernate-checkpoint-schema.ts';
-import { restoreSpecSchema } from '../api/crd/kybernate-restore-schema.ts';
-import { workloadSpecSchema } from '../api/crd/kybernate-workload-schema.ts';
-import type { JSONSchemaProps } from '../api/crd/schema-types.ts';
-import { CHECKPOINT_KIND, RESTORE_KIND, WORKLOAD_KIND } from '../api/kybernate/constants.ts';
-import type { KybernateCheckpoint, KybernateRestore } from '../api/kybernate/types.ts';
-import { validateKybernateCheckpoint, validateKybernateRestore, validateKybernateWorkload, type KybernateIssue } from '../api/kybernate/validate.ts';
-import { isPlainObject } from '../api/overrides.ts';
-import { schemaIssues } from '../api/schema/issues.ts';
-import type { ValidationResult } from '../api/types.ts';
-import { renderRestorePod, renderWorkloadPod, type RestoreSource } from '../render/kybernate/render.ts';
-import type { AnyObject } from '../kube/custom-objects.ts';
-import { describeObject, type ManifestDocument } from './documents.ts';
+import { checkpointSpecSchema } from '../../api/crd/kybernate-checkpoint-schema.ts';
+import { restoreSpecSchema } from '../../api/crd/kybernate-restore-schema.ts';
+import { workloadSpecSchema } from '../../api/crd/kybernate-workload-schema.ts';
+import type { JSONSchemaProps } from '../../api/crd/schema-types.ts';
+import { CHECKPOINT_KIND, RESTORE_KIND, WORKLOAD_KIND } from '../../api/kybernate/constants.ts';
+import type { KybernateCheckpoint, KybernateRestore } from '../../api/kybernate/types.ts';
+import { validateKybernateCheckpoint, validateKybernateRestore, validateKybernateWorkload, type KybernateIssue } from '../../api/kybernate/validate.ts';
+import { isPlainObject } from '../../api/overrides.ts';
+import { schemaIssues } from '../../api/schema/issues.ts';
+import type { ValidationResult } from '../../api/types.ts';
+import { renderRestorePod, renderWorkloadPod, type RestoreSource } from '../../render/kybernate/render.ts';
+import type { AnyObject } from '../../kube/custom-objects.ts';
+import { describeObject, type ManifestDocument } from '../../present/documents.ts';
 
 /** The kinds read here, by the validation that applies to them. */
 const VALIDATORS: Readonly<Record<string, { validate: (obj: unknown) => { valid: true } | { valid: false; errors: KybernateIssue[] }; spec: JSONSchemaProps }>> = {

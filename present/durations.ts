@@ -27,6 +27,3 @@ export function formatDuration(ms: number): string {
   if (h > 0) return `${h}h${String(m).padStart(2, '0')}m`;
   return `${m}m${String(s).padStart(2, '0')}s`;
 }
-
-/** The reconcile settings' own duration grammar: a flag takes what the workflow will take. */
-export { parseDuration } from '../../workflows/engine/durations.ts';

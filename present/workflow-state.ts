@@ -3,7 +3,7 @@
 // its search attributes and summary memo. Read through a WorkflowReader: the SDK's client
 // (workflow-reader-sdk.ts) or the light one of `status` (light-temporal.ts).
 
-import type { LoopView, StepError } from '../../workflows/engine/view.ts';
+import type { LoopView, StepError } from '../workflows/engine/view.ts';
 
 export interface WorkflowState {
   workflowId: string;

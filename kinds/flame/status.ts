@@ -5,9 +5,9 @@
 import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
 import type { FlameCluster } from '../../api/flame/types.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import { objectColumns, objectFields, objectFieldsDetail, phaseText, type ObjectFields } from './object-status.ts';
-import { statusView, type StatusView } from './status-format.ts';
-import type { WorkflowState } from './workflow-state.ts';
+import { objectColumns, objectFields, objectFieldsDetail, phaseText, type ObjectFields } from '../../present/object-status.ts';
+import { statusView, type StatusView } from '../../present/status-format.ts';
+import type { WorkflowState } from '../../present/workflow-state.ts';
 
 export interface FlameClusterStatusRow extends ObjectFields {
   kind: typeof FLAME_CLUSTER_KIND;

@@ -3,9 +3,9 @@
 // more to show (replicas, executors) build their rows on these fields; a kind with nothing more is
 // shown by them alone.
 
-import { PAUSE_ANNOTATION } from '../../api/constants.ts';
-import type { AnyObject } from '../../kube/custom-objects.ts';
-import { workflowIdFor } from '../../contract/object-ref.ts';
+import { PAUSE_ANNOTATION } from '../api/constants.ts';
+import type { AnyObject } from '../kube/custom-objects.ts';
+import { workflowIdFor } from '../contract/object-ref.ts';
 import { formatAge } from './durations.ts';
 import { statusView, type DetailField } from './status-format.ts';
 import type { Column } from './table.ts';

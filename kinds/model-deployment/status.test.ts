@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelDeployment } from '../../api/types.ts';
-import { deploymentStatus, deploymentStatusView, lastErrorText } from './deployment-status.ts';
-import type { WorkflowState } from './workflow-state.ts';
+import { deploymentStatus, deploymentStatusView, lastErrorText } from './status.ts';
+import type { WorkflowState } from '../../present/workflow-state.ts';
 
 const wf: WorkflowState = { workflowId: 'w', status: 'RUNNING', source: 'query', step: 'idle', waitingFor: undefined, provider: 'kaito', phase: 'Failed', lastError: undefined, note: undefined };
 const md = (phase: string, message: string): ModelDeployment =>

@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import { PROVIDER_CONFIG_KIND } from '../api/constants.ts';
 import { isPlainObject } from '../api/overrides.ts';
 import { CliError } from './errors.ts';
-import type { CliIO } from './io.ts';
+import type { CliIO } from '../cli/io.ts';
 
 export interface ManifestDocument {
   /** "file.yaml" or "file.yaml#2" (1-based document index when the file holds several). */
@@ -65,6 +65,11 @@ export function parseManifests(text: string, name: string): ManifestDocument[] {
 
 function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/\.$/, '');
+}
+
+/** A document's kind; undefined when it names none. */
+export function kindOf(doc: ManifestDocument): string | undefined {
+  return typeof doc.object.kind === 'string' ? doc.object.kind : undefined;
 }
 
 export function describeObject(doc: ManifestDocument): string {

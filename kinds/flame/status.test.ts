@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { FlameCluster } from '../../api/flame/types.ts';
-import { flameClusterStatus, flameClusterStatusView } from './flame-cluster-status.ts';
-import { historyText, type HistoryReport } from './history-format.ts';
-import { objectStatusView } from './object-status.ts';
-import { pauseText, workflowAcknowledged } from './pause.ts';
-import { retryText } from './retry.ts';
-import type { WorkflowState } from './workflow-state.ts';
+import { flameClusterStatus, flameClusterStatusView } from './status.ts';
+import { historyText, type HistoryReport } from '../../cli/operator/history-format.ts';
+import { objectStatusView } from '../../present/object-status.ts';
+import { pauseText, workflowAcknowledged } from '../../cli/operator/pause.ts';
+import { retryText } from '../../cli/operator/retry.ts';
+import type { WorkflowState } from '../../present/workflow-state.ts';
 
 const NOW = Date.parse('2025-03-01T12:00:00Z');
 

@@ -5,11 +5,11 @@
 // The spec gets the CRD's own defaults first (the API server applies them before anything else sees
 // the object), so selection rules evaluate the same spec they would see in the cluster.
 
-import { applyDefaults } from '../api/defaults.ts';
-import { isPlainObject } from '../api/overrides.ts';
-import type { ModelDeployment, ModelDeploymentSpec, ValidationResult } from '../api/types.ts';
-import { selectProvider, type CompatibilityResult, type ProviderDefinition, type SelectionResult } from '../providers/index.ts';
-import type { ManifestDocument } from './documents.ts';
+import { applyDefaults } from '../../api/defaults.ts';
+import { isPlainObject } from '../../api/overrides.ts';
+import type { ModelDeployment, ModelDeploymentSpec, ValidationResult } from '../../api/types.ts';
+import { selectProvider, type CompatibilityResult, type ProviderDefinition, type SelectionResult } from '../../providers/index.ts';
+import type { ManifestDocument } from '../../present/documents.ts';
 import { checkModelDeployment } from './objects.ts';
 import type { ProviderCatalog } from './provider-catalog.ts';
 
