@@ -5,7 +5,7 @@ import type { AnyObject } from './custom-objects.ts';
 /**
  * An object as a list or a watch delivers it to an informer: JSON, read through AnyObject. client-node's
  * informer takes a KubernetesObject, whose metadata types the timestamps as Date; on the wire (and in
- * the caches, which keep the JSON) they are strings, as AnyObject says and every reader takes them.
+ * the caches, which keep the JSON) they are strings, which is what AnyObject declares and every reader takes.
  */
 export type WatchedObject = AnyObject & KubernetesObject;
 

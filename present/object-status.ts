@@ -32,10 +32,13 @@ export interface ObjectStatus extends ObjectFields {
   message: string | null;
 }
 
-type Metadata = NonNullable<AnyObject['metadata']> & { creationTimestamp?: string };
+/** What the fields come from: the metadata any object carries, as read (AnyObject) or as its kind's type. */
+export interface Described {
+  metadata?: { name?: string; namespace?: string; uid?: string; annotations?: Record<string, string>; deletionTimestamp?: string; creationTimestamp?: string };
+}
 
-export function objectFields(kind: string, obj: AnyObject, wf: WorkflowState | undefined, now: number): ObjectFields {
-  const m = (obj.metadata ?? {}) as Metadata;
+export function objectFields(kind: string, obj: Described, wf: WorkflowState | undefined, now: number): ObjectFields {
+  const m = obj.metadata ?? {};
   const [namespace, name, uid] = [m.namespace ?? '', m.name ?? '', m.uid ?? ''];
   const createdMs = m.creationTimestamp ? Date.parse(m.creationTimestamp) : NaN;
   return {

@@ -4,7 +4,6 @@
 
 import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
 import type { FlameCluster } from '../../api/flame/types.ts';
-import type { AnyObject } from '../../kube/custom-objects.ts';
 import { objectColumns, objectFields, objectFieldsDetail, phaseText, type ObjectFields } from '../../present/object-status.ts';
 import { statusView, type StatusView } from '../../present/status-format.ts';
 import type { WorkflowState } from '../../present/workflow-state.ts';
@@ -20,7 +19,7 @@ export interface FlameClusterStatusRow extends ObjectFields {
 }
 
 export function flameClusterStatus(fc: FlameCluster, wf: WorkflowState | undefined, now: number): FlameClusterStatusRow {
-  const { namespace, name, uid, ...rest } = objectFields(FLAME_CLUSTER_KIND, fc as unknown as AnyObject, wf, now);
+  const { namespace, name, uid, ...rest } = objectFields(FLAME_CLUSTER_KIND, fc, wf, now);
   const status: Partial<NonNullable<FlameCluster['status']>> = fc.status ?? {};
   return {
     kind: FLAME_CLUSTER_KIND,

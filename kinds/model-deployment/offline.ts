@@ -4,7 +4,6 @@
 
 import { MODEL_DEPLOYMENT_KIND, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
 import { explicitProvider } from '../../api/spec-helpers.ts';
-import type { AnyObject } from '../../kube/custom-objects.ts';
 import type { ProviderResourceType } from '../../providers/contract.ts';
 import { findProvider } from '../../providers/index.ts';
 import { modelDeploymentFacts } from '../asya/manifests.ts';
@@ -38,7 +37,7 @@ export const modelDeploymentOffline: OfflineHandlers & { prepare(session: Offlin
     if ('error' in apiVersion) return { objects: [], problems: [apiVersion.error], warnings: [] };
     const result = plan.provider.render(plan.md, { apiVersion: apiVersion.apiVersion });
     const facts = session.facts.get(MODEL_DEPLOYMENT_KIND) ?? [];
-    facts.push(modelDeploymentFacts(plan.md, result.objects[0] as AnyObject | undefined, plan.provider.mapStatus(result.objects[0]).endpoint));
+    facts.push(modelDeploymentFacts(plan.md, result.objects[0], plan.provider.mapStatus(result.objects[0]).endpoint));
     session.facts.set(MODEL_DEPLOYMENT_KIND, facts);
     return { objects: result.objects, problems: [], warnings: [...warnings, ...result.warnings] };
   },

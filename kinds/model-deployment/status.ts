@@ -4,7 +4,6 @@
 
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
-import type { AnyObject } from '../../kube/custom-objects.ts';
 import { errorText, objectFields, objectFieldsDetail, phaseText, stepText, type ObjectFields } from '../../present/object-status.ts';
 import { statusView, type StatusView } from '../../present/status-format.ts';
 import type { Column } from '../../present/table.ts';
@@ -20,7 +19,7 @@ export interface DeploymentStatus extends ObjectFields {
 }
 
 export function deploymentStatus(md: ModelDeployment, wf: WorkflowState | undefined, now: number): DeploymentStatus {
-  const f = objectFields(MODEL_DEPLOYMENT_KIND, md as unknown as AnyObject, wf, now);
+  const f = objectFields(MODEL_DEPLOYMENT_KIND, md, wf, now);
   const replicas = md.status?.replicas;
   return {
     namespace: f.namespace,
