@@ -65,6 +65,8 @@ describe('withoutConversionWebhook', () => {
     expect(() => withoutConversionWebhook(dynamoLike(), { served: [] })).toThrow(/served must name at least one version/);
     expect(() => withoutConversionWebhook({ kind: 'ConfigMap', metadata: { name: 'x' } })).toThrow('x: kind is ConfigMap, not CustomResourceDefinition');
     expect(() => withoutConversionWebhook({ kind: 'CustomResourceDefinition', metadata: { name: 'y' }, spec: { versions: [] } })).toThrow('y: spec.versions is empty');
+    expect(() => withoutConversionWebhook({ kind: 'CustomResourceDefinition', metadata: { name: 'y' } })).toThrow('y: spec.versions is empty');
+    expect(() => withoutConversionWebhook({ kind: 'CustomResourceDefinition', metadata: { name: 'y' }, spec: { versions: [{ served: true }] } })).toThrow('y: every item of spec.versions needs a name');
   });
 
   it('works on the real Dynamo file when it is there', () => {

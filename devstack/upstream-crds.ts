@@ -4,6 +4,7 @@
 // the files are, reading them, and the one change a cluster without the Dynamo operator needs.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { isPlainObject } from '../api/overrides.ts';
 import type { AnyObject } from '../kube/custom-objects.ts';
 import { readYamlDocuments } from './yaml-cache.ts';
 
@@ -61,6 +62,8 @@ interface CrdVersion {
   [field: string]: unknown;
 }
 
+const isCrdVersion = (v: unknown): v is CrdVersion => isPlainObject(v) && typeof v.name === 'string';
+
 export interface ConversionOptions {
   /** The version to store (exactly one is); unchanged when omitted. */
   storage?: string;
@@ -78,9 +81,11 @@ export interface ConversionOptions {
 export function withoutConversionWebhook(crd: AnyObject, opts: ConversionOptions = {}): AnyObject {
   const name = crd.metadata?.name ?? '(unnamed CRD)';
   if (crd.kind !== 'CustomResourceDefinition') throw new Error(`${name}: kind is ${String(crd.kind)}, not CustomResourceDefinition`);
-  const copy = structuredClone(crd) as AnyObject & { spec?: { versions?: CrdVersion[]; conversion?: unknown } };
-  const versions = copy.spec?.versions;
-  if (!Array.isArray(versions) || versions.length === 0) throw new Error(`${name}: spec.versions is empty`);
+  const copy = structuredClone(crd);
+  const spec = isPlainObject(copy.spec) ? copy.spec : {};
+  const versions: unknown[] = Array.isArray(spec.versions) ? spec.versions : [];
+  if (versions.length === 0) throw new Error(`${name}: spec.versions is empty`);
+  if (!versions.every(isCrdVersion)) throw new Error(`${name}: every item of spec.versions needs a name`);
   const known = versions.map((v) => v.name);
   const unknown = [opts.storage, ...(opts.served ?? [])].filter((v): v is string => v !== undefined && !known.includes(v));
   if (unknown.length > 0) throw new Error(`${name}: no version ${unknown.join(', ')} (it defines ${known.join(', ')})`);
@@ -93,6 +98,6 @@ export function withoutConversionWebhook(crd: AnyObject, opts: ConversionOptions
   }
   const stored = versions.filter((v) => v.storage === true);
   if (stored.length !== 1) throw new Error(`${name}: exactly one version must be the storage version, found ${stored.length}`);
-  copy.spec!.conversion = { strategy: 'None' };
+  copy.spec = { ...spec, conversion: { strategy: 'None' } };
   return copy;
 }

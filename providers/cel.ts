@@ -71,7 +71,7 @@ function compile(expression: string): Compiled {
     const checked = parsed.check();
     if (!checked.valid) return { error: describeError(checked.error) };
     if (checked.type !== 'bool' && checked.type !== 'dyn') return { error: `condition has type ${checked.type}, not bool` };
-    return { program: parsed as unknown as Program };
+    return { program: parsed };
   } catch (error) {
     return { error: describeError(error) };
   }
