@@ -5,6 +5,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, CONTROLLER_FIELD_MANAGER, PROVIDER_CONFIG_KIND, PROVIDER_CONFIGS } from '../api/constants.ts';
 import type { InferenceProviderConfig } from '../api/types.ts';
+import { PROVIDER_CONFIG } from '../activities/deployment-ref.ts';
+import { KindClient } from '../activities/kind/kind-client.ts';
 import { CustomObjects } from '../kube/custom-objects.ts';
 import { classifyKubeError } from '../kube/errors.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
@@ -30,11 +32,12 @@ export interface ProviderLiveness {
  */
 export function watchProviderLiveness(opts: { kc: KubeConfig; informers?: InformerSet; staleAfterMs: number; log?: (line: string) => void }): ProviderLiveness {
   const objects = new CustomObjects(opts.kc);
+  const providerConfigs = new KindClient<InferenceProviderConfig>(PROVIDER_CONFIG, { kc: opts.kc, informers: opts.informers, fieldManager: LIVENESS_FIELD_MANAGER, objects });
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
 
   const check = async () => {
-    const configs = (opts.informers?.cachedList(PROVIDER_CONFIGS) ?? (await objects.list(PROVIDER_CONFIGS))) as unknown as InferenceProviderConfig[];
+    const configs = await providerConfigs.list();
     for (const { name, lastHeartbeat } of staleReadyProviders(configs, Date.now(), opts.staleAfterMs)) {
       if (stopped) return;
       const config = configs.find((c) => c.metadata.name === name)!;

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { API_VERSION, GROUP, MODEL_DEPLOYMENT_PLURAL } from '../../api/constants.ts';
-import { formatTarget, MANAGED_BY_LABEL } from '../../api/asya/constants.ts';
+import { API_VERSION } from '../../api/constants.ts';
+import { ASYA_FIELD_MANAGER, formatTarget, MANAGED_BY_LABEL } from '../../api/asya/constants.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import type { TargetRef, TargetResolution } from '../../contract/asya-activities.ts';
@@ -12,6 +12,8 @@ import { readCrd } from '../../kube/installed-crd.ts';
 import { builtinProviders } from '../../providers/index.ts';
 import { injectionConflict, isInjected } from '../../render/asya/injection.ts';
 import { endpointUrl, targetUrl } from '../../render/asya/target-url.ts';
+import { MODEL_DEPLOYMENT, modelDeploymentResource } from '../deployment-ref.ts';
+import { KindClient } from '../kind/kind-client.ts';
 
 const WORKLOADS = [
   { kind: 'Deployment', plural: 'deployments' },
@@ -60,7 +62,9 @@ export async function resolveTarget(objects: CustomObjects, kc: KubeConfig, info
       break;
     }
     case 'ModelDeployment': {
-      const md = (await get(GROUP, API_VERSION.split('/')[1]!, MODEL_DEPLOYMENT_PLURAL, ref.name)) as unknown as ModelDeployment | undefined;
+      // Read only (the field manager is never used): the deployment as its kind's type.
+      const deployments = new KindClient<ModelDeployment>(MODEL_DEPLOYMENT, { kc, objects, fieldManager: ASYA_FIELD_MANAGER });
+      const md = await deployments.get(modelDeploymentResource({ namespace, name: ref.name }));
       defaultUrl = endpointUrl(md?.status?.endpoint, namespace);
       scaleTarget = { apiVersion: API_VERSION, kind: 'ModelDeployment', name: ref.name };
       found = md ? await providerWorkload(md) : { wait: `${named} does not exist` };

@@ -8,9 +8,8 @@ import type { InformerSet } from '../../kube/informer-set.ts';
 import { secretExists } from '../../kube/secret-exists.ts';
 import { selectProvider } from '../../providers/selection.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
-import { involved, MODEL_DEPLOYMENT, modelDeploymentResource } from '../deployment-ref.ts';
+import { involved, MODEL_DEPLOYMENT, modelDeploymentResource, PROVIDER_CONFIG } from '../deployment-ref.ts';
 import { KindClient } from '../kind/kind-client.ts';
-import { PROVIDER_CONFIGS } from '../../api/constants.ts';
 import { withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { kubeNow } from '../../kube/time.ts';
 import { crdMissingCorrection } from '../status/crd-missing-status.ts';
@@ -63,8 +62,8 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
 
   const live = (ref: ReadRef, fresh = false): Promise<ModelDeployment | undefined> => deployments.read(ref, fresh);
 
-  const listProviderConfigs = async (): Promise<InferenceProviderConfig[]> =>
-    kubeCall('list InferenceProviderConfigs', async () => (deps.informers?.cachedList(PROVIDER_CONFIGS) ?? (await objects.list(PROVIDER_CONFIGS))) as unknown as InferenceProviderConfig[]);
+  const providerConfigs = new KindClient<InferenceProviderConfig>(PROVIDER_CONFIG, { kc: deps.kc, informers: deps.informers, fieldManager: CONTROLLER_FIELD_MANAGER, objects });
+  const listProviderConfigs = (): Promise<InferenceProviderConfig[]> => providerConfigs.list();
 
   // A missing Secret is reported once per spec generation: the check is a GET (no watch: the
   // controller may not enumerate Secrets), and a pass re-run for any other reason need not repeat it.
@@ -184,7 +183,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
           conditions: withTransitionTimes(md.status?.conditions, desired, kubeNow(), md.metadata.generation ?? 0),
         },
       };
-      let stored = (await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body, CONTROLLER_FIELD_MANAGER))) as unknown as ModelDeployment;
+      let stored = await deployments.writeStatus(ref, body);
       const provider = md.status?.provider?.name;
       if (status.phase && provider && (await providerCrdMissing(provider))) {
         // The CRD's removal deleted the provider's resource, and the provider is not called while the

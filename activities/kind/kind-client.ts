@@ -89,6 +89,13 @@ export class KindClient<T extends KindObject> {
     return this.typed(await kubeCall(`read ${this.kind.kind}`, () => this.objects.get(resource)));
   }
 
+  /** Every object of this kind: from the cache when a filled collection holds them all, else the API server. */
+  async list(): Promise<T[]> {
+    const { group, version, plural } = this.kind;
+    const all = this.informers?.cachedList({ group, version, plural }) ?? (await kubeCall(`list ${this.kind.kind}s`, () => this.objects.list({ group, version, plural })));
+    return all.map((obj) => this.typed(obj)!);
+  }
+
   /** Server-side apply of a whole object of this kind (as this client's field manager); the stored object. */
   async apply(resource: ResourceRef, body: AnyObject): Promise<T> {
     return this.typed(await kubeCall(`apply ${this.kind.kind} ${resource.name}`, () => this.objects.apply(resource, body, this.fieldManager)))!;
@@ -102,6 +109,11 @@ export class KindClient<T extends KindObject> {
     if (statusUnchanged(live.status, status, comparison)) return false;
     await kubeCall(`write ${this.kind.kind} status`, () => this.objects.applyStatus(this.resource(ref), statusDocument(this.kind, ref, status), this.fieldManager));
     return true;
+  }
+
+  /** Server-side apply of a status document as written (no comparison with the live object); the object as stored. */
+  async writeStatus(ref: Pick<ObjectRef, 'namespace' | 'name'>, document: AnyObject): Promise<T> {
+    return this.typed(await kubeCall('write status', () => this.objects.applyStatus(this.resource(ref), document, this.fieldManager)))!;
   }
 
   /** `fields` plus `conditions` (transition times kept) and observedGeneration, written when changed. */
