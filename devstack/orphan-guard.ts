@@ -67,7 +67,9 @@ export function startOrphanGuard(stateDir: string, pidFileName: string, graceMs 
   });
   // Neither the guard nor its pipe keeps this process alive.
   child.unref();
-  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  // A pipe's stream is a socket, which can be unref'd; its Writable type does not say so.
+  const { stdin } = child;
+  if (stdin && 'unref' in stdin && typeof stdin.unref === 'function') stdin.unref();
   child.on('error', () => {});
   child.stdin?.on('error', () => {});
   let released = false;

@@ -52,6 +52,13 @@ describe('deploymentSamples', () => {
     expect(two.filter((p) => p.value === 1)).toEqual([{ name: 'two', namespace: 'team-a', phase: 'Failed', value: 1 }]);
   });
 
+  it('reads a status from the cache field by field: an unknown phase counts as Pending, a count that is no number is left out', () => {
+    const odd = { metadata: { namespace: 'team-b', name: 'odd' }, status: { phase: 'Dancing', replicas: { desired: '2', ready: 1 } } };
+    const s = deploymentSamples([odd, { metadata: { namespace: 'team-b', name: 'bare' }, status: 'broken' }]);
+    expect(s.totals.filter((t) => t.count > 0)).toEqual([{ namespace: 'team-b', phase: 'Pending', count: 2 }]);
+    expect(s.replicas).toEqual([{ name: 'odd', namespace: 'team-b', state: 'ready', value: 1 }]);
+  });
+
   it('is empty without deployments', () => {
     expect(deploymentSamples([])).toEqual({ totals: [], replicas: [], phases: [] });
   });

@@ -1,8 +1,20 @@
 // The values of the deployment gauges, computed from ModelDeployment objects. Pure, so the mapping
-// (which phase an object counts under, which replica states exist) is tested without a cluster.
+// (which phase an object counts under, which replica states exist) is tested without a cluster. The
+// objects come from the process's cache as JSON: the status is read field by field, so a status that
+// is not what it should be counts as Pending, without replicas, rather than as a label of its own.
 
 import { PHASES } from '../api/constants.ts';
-import type { ModelDeployment, Phase } from '../api/types.ts';
+import { isPlainObject } from '../api/overrides.ts';
+import type { Phase } from '../api/types.ts';
+
+/** What the gauges read of a ModelDeployment: its name, namespace and deletion, and its status. */
+export interface SampledDeployment {
+  metadata?: { name?: string; namespace?: string; deletionTimestamp?: string };
+  status?: unknown;
+}
+
+const isPhase = (value: unknown): value is Phase => (PHASES as readonly unknown[]).includes(value);
+const statusOf = (md: SampledDeployment): Record<string, unknown> => (isPlainObject(md.status) ? md.status : {});
 
 export interface DeploymentSamples {
   totals: { namespace: string; phase: Phase; count: number }[];
@@ -14,19 +26,20 @@ export interface DeploymentSamples {
  * A deployment being deleted counts as Terminating even before the controller says so; one nobody has
  * reconciled yet counts as Pending (it is waiting for the controller).
  */
-export function phaseOf(md: ModelDeployment): Phase {
-  if (md.metadata.deletionTimestamp) return 'Terminating';
-  return md.status?.phase ?? 'Pending';
+export function phaseOf(md: SampledDeployment): Phase {
+  if (md.metadata?.deletionTimestamp) return 'Terminating';
+  const { phase } = statusOf(md);
+  return isPhase(phase) ? phase : 'Pending';
 }
 
-export function deploymentSamples(deployments: Iterable<ModelDeployment>): DeploymentSamples {
+export function deploymentSamples(deployments: Iterable<SampledDeployment>): DeploymentSamples {
   const counts = new Map<string, Map<Phase, number>>();
   const replicas: DeploymentSamples['replicas'] = [];
   const phases: DeploymentSamples['phases'] = [];
 
   for (const md of deployments) {
-    const namespace = md.metadata.namespace ?? '';
-    const name = md.metadata.name ?? '';
+    const namespace = md.metadata?.namespace ?? '';
+    const name = md.metadata?.name ?? '';
     const phase = phaseOf(md);
     // Every phase of a namespace is present (0 when empty), so `== 0` alerts work from the first scrape.
     let byPhase = counts.get(namespace);
@@ -34,10 +47,12 @@ export function deploymentSamples(deployments: Iterable<ModelDeployment>): Deplo
     byPhase.set(phase, (byPhase.get(phase) ?? 0) + 1);
 
     for (const p of PHASES) phases.push({ name, namespace, phase: p, value: p === phase ? 1 : 0 });
-    const r = md.status?.replicas;
-    if (r?.desired !== undefined) replicas.push({ name, namespace, state: 'desired', value: r.desired });
-    if (r?.ready !== undefined) replicas.push({ name, namespace, state: 'ready', value: r.ready });
-    if (r?.available !== undefined) replicas.push({ name, namespace, state: 'available', value: r.available });
+    const counted = statusOf(md).replicas;
+    const r = isPlainObject(counted) ? counted : {};
+    for (const state of ['desired', 'ready', 'available'] as const) {
+      const value = r[state];
+      if (typeof value === 'number') replicas.push({ name, namespace, state, value });
+    }
   }
 
   const totals: DeploymentSamples['totals'] = [];

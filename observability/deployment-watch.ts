@@ -4,11 +4,11 @@
 // server. In a process that runs only a provider the set holds them for the gauges alone.
 
 import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../api/constants.ts';
-import type { ModelDeployment } from '../api/types.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
+import type { SampledDeployment } from './deployment-samples.ts';
 
 export interface DeploymentWatch {
-  deployments(): ModelDeployment[];
+  deployments(): SampledDeployment[];
 }
 
 /** Registers the deployment collections in the set; whoever starts the set fills them. */
@@ -16,5 +16,5 @@ export function watchDeployments(opts: { informers: InformerSet; namespaces?: re
   const collections = (opts.namespaces ?? [undefined]).map((namespace) =>
     opts.informers.collection('ModelDeployment', { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL, namespace }),
   );
-  return { deployments: () => collections.flatMap((c) => c.informer.list() as unknown as ModelDeployment[]) };
+  return { deployments: () => collections.flatMap((c) => c.informer.list()) };
 }

@@ -4,7 +4,7 @@
 // activity interceptor (activity-interceptor.ts), so the workflow code knows nothing about metrics.
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ModelDeployment } from '../api/types.ts';
+import type { SampledDeployment } from './deployment-samples.ts';
 import { deploymentSamples } from './deployment-samples.ts';
 
 export const METRIC_NAMES = {
@@ -22,7 +22,7 @@ export interface ControllerMetrics {
   reconciliationErrors: Counter<'provider' | 'error_type'>;
   providerSelection: Counter<'provider' | 'reason'>;
   /** Where the deployment gauges read from at scrape time; until set they are empty. */
-  observeDeployments(source: () => Iterable<ModelDeployment>): void;
+  observeDeployments(source: () => Iterable<SampledDeployment>): void;
 }
 
 export interface MetricsOptions {
@@ -34,7 +34,7 @@ export interface MetricsOptions {
 export function createMetrics(opts: MetricsOptions = {}): ControllerMetrics {
   const registry = opts.registry ?? new Registry();
   if (opts.processMetrics) collectDefaultMetrics({ register: registry });
-  let source: () => Iterable<ModelDeployment> = () => [];
+  let source: () => Iterable<SampledDeployment> = () => [];
   const samples = () => deploymentSamples(source());
 
   new Gauge({
