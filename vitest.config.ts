@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },
-          include: ['{api,broker,containerd,contract,providers,render,workflows,activities,watcher,worker,webhook,cli,tools,kube,devstack,observability,kinds}/**/*.test.ts'],
+          include: ['{api,broker,containerd,contract,providers,render,present,workflows,activities,watcher,worker,webhook,cli,tools,kube,devstack,observability,kinds}/**/*.test.ts'],
           environment: 'node',
         },
       },
