@@ -74,6 +74,18 @@ describe('applyDefaults', () => {
     }
   });
 
+  it('keeps what the schema does not declare (the API server prunes it) and nulls without a default', () => {
+    const spec = { model: { id: 'x/y', extra: 1 }, image: null, future: { a: 1 } } as unknown as ModelDeploymentSpec;
+    expect(applyDefaults(spec)).toMatchObject({ model: { id: 'x/y', extra: 1 }, image: null, future: { a: 1 } });
+  });
+
+  it('any nesting under provider.overrides (free-form, as the API server stores it) is no problem', () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 10_000; i++) deep = { a: deep };
+    const out = applyDefaults({ provider: { overrides: deep } });
+    expect(out.provider?.overrides).toEqual(deep);
+  });
+
   it('the seed examples only gain defaults', () => {
     expect(applyDefaults(cpuLlamacppSpec())).toMatchObject(cpuLlamacppSpec());
   });

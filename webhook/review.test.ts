@@ -156,8 +156,8 @@ describe('mutateRequest', () => {
       { op: 'add', path: '/spec/model/source', value: 'huggingface' },
       { op: 'add', path: '/spec/engine/trustRemoteCode', value: false },
       { op: 'add', path: '/spec/resources/gpu/type', value: 'nvidia.com/gpu' },
-      { op: 'add', path: '/spec/serving', value: { mode: 'aggregated' } },
       { op: 'add', path: '/spec/scaling', value: { replicas: 1 } },
+      { op: 'add', path: '/spec/serving', value: { mode: 'aggregated' } },
     ]);
   });
 

@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluate } from '@marcbachmann/cel-js';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { applyDefaults } from '../defaults.ts';
-import { isPlainObject } from '../overrides.ts';
 import { checkValue } from '../schema/check.ts';
-import { specArbitrary } from '../testing/arbitraries.ts';
+import { stored } from '../schema/stored.ts';
 import { disaggregatedSpec, gpuVllmSpec } from '../testing/fixtures.ts';
 import { crdFiles as registeredCrdFiles } from '../../deploy/crd-files.ts';
 import { modelDeploymentCrd } from './model-deployment-crd.ts';
@@ -165,7 +162,7 @@ describe('generated CRDs', () => {
         checkValue(s, s.default, path, (at, problem) => problems.push(`${at} ${problem}`));
         expect(problems, path).toEqual([]);
         for (const rule of s['x-kubernetes-validations'] ?? []) {
-          expect(evaluate(rule.rule, { self: schemaDefaults(s.default, s) }), `${path}: ${rule.rule}`).toBe(true);
+          expect(evaluate(rule.rule, { self: stored(s.default, s) }), `${path}: ${rule.rule}`).toBe(true);
         }
       }
     });
@@ -189,28 +186,17 @@ describe('the kubectl scale rule (a transition rule: spec before and after an up
   const scaled = (spec: ModelDeploymentSpec, replicas: number): ModelDeploymentSpec => ({ ...spec, scaling: { ...spec.scaling, replicas } });
 
   it('refuses a change of scaling.replicas on a disaggregated deployment, an omitted value counting as 1', () => {
-    const before = schemaDefaults(disaggregatedSpec(), modelDeploymentSpecSchema) as ModelDeploymentSpec;
+    const before = stored(disaggregatedSpec(), modelDeploymentSpecSchema) as ModelDeploymentSpec;
     expect(failures(before, scaled(before, 3))).toEqual([EXTENDED_MESSAGES[1]]);
     expect(failures({ ...before, scaling: { prefill: before.scaling?.prefill, decode: before.scaling?.decode } }, before)).toEqual([]);
   });
 
   it('lets aggregated deployments scale, and a change of mode carry a new count', () => {
-    const aggregated = schemaDefaults(gpuVllmSpec(), modelDeploymentSpecSchema) as ModelDeploymentSpec;
+    const aggregated = stored(gpuVllmSpec(), modelDeploymentSpecSchema) as ModelDeploymentSpec;
     expect(failures(aggregated, scaled(aggregated, 3))).toEqual([]);
-    const disaggregated = schemaDefaults(disaggregatedSpec(), modelDeploymentSpecSchema) as ModelDeploymentSpec;
+    const disaggregated = stored(disaggregatedSpec(), modelDeploymentSpecSchema) as ModelDeploymentSpec;
     expect(failures(aggregated, scaled(disaggregated, 3))).toEqual([]);
     expect(failures(disaggregated, scaled(aggregated, 3))).toEqual([]);
-  });
-});
-
-describe('CRD defaults and applyDefaults agree', () => {
-  it('on any well-typed spec', () => {
-    fc.assert(
-      fc.property(specArbitrary(), (spec) => {
-        expect(schemaDefaults(spec, modelDeploymentSpecSchema)).toEqual(applyDefaults(spec, { derivedFields: false }));
-      }),
-      { numRuns: 300 },
-    );
   });
 });
 
@@ -219,18 +205,6 @@ function* walk(schema: JSONSchemaProps, path: string): Generator<[string, JSONSc
   for (const [key, child] of Object.entries(schema.properties ?? {})) yield* walk(child, `${path}.${key}`);
   if (schema.items) yield* walk(schema.items, `${path}[]`);
   if (schema.additionalProperties) yield* walk(schema.additionalProperties, `${path}{}`);
-}
-
-/** Structural defaulting as the API server does it: absent (or null) properties get their default, recursively. */
-function schemaDefaults(value: unknown, schema: JSONSchemaProps): unknown {
-  if (Array.isArray(value) && schema.items) return value.map((item) => schemaDefaults(item, schema.items!));
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = { ...value };
-  for (const [key, child] of Object.entries(schema.properties ?? {})) {
-    if (out[key] == null && child.default !== undefined) out[key] = structuredClone(child.default);
-    if (out[key] !== undefined) out[key] = schemaDefaults(out[key], child);
-  }
-  return out;
 }
 
 it('the CRD object itself is the one serialized', () => {

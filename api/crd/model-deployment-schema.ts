@@ -1,6 +1,5 @@
 // The ModelDeployment declaration (seed 001 §4.1): a typed schema (api/schema/typed.ts), the source of
-// its spec types, of its validation and of deploy/crds/. Defaults here must match api/defaults.ts (a
-// unit test compares them).
+// its spec types, of its validation, of its defaults (api/defaults.ts applies them) and of deploy/crds/.
 
 import { DEFAULT_GPU_TYPE, ENGINE_TYPES, MODEL_SOURCES, PHASES, SERVING_MODES } from '../constants.ts';
 import { MAX_GPU_COUNT, MAX_REPLICAS } from '../limits.ts';
