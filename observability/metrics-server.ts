@@ -1,8 +1,8 @@
 // The HTTP endpoint Prometheus scrapes (`/metrics`), plus `/healthz` for a liveness probe.
 
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { listenOn } from './listen.ts';
 
 export interface MetricsServer {
   port: number;
@@ -49,14 +49,7 @@ export async function startMetricsServer(opts: {
     );
   });
   const host = opts.host ?? '0.0.0.0';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOn(server, opts.port, host);
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {
     port,

@@ -4,10 +4,10 @@
 
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { MalformedReviewError, parseReview, reviewOf, type AdmissionRequest, type AdmissionResponse } from './admission.ts';
 import type { PemPair } from './certificates.ts';
 import { MUTATE_PATH, VALIDATE_PATH, VALIDATE_PROVIDER_CONFIG_PATH } from './registration.ts';
+import { listenOn } from '../observability/listen.ts';
 
 export interface AdmissionHandlers {
   validate(req: AdmissionRequest): Promise<AdmissionResponse>;
@@ -143,14 +143,7 @@ export async function listenAdmission(opts: AdmissionServerOptions): Promise<Adm
   // A failed handshake (a scanner, a client that does not trust the CA yet) is the client's problem, not a server error.
   server.on('tlsClientError', () => undefined);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOn(server, opts.port, opts.host);
 
   return {
     port,

@@ -9,7 +9,6 @@
 // activator (it can always take requests) without waking the workload or counting as activity.
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { KYBERNATE_GROUP, KYBERNATE_VERSION, WORKLOAD_KIND, WORKLOAD_LABEL, WORKLOAD_PLURAL, workloadPodName } from '../../../api/kybernate/constants.ts';
@@ -18,6 +17,7 @@ import { CustomObjects, type AnyObject, type ResourceRef } from '../../../kube/c
 import type { InformerSet } from '../../../kube/informer-set.ts';
 import { activitySignal, wakeSignal } from '../../../workflows/kybernate/workload-signals.ts';
 import { Debouncer, health, notFound, notServed, routeOf, servingTarget, timedOut, unreachable, workloadFacts, type Answer, type WorkloadFacts } from './routes.ts';
+import { listenOn } from '../../../observability/listen.ts';
 
 export interface ActivatorOptions {
   kc: KubeConfig;
@@ -131,14 +131,7 @@ export async function startActivator(opts: ActivatorOptions): Promise<Activator>
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOn(server, opts.port, opts.host);
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
   log(`activator listening on ${url}`);
 
