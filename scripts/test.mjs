@@ -51,6 +51,9 @@ function mergeReports(files) {
   };
 }
 
+// Ctrl-C reaches the vitest runs too (one process group): wait for them to stop their stacks, then exit.
+process.on('SIGINT', () => undefined);
+
 const args = process.argv.slice(2);
 if (args.length > 0) process.exit(await runVitest(args, REPORT));
 
