@@ -51,8 +51,12 @@ function mergeReports(files) {
   };
 }
 
-// Ctrl-C reaches the vitest runs too (one process group): wait for them to stop their stacks, then exit.
-process.on('SIGINT', () => undefined);
+// Ctrl-C reaches the vitest runs too (one process group): wait for them to stop their stacks, start no
+// further run, then exit.
+let interrupted = false;
+process.on('SIGINT', () => {
+  interrupted = true;
+});
 
 const args = process.argv.slice(2);
 if (args.length > 0) process.exit(await runVitest(args, REPORT));
@@ -60,6 +64,7 @@ if (args.length > 0) process.exit(await runVitest(args, REPORT));
 const reports = ['unit', 'workflows', 'integration'].map((p) => join(root, `.vitest-results.${p}.json`));
 for (const f of [REPORT, ...reports]) rmSync(f, { force: true });
 const unit = await runVitest(['--project', 'unit'], reports[0]);
+if (interrupted) process.exit(130);
 process.stdout.write('[test] the workflow files (lines prefixed [workflows]) run beside the integration files\n');
 const [workflows, integration] = await Promise.all([
   runVitest(['--project', 'workflows', '--maxWorkers=1'], reports[1], '[workflows]'),
