@@ -41,8 +41,10 @@ run(process.execPath, [join(root, 'scripts', 'compile.mjs'), '--quiet']);
 
 if (!process.argv.includes('--no-tools')) {
   say('checking local-stack binaries (a first build takes several minutes; later runs reuse the cache) ...');
-  // --operators (npm test): also the real KubeRay and KEDA operators the end-to-end tests run.
-  run(join(root, 'node_modules', '.bin', 'tsx'), ['tools/build.ts', ...(process.argv.includes('--operators') ? ['--operators'] : [])]);
+  // --operators (npm test): also the real KubeRay and KEDA operators the end-to-end tests run; --cluster
+  // (npm test): the cluster mode's tools (kubelet, scheduler, kube-proxy, CNI plugins, CoreDNS, helm).
+  const extra = ['--operators', '--cluster'].filter((flag) => process.argv.includes(flag));
+  run(join(root, 'node_modules', '.bin', 'tsx'), ['tools/build.ts', ...extra]);
   ensureRabbitmq();
   ensureContainerd();
   ensureDocker();

@@ -1,20 +1,14 @@
 // Builds the upstream operators that the end-to-end tests run for real: KubeRay's and KEDA's, from the
 // Go module proxy, like the stack's own binaries (see build.ts for the shared steps).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { downloadModule, freshModule, goEnv, run } from './run.ts';
+import { downloadModule, freshModule, goEnv, goInstall, run } from './run.ts';
 import { KEDA_MODULE, KEDA_VERSION, KUBERAY_MODULE, KUBERAY_VERSION } from './versions.ts';
 
 /** ray-operator's go.mod has no replace directive, so `go install` builds it as released. */
 export async function buildKuberayOperator(work: string, out: string, logFile: string): Promise<void> {
-  const gobin = join(work, 'bin');
-  mkdirSync(gobin, { recursive: true });
-  await run(`go install ray-operator ${KUBERAY_VERSION}`, 'go', ['install', '-trimpath', '-ldflags', '-s -w', `${KUBERAY_MODULE}@v${KUBERAY_VERSION}`], {
-    cwd: work,
-    env: { ...goEnv, GOBIN: gobin, GOFLAGS: '' },
-    logFile,
-  });
+  const gobin = await goInstall(`go install ray-operator ${KUBERAY_VERSION}`, [`${KUBERAY_MODULE}@v${KUBERAY_VERSION}`], '-s -w', work, logFile);
   renameSync(join(gobin, 'ray-operator'), join(out, 'kuberay-operator'));
 }
 

@@ -1,25 +1,21 @@
-// Builds the local stack's binaries and the upstream operators (KubeRay, KEDA) from the Go module proxy
-// into the tools cache, one at a time, after copying the KubeRay and KEDA CRD files out of their modules;
-// skips what is already there. Usage: `npm run tools [-- --operators] [-- --only etcd,keda-crds,keda-operator]`
-// (the operators only with --operators or when named).
+// Builds the local stack's binaries, the upstream operators (KubeRay, KEDA) and the cluster mode's tools
+// from the Go module proxy into the tools cache, one build at a time, after copying the KubeRay and KEDA
+// CRD files out of their modules; skips what is already there. Usage: `npm run tools [-- --operators]
+// [-- --cluster] [-- --only etcd,keda-crds,keda-operator]` (the operators only with --operators, the
+// cluster mode's tools only with --cluster, or either when named).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildCniPlugins, buildCoredns, buildHelm } from './build-cluster.ts';
 import { buildKedaOperator, buildKuberayOperator } from './build-operators.ts';
 import { fetchCrdBundle } from './fetch-crds.ts';
 import { binaryVersion, cachedBinaryPath, cachedCrdBundleDir, resolveCrdBundle, resolveTool, toolsCacheDir } from './resolve.ts';
-import { elapsed, freshModule, goEnv, run, say, StepError, tail } from './run.ts';
-import { CRD_BUNDLES, ETCD_VERSION, KUBERNETES_VERSION, TEMPORAL_VERSION, TOOLS } from './versions.ts';
+import { elapsed, freshModule, goEnv, goInstall, run, say, StepError, tail, withOutput } from './run.ts';
+import { CRD_BUNDLES, ETCD_VERSION, KUBERNETES_VERSION, TEMPORAL_VERSION, TOOLS, type ToolName, type ToolSpec } from './versions.ts';
 
 async function buildTemporal(work: string, out: string, logFile: string): Promise<void> {
-  const gobin = join(work, 'bin');
-  mkdirSync(gobin, { recursive: true });
   const ldflags = `-s -w -X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_VERSION}`;
-  await run(`go install temporal ${TEMPORAL_VERSION}`, 'go', ['install', '-trimpath', '-ldflags', ldflags, `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_VERSION}`], {
-    cwd: work,
-    env: { ...goEnv, GOBIN: gobin, GOFLAGS: '' },
-    logFile,
-  });
+  const gobin = await goInstall(`go install temporal ${TEMPORAL_VERSION}`, [`github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_VERSION}`], ldflags, work, logFile);
   renameSync(join(gobin, 'temporal'), join(out, 'temporal'));
 }
 
@@ -67,6 +63,21 @@ async function buildKubernetes(work: string, outs: Record<string, string>, logFi
   for (const [name, out] of Object.entries(outs)) renameSync(join(binDir, name), join(out, name));
 }
 
+/** Builds one group's binaries into `outs` (tool name -> its folder in the cache). */
+type Builder = (work: string, outs: Record<string, string>, logFile: string) => Promise<void>;
+
+const BUILDERS: Record<ToolSpec['build'], Builder> = {
+  temporal: (work, outs, logFile) => buildTemporal(work, outs.temporal!, logFile),
+  etcd: (work, outs, logFile) => buildEtcd(work, outs.etcd!, logFile),
+  kubernetes: buildKubernetes,
+  'kubernetes-node': buildKubernetes,
+  kuberay: (work, outs, logFile) => buildKuberayOperator(work, outs['kuberay-operator']!, logFile),
+  keda: (work, outs, logFile) => buildKedaOperator(work, outs['keda-operator']!, logFile),
+  'cni-plugins': (work, outs, logFile) => buildCniPlugins(work, outs['cni-plugins']!, logFile),
+  coredns: (work, outs, logFile) => buildCoredns(work, outs.coredns!, logFile),
+  helm: (work, outs, logFile) => buildHelm(work, outs.helm!, logFile),
+};
+
 function checkGo(): void {
   let version: string | undefined;
   try {
@@ -102,14 +113,23 @@ async function fetchCrdBundles(only?: Set<string>): Promise<void> {
   }
 }
 
+export interface BuildSelection {
+  /** Exactly these tools or CRD bundles, nothing else. */
+  only?: Set<string>;
+  /** The upstream operators too (the test suite runs them; `npm run dev` only with --real-operators). */
+  operators?: boolean;
+  /** The cluster mode's tools too (the test suite's cluster tests; `npm run dev` only with --cluster). */
+  cluster?: boolean;
+}
+
 /**
- * `only`: exactly these (tools or CRD bundles); otherwise the stack's binaries and the CRD bundles, plus
- * the upstream operators when `operators` is set (the test suite runs them; `npm run dev` only with
- * --real-operators, so its first start does not wait for two more long builds).
+ * The stack's binaries and the CRD bundles, plus what the selection adds. Plain `npm run dev` builds no
+ * more than the stack, so its first start does not wait for the longer optional builds.
  */
-export async function buildTools(only?: Set<string>, operators = false): Promise<void> {
+export async function buildTools({ only, operators = false, cluster = false }: BuildSelection = {}): Promise<void> {
   await fetchCrdBundles(only);
-  const wanted = TOOLS.filter((t) => (only ? only.has(t.name) : t.role === 'stack' || (operators && t.role === 'operator')));
+  const extra = (role: ToolSpec['role']) => (role === 'operator' && operators) || (role === 'cluster' && cluster);
+  const wanted = TOOLS.filter((t) => (only ? only.has(t.name) : t.role === 'stack' || extra(t.role)));
   const missing = wanted.filter((spec) => {
     const found = resolveTool(spec.name);
     if (found) say(`${spec.name}: using ${found.path} (${found.source}${found.version ? `, ${found.version}` : ''})`);
@@ -135,14 +155,11 @@ export async function buildTools(only?: Set<string>, operators = false): Promise
     const t0 = Date.now();
     say(`building ${specs.map((s) => `${s.name} ${s.version}`).join(' + ')} (log: ${logFile})`);
     try {
-      if (group === 'temporal') await buildTemporal(work, outs.temporal!, logFile);
-      else if (group === 'etcd') await buildEtcd(work, outs.etcd!, logFile);
-      else if (group === 'kuberay') await buildKuberayOperator(work, outs['kuberay-operator']!, logFile);
-      else if (group === 'keda') await buildKedaOperator(work, outs['keda-operator']!, logFile);
-      else await buildKubernetes(work, outs, logFile); // kubernetes (API server + controller manager) or kubelet
+      await BUILDERS[group](work, outs, logFile);
     } catch (err) {
-      const step = err instanceof StepError ? err.step : 'prepare';
-      const hint = specs.map((s) => `${s.envVar}=/path/to/${s.name}`).join(' ');
+      // A step that is not a command (reading a go.mod, moving a binary) says what went wrong itself.
+      const step = err instanceof StepError ? err.step : `prepare: ${(err as Error).message}`;
+      const hint = specs.map((s) => `${s.envVar}=/path/to/${s.programs ? 'folder' : s.name}`).join(' ');
       throw new Error(
         `building ${group} failed at step "${step}". Last lines of ${logFile}:\n${tail(logFile)}\n\n` +
           `To use existing binaries instead, set ${hint} (or put ${specs.map((s) => s.name).join(', ')} ${specs[0]!.version.split('.').slice(0, 2).join('.')}.x on PATH).`,
@@ -156,10 +173,26 @@ export async function buildTools(only?: Set<string>, operators = false): Promise
   }
 }
 
+/**
+ * Builds whichever of `names` no environment variable, cache entry or PATH binary provides (progress
+ * lines to `log`, stdout without it) and answers each one's path; for `cni-plugins` the folder of the
+ * plugins. For `npm run dev -- --cluster`, which needs the cluster tools that plain setup skips.
+ */
+export async function ensureTools<N extends ToolName>(names: readonly N[], log?: (line: string) => void): Promise<Record<N, string>> {
+  await withOutput(log, () => buildTools({ only: new Set(names) }));
+  const paths = {} as Record<N, string>;
+  for (const name of names) {
+    const found = resolveTool(name);
+    if (!found) throw new Error(`${name} was built but is still not found in ${toolsCacheDir()}`);
+    paths[name] = found.path;
+  }
+  return paths;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const onlyArg = process.argv.indexOf('--only');
   const only = onlyArg > 0 ? new Set((process.argv[onlyArg + 1] ?? '').split(',')) : undefined;
-  buildTools(only, process.argv.includes('--operators')).then(
+  buildTools({ only, operators: process.argv.includes('--operators'), cluster: process.argv.includes('--cluster') }).then(
     () => say('all tools ready'),
     (err: Error) => {
       process.stderr.write(`\n${err.message}\n`);

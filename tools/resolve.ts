@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -11,8 +11,10 @@ export function toolsCacheDir(): string {
   return join(base, 'kubeairunway', 'tools');
 }
 
+/** The binary in the cache; for a tool made of several programs (`programs`), their folder. */
 export function cachedBinaryPath(spec: ToolSpec): string {
-  return join(toolsCacheDir(), `${spec.name}-${spec.version}`, spec.name);
+  const dir = join(toolsCacheDir(), `${spec.name}-${spec.version}`);
+  return spec.programs ? dir : join(dir, spec.name);
 }
 
 export type ToolSource = 'env' | 'cache' | 'path';
@@ -33,15 +35,26 @@ function isExecutable(path: string): boolean {
   }
 }
 
-/** The version a binary reports, or undefined when it cannot run or says something unexpected. */
+/**
+ * The version a binary reports, or undefined when it cannot run or says something unexpected. For a
+ * folder of programs: their version when every one of them reports the same, so a half-copied folder
+ * is not taken.
+ */
 export function binaryVersion(spec: ToolSpec, path: string): string | undefined {
-  try {
-    const [cmd, args] = spec.goModule ? ['go', ['version', '-m', path]] : [path, spec.versionArgs];
-    const out = execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
-    return spec.versionPattern.exec(out)?.[1];
-  } catch {
-    return undefined;
+  if (spec.programs) {
+    const versions = new Set(spec.programs.map((p) => programVersion(spec, join(path, p))));
+    return versions.size === 1 ? [...versions][0] : undefined;
   }
+  return programVersion(spec, path);
+}
+
+function programVersion(spec: ToolSpec, path: string): string | undefined {
+  const [cmd, args] = spec.goModule ? ['go', ['version', '-m', path]] : [path, spec.versionArgs];
+  // stderr too: the CNI plugins print their version line there. Without CNI_COMMAND, which would make a plugin act.
+  const env = { ...process.env, CNI_COMMAND: undefined };
+  const result = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000, env });
+  if (result.status !== 0) return undefined;
+  return spec.versionPattern.exec(`${result.stdout}${result.stderr}`)?.[1];
 }
 
 function onPath(binary: string): string | undefined {
@@ -73,7 +86,8 @@ export function resolveTool(name: ToolName): ResolvedTool | undefined {
   if (isExecutable(cached) && binaryVersion(spec, cached) === spec.version) {
     return { name, path: cached, source: 'cache', version: spec.version };
   }
-  const found = onPath(spec.name);
+  // A folder of programs is not looked for on PATH: one plugin found there says nothing of the others.
+  const found = spec.programs ? undefined : onPath(spec.name);
   if (found) {
     const version = binaryVersion(spec, found);
     if (version && sameMinor(version, spec.version)) return { name, path: found, source: 'path', version };

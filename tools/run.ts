@@ -15,7 +15,20 @@ export class StepError extends Error {
 
 const started = Date.now();
 export const elapsed = (since: number) => `${((Date.now() - since) / 1000).toFixed(0)}s`;
-export const say = (line: string) => process.stdout.write(`[tools +${elapsed(started)}] ${line}\n`);
+const toStdout = (line: string) => void process.stdout.write(`${line}\n`);
+let output: (line: string) => void = toStdout;
+export const say = (line: string) => output(`[tools +${elapsed(started)}] ${line}`);
+
+/** Sends the progress lines to `log` while `work` runs (the dev command's own output), then to stdout again. */
+export async function withOutput<T>(log: ((line: string) => void) | undefined, work: () => Promise<T>): Promise<T> {
+  if (!log) return work();
+  output = log;
+  try {
+    return await work();
+  } finally {
+    output = toStdout;
+  }
+}
 
 export async function run(step: string, cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; logFile: string }): Promise<string> {
   say(`${step} ...`);
@@ -48,6 +61,17 @@ export async function run(step: string, cmd: string, args: string[], opts: { cwd
 }
 
 export const goEnv = { CGO_ENABLED: '0', GOFLAGS: '-mod=mod' };
+
+/**
+ * `go install` of main packages of one module version into `<work>/bin`, which it returns. Only for a
+ * module whose go.mod has no replace directive: `go install` refuses those (then see freshModule).
+ */
+export async function goInstall(step: string, packages: string[], ldflags: string, work: string, logFile: string): Promise<string> {
+  const gobin = join(work, 'bin');
+  mkdirSync(gobin, { recursive: true });
+  await run(step, 'go', ['install', '-trimpath', '-ldflags', ldflags, ...packages], { cwd: work, env: { ...goEnv, GOBIN: gobin, GOFLAGS: '' }, logFile });
+  return gobin;
+}
 
 /** An empty Go module to build a program in when `go install` cannot (its go.mod has replace directives). */
 export function freshModule(dir: string, name: string): void {

@@ -1,21 +1,37 @@
 // Pinned versions of the Go-built binaries the local stack runs. Changing a version here is the only
 // step needed to move to another release: the cache is keyed by name and version.
 
-export type ToolName = 'temporal' | 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kuberay-operator' | 'keda-operator' | 'kubelet';
+export type ToolName =
+  | 'temporal'
+  | 'etcd'
+  | 'kube-apiserver'
+  | 'kube-controller-manager'
+  | 'kuberay-operator'
+  | 'keda-operator'
+  | 'kubelet'
+  | 'kube-scheduler'
+  | 'kube-proxy'
+  | 'cni-plugins'
+  | 'coredns'
+  | 'helm';
 
 export interface ToolSpec {
   name: ToolName;
   version: string;
   /** Environment variable that points at an existing binary instead of building one. */
   envVar: string;
-  /** Which build produces this binary; kube-apiserver and kube-controller-manager share one. */
-  build: 'temporal' | 'etcd' | 'kubernetes' | 'kuberay' | 'keda' | 'kubelet';
+  /**
+   * Which build produces this binary: kube-apiserver and kube-controller-manager share one, and so do
+   * the cluster mode's kubelet, kube-scheduler and kube-proxy (`kubernetes-node`).
+   */
+  build: 'temporal' | 'etcd' | 'kubernetes' | 'kuberay' | 'keda' | 'kubernetes-node' | 'cni-plugins' | 'coredns' | 'helm';
   /**
    * `stack`: every local stack runs it; `operator`: an upstream operator that tests (and `npm run dev
-   * --real-operators`) start on demand, so a stack starts without it; `node`: built only when named
-   * (`npm run tools -- --only kubelet`), for the opt-in real-node test (docs/kubelet.md).
+   * --real-operators`) start on demand, so a stack starts without it; `cluster`: what the cluster mode
+   * runs beside the stack (node, scheduler, pod network, DNS, the Helm client), built by `npm test`'s
+   * setup (`--cluster`) and by `npm run dev -- --cluster` on demand, never by plain `npm run tools`.
    */
-  role: 'stack' | 'operator' | 'node';
+  role: 'stack' | 'operator' | 'cluster';
   /** Arguments that make the binary print its version. */
   versionArgs: string[];
   /** Extracts the version from that output. */
@@ -25,6 +41,12 @@ export interface ToolSpec {
    * binary's build information (the main module after `go install`, a dependency after a module build).
    */
   goModule?: string;
+  /**
+   * For a folder of programs rather than one binary (the CNI plugins, which containerd finds by name in
+   * its `bin_dir`): the programs in it. The tool's path is then the folder, and each program in it must
+   * report the version.
+   */
+  programs?: readonly string[];
 }
 
 // Temporal CLI 1.5.1 is the newest release whose go.mod has no replace directive (1.6+ replace their
@@ -40,6 +62,13 @@ export const KUBERAY_MODULE = 'github.com/ray-project/kuberay/ray-operator';
 // KEDA's go.mod replaces one dependency, so it is built in a throwaway module (like etcd), not installed.
 export const KEDA_VERSION = '2.21.0';
 export const KEDA_MODULE = 'github.com/kedacore/keda/v2';
+// The cluster mode's pod network (containerd's CRI runs these plugins), cluster DNS and chart client.
+export const CNI_PLUGINS_VERSION = '1.10.0';
+export const CNI_PLUGINS_MODULE = 'github.com/containernetworking/plugins';
+/** The plugins a bridge pod network needs, by package in the module; each binary is named after its folder. */
+export const CNI_PLUGIN_PACKAGES = ['plugins/main/bridge', 'plugins/ipam/host-local', 'plugins/main/loopback', 'plugins/meta/portmap'] as const;
+export const COREDNS_VERSION = '1.15.0';
+export const HELM_VERSION = '3.22.0';
 
 export const TOOLS: readonly ToolSpec[] = [
   {
@@ -101,16 +130,49 @@ export const TOOLS: readonly ToolSpec[] = [
     versionPattern: /^\s+(?:mod|dep)\s+github\.com\/kedacore\/keda\/v2\s+v(\d+\.\d+\.\d+)\s/m,
     goModule: KEDA_MODULE,
   },
+  // The cluster mode's node and control-plane additions: the API server's release, built the same way
+  // but in a throwaway module of their own (a separate build group, so building them never rebuilds the
+  // stack's two binaries), all three in one `go build`.
+  ...(['kubelet', 'kube-scheduler', 'kube-proxy'] as const).map(
+    (name): ToolSpec => ({
+      name,
+      version: KUBERNETES_VERSION,
+      envVar: `KUBEAIRUNWAY_${name.toUpperCase().replaceAll('-', '_')}_BIN`,
+      build: 'kubernetes-node',
+      role: 'cluster',
+      versionArgs: ['--version'],
+      versionPattern: /Kubernetes v(\d+\.\d+\.\d+)/,
+    }),
+  ),
   {
-    // Same Kubernetes release as the API server, built the same way but in its own throwaway module
-    // (a separate build group, so building it never rebuilds the stack's two binaries).
-    name: 'kubelet',
-    version: KUBERNETES_VERSION,
-    envVar: 'KUBEAIRUNWAY_KUBELET_BIN',
-    build: 'kubelet',
-    role: 'node',
-    versionArgs: ['--version'],
-    versionPattern: /Kubernetes v(\d+\.\d+\.\d+)/,
+    name: 'cni-plugins',
+    version: CNI_PLUGINS_VERSION,
+    envVar: 'KUBEAIRUNWAY_CNI_PLUGINS_DIR',
+    build: 'cni-plugins',
+    role: 'cluster',
+    // Run without CNI_COMMAND, a plugin prints its "about" line (`CNI bridge plugin v1.10.0`) and exits 0.
+    versionArgs: [],
+    versionPattern: /^CNI [a-z-]+ plugin v(\d+\.\d+\.\d+)$/m,
+    programs: CNI_PLUGIN_PACKAGES.map((p) => p.split('/').pop()!),
+  },
+  {
+    name: 'coredns',
+    version: COREDNS_VERSION,
+    envVar: 'KUBEAIRUNWAY_COREDNS_BIN',
+    build: 'coredns',
+    role: 'cluster',
+    versionArgs: ['-version'],
+    versionPattern: /^CoreDNS-(\d+\.\d+\.\d+)$/m,
+  },
+  {
+    name: 'helm',
+    version: HELM_VERSION,
+    envVar: 'KUBEAIRUNWAY_HELM_BIN',
+    build: 'helm',
+    role: 'cluster',
+    versionArgs: ['version', '--short'],
+    // `v3.22.0` (release builds append `+g<commit>`, which this build has no commit for).
+    versionPattern: /^v(\d+\.\d+\.\d+)(?:\+g[0-9a-f]+)?$/m,
   },
 ];
 

@@ -1,0 +1,45 @@
+// Builds what the cluster mode runs beside the stack and the node's Kubernetes binaries: the CNI plugins
+// of the pod network, CoreDNS and the Helm client, from the Go module proxy (see build.ts for the shared
+// steps). None of the three modules has a replace directive at these versions, so `go install` builds
+// each as released, with the version its own release build stamps in.
+import { readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { downloadModule, goInstall } from './run.ts';
+import { CNI_PLUGIN_PACKAGES, CNI_PLUGINS_MODULE, CNI_PLUGINS_VERSION, COREDNS_VERSION, HELM_VERSION } from './versions.ts';
+
+/**
+ * The four plugins in one `go install` (one module version, shared packages), moved into `out`: the
+ * folder containerd's CNI `bin_dir` points at. The plugins print BuildVersion in their "about" line;
+ * upstream's build script sets it from the release tag the same way.
+ */
+export async function buildCniPlugins(work: string, out: string, logFile: string): Promise<void> {
+  const ldflags = `-s -w -X ${CNI_PLUGINS_MODULE}/pkg/utils/buildversion.BuildVersion=v${CNI_PLUGINS_VERSION}`;
+  const packages = CNI_PLUGIN_PACKAGES.map((p) => `${CNI_PLUGINS_MODULE}/${p}@v${CNI_PLUGINS_VERSION}`);
+  const gobin = await goInstall(`go install ${CNI_PLUGIN_PACKAGES.length} CNI plugins ${CNI_PLUGINS_VERSION}`, packages, ldflags, work, logFile);
+  for (const p of CNI_PLUGIN_PACKAGES) {
+    const name = p.split('/').pop()!;
+    renameSync(join(gobin, name), join(out, name));
+  }
+}
+
+/** CoreDNS's version is a constant in its source (coremain.CoreVersion), so no ldflags are needed for it. */
+export async function buildCoredns(work: string, out: string, logFile: string): Promise<void> {
+  const gobin = await goInstall(`go install coredns ${COREDNS_VERSION}`, [`github.com/coredns/coredns@v${COREDNS_VERSION}`], '-s -w', work, logFile);
+  renameSync(join(gobin, 'coredns'), join(out, 'coredns'));
+}
+
+/**
+ * Helm's source says only `v3.22`; its Makefile stamps the full version, and the Kubernetes version that
+ * `helm template` and `helm lint` assume without a cluster (the client-go minor Helm is built with, as
+ * 1.<minor>), which otherwise stays at 1.20. Both are set here the same way.
+ */
+export async function buildHelm(work: string, out: string, logFile: string): Promise<void> {
+  const module = 'helm.sh/helm/v3';
+  const info = await downloadModule(module, HELM_VERSION, work, logFile);
+  const clientGo = /^\s*k8s\.io\/client-go v0\.(\d+)\./m.exec(readFileSync(info.GoMod, 'utf8'))?.[1];
+  if (!clientGo) throw new Error(`${module}@v${HELM_VERSION}'s go.mod requires no k8s.io/client-go v0.x`);
+  const ldflags = ['-s', '-w', `-X ${module}/internal/version.version=v${HELM_VERSION}`];
+  for (const pkg of ['pkg/lint/rules', 'pkg/chartutil']) ldflags.push(`-X ${module}/${pkg}.k8sVersionMajor=1`, `-X ${module}/${pkg}.k8sVersionMinor=${clientGo}`);
+  const gobin = await goInstall(`go install helm ${HELM_VERSION}`, [`${module}/cmd/helm@v${HELM_VERSION}`], ldflags.join(' '), work, logFile);
+  renameSync(join(gobin, 'helm'), join(out, 'helm'));
+}
