@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { probe } from './http.ts';
 import { freePort } from './ports.ts';
+import { inNetns, NODE_IP, SERVICE_CIDR } from './cluster/network.ts';
+import type { ClusterPki } from './cluster/pki.ts';
 import { startProcess, waitUntil, type ManagedProcess } from './process.ts';
 
 export interface KubeApiServer {
@@ -36,35 +38,63 @@ function credentials(pki: string): { keyFile: string; pubFile: string; tokenFile
   return { keyFile, pubFile, tokenFile, token };
 }
 
-export async function startKubeApiServer(bin: string, stateDir: string, etcdUrl: string, fixedPort?: number): Promise<KubeApiServer> {
+/** The cluster mode's API server: inside the stack's network namespace, with the cluster's certificates. */
+export interface ApiServerInCluster {
+  netns: string;
+  pki: ClusterPki;
+}
+
+export async function startKubeApiServer(bin: string, stateDir: string, etcdUrl: string, fixedPort?: number, cluster?: ApiServerInCluster): Promise<KubeApiServer> {
   const port = fixedPort ?? (await freePort());
   const pki = join(stateDir, 'pki');
   const creds = credentials(pki);
   const url = `https://127.0.0.1:${port}`;
-  const proc = startProcess(
-    'kube-apiserver',
-    bin,
-    [
-      `--etcd-servers=${etcdUrl}`,
-      '--bind-address=127.0.0.1',
-      // Without it a loopback-bound server looks for the default-route interface and fails on hosts without one.
-      '--advertise-address=127.0.0.1',
-      `--secure-port=${port}`,
-      `--cert-dir=${pki}`,
-      `--token-auth-file=${creds.tokenFile}`,
-      '--authorization-mode=RBAC',
-      `--service-account-issuer=${url}`,
-      `--service-account-key-file=${creds.pubFile}`,
-      `--service-account-signing-key-file=${creds.keyFile}`,
-      '--service-cluster-ip-range=10.0.0.0/24',
-      '--allow-privileged=true',
-      // No token controller runs here, so the ServiceAccount admission plugin would reject every pod.
-      '--disable-admission-plugins=ServiceAccount',
-      '--enable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionWebhook',
-      '--v=1',
-    ],
-    join(stateDir, 'kube-apiserver.log'),
-  );
+  const common = [
+    `--etcd-servers=${etcdUrl}`,
+    `--secure-port=${port}`,
+    `--token-auth-file=${creds.tokenFile}`,
+    '--authorization-mode=RBAC',
+    `--service-account-key-file=${creds.pubFile}`,
+    `--service-account-signing-key-file=${creds.keyFile}`,
+    '--allow-privileged=true',
+    '--v=1',
+  ];
+  const local = [
+    '--bind-address=127.0.0.1',
+    // Without it a loopback-bound server looks for the default-route interface and fails on hosts without one.
+    '--advertise-address=127.0.0.1',
+    `--cert-dir=${pki}`,
+    `--service-account-issuer=${url}`,
+    '--service-cluster-ip-range=10.0.0.0/24',
+    // No token controller runs here, so the ServiceAccount admission plugin would reject every pod.
+    '--disable-admission-plugins=ServiceAccount',
+    '--enable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionWebhook',
+  ];
+  const args = [...common, ...(cluster ? clusterArgs(cluster.pki) : local)];
+  const proc = startProcess('kube-apiserver', ...inNetns(cluster?.netns, bin, args), join(stateDir, 'kube-apiserver.log'));
   await waitUntil(proc, 'ready', 180_000, async () => (await probe(`${url}/readyz`, creds.token)).status === 200);
-  return { process: proc, url, adminToken: creds.token, caFile: join(pki, 'apiserver.crt') };
+  return { process: proc, url, adminToken: creds.token, caFile: cluster?.pki.caFile ?? join(pki, 'apiserver.crt') };
 }
+
+/**
+ * A cluster's API server: reachable on the node's address (pods reach it through the `kubernetes`
+ * Service, whose endpoint is that address), service accounts admitted as on any cluster, and webhooks and
+ * aggregated APIs called at their endpoints' addresses (there is no cluster DNS for the API server itself).
+ */
+function clusterArgs(pki: ClusterPki): string[] {
+  return [
+    '--bind-address=0.0.0.0',
+    `--advertise-address=${NODE_IP}`,
+    `--tls-cert-file=${pki.apiServerCert}`,
+    `--tls-private-key-file=${pki.apiServerKey}`,
+    `--client-ca-file=${pki.caFile}`,
+    `--kubelet-client-certificate=${pki.kubeletClientCert}`,
+    `--kubelet-client-key=${pki.kubeletClientKey}`,
+    '--kubelet-preferred-address-types=InternalIP',
+    '--service-account-issuer=https://kubernetes.default.svc',
+    `--service-cluster-ip-range=${SERVICE_CIDR}`,
+    '--enable-admission-plugins=ServiceAccount,MutatingAdmissionWebhook,ValidatingAdmissionWebhook',
+    '--enable-aggregator-routing=true',
+  ];
+}
+

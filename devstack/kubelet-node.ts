@@ -9,6 +9,7 @@ import { dockerCacheDir, dockerUnavailable, hasImage, type DockerEngine } from '
 import { baseImageUnavailable, ensureKybernateNodeImage } from './docker-images.ts';
 import { NODE_CONTAINER_FLAGS } from './kybernate-node.ts';
 import { freePort } from './ports.ts';
+import { clusterKubeletSettings, nodeNetworkFlags, podNetworkConfig, type NodeInCluster } from './cluster/node-network.ts';
 import { pidExists, startProcess, stopProcess, tailOf, waitUntil, type ManagedProcess } from './process.ts';
 
 // A real node: the Kybernate node container (trixie's containerd 1.7 with its CRI plugin on, runc, CRIU 4)
@@ -133,6 +134,8 @@ export interface KubeletNodeOptions {
   kubeconfigPath: string;
   nodeName?: string;
   log?: (line: string) => void;
+  /** The cluster mode: the node in the stack's network namespace with a pod network (devstack/cluster/node-network.ts). */
+  cluster?: NodeInCluster;
 }
 
 /** Removes a cgroup folder and everything below it (deepest first); each must be empty of tasks. */
@@ -168,8 +171,12 @@ export async function startKubeletNode(engine: DockerEngine, stateDir: string, o
   const socket = join(dir, 'containerd.sock');
   rmSync(socket, { force: true });
   writeFileSync(join(dir, 'config.toml'), kubeletContainerdConfig(dir));
-  // Any valid network config makes the CRI runtime report its network ready; pods use the host's network.
-  writeFileSync(join(dir, 'cni', 'net.d', '10-loopback.conflist'), JSON.stringify({ cniVersion: '1.0.0', name: 'loopback', plugins: [{ type: 'loopback' }] }));
+  if (opts.cluster) {
+    podNetworkConfig(opts.cluster, join(dir, 'cni'));
+  } else {
+    // Any valid network config makes the CRI runtime report its network ready; pods use the host's network.
+    writeFileSync(join(dir, 'cni', 'net.d', '10-loopback.conflist'), JSON.stringify({ cniVersion: '1.0.0', name: 'loopback', plugins: [{ type: 'loopback' }] }));
+  }
   const bin = join(kdir, 'kubelet-bin');
   copyFileSync(kubeletBin, bin);
 
@@ -214,6 +221,7 @@ export async function startKubeletNode(engine: DockerEngine, stateDir: string, o
     nodeStatusUpdateFrequency: '5s',
     podLogsDir: join(kdir, 'pod-logs'),
     resolvConf: '/etc/resolv.conf',
+    ...(opts.cluster ? clusterKubeletSettings(opts.cluster, kdir) : {}),
   };
   const configFile = join(kdir, 'config.yaml');
   writeFileSync(configFile, stringify(config));
@@ -231,18 +239,19 @@ export async function startKubeletNode(engine: DockerEngine, stateDir: string, o
     `containerd --config ${join(dir, 'config.toml')} --log-level info > ${join(stateDir, 'node-containerd.log')} 2>&1 &`,
     `while [ ! -S ${socket} ]; do sleep 0.2; done`,
     tunables,
-    `exec ${bin} --config=${configFile} --kubeconfig=${opts.kubeconfigPath} --root-dir=${join(kdir, 'root')} --cert-dir=${join(kdir, 'pki')} --hostname-override=${nodeName} --v=2`,
+    `exec ${bin} --config=${configFile} --kubeconfig=${opts.kubeconfigPath} --root-dir=${join(kdir, 'root')} --cert-dir=${join(kdir, 'pki')} --hostname-override=${nodeName}${opts.cluster ? ` --node-ip=${opts.cluster.nodeIp}` : ''} --v=2`,
   ].join('\n');
+  const network = opts.cluster ? nodeNetworkFlags(opts.cluster) : { flags: ['--network=host'], wrap: (sh: string) => sh };
   const t0 = Date.now();
   const kubelet = startProcess(
     'kubelet-node',
     engine.client,
     [
-      'run', '--rm', '--name', container, ...NODE_CONTAINER_FLAGS,
+      'run', '--rm', '--name', container, ...NODE_CONTAINER_FLAGS, ...network.flags,
       // cAdvisor's OOM watcher reads the kernel log; without it the kubelet stops at start.
       '--device=/dev/kmsg',
       `--volume=${stateDir}:${stateDir}`,
-      '--entrypoint=/bin/sh', image, '-c', script,
+      '--entrypoint=/bin/sh', image, '-c', network.wrap(script),
     ],
     join(stateDir, 'kubelet.log'),
     { DOCKER_HOST: engine.host },
@@ -255,6 +264,7 @@ export async function startKubeletNode(engine: DockerEngine, stateDir: string, o
     for (const h of hierarchies) removeCgroupTree(join(h, cgroupRoot));
   };
   try {
+    await opts.cluster?.reach(healthzPort);
     await waitUntil(kubelet, 'answering on its healthz port', 120_000, async () => {
       const res = await fetch(`http://127.0.0.1:${healthzPort}/healthz`);
       return res.ok;

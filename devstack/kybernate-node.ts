@@ -24,7 +24,6 @@ export const NODE_CONTAINER_FLAGS = [
   '--security-opt=seccomp=unconfined',
   '--security-opt=apparmor=unconfined',
   '--security-opt=systempaths=unconfined',
-  '--network=host',
   '--volume=/sys/fs/cgroup:/sys/fs/cgroup:rw',
 ];
 
@@ -54,7 +53,7 @@ export async function startKybernateNode(engine: DockerEngine, stateDir: string,
   const proc = startProcess(
     'kybernate-node',
     engine.client,
-    ['run', '--rm', '--name', container, ...NODE_CONTAINER_FLAGS, `--volume=${stateDir}:${stateDir}`, '--entrypoint=containerd', image, '--config', config, '--log-level', 'info'],
+    ['run', '--rm', '--name', container, ...NODE_CONTAINER_FLAGS, '--network=host', `--volume=${stateDir}:${stateDir}`, '--entrypoint=containerd', image, '--config', config, '--log-level', 'info'],
     join(stateDir, 'kybernate-node.log'),
     { DOCKER_HOST: engine.host },
   );

@@ -14,6 +14,7 @@ import { killChildrenOnExit, stopProcessesLoggingIn, type ManagedProcess } from 
 import { resolveRabbitmq, startEpmd, startRabbitmq, type RabbitMq } from './rabbitmq.ts';
 import { Supervisor, type StackHealth } from './supervisor.ts';
 import { startTemporal } from './temporal.ts';
+import { startClusterNetwork, type ClusterNetwork } from './cluster/cluster-network.ts';
 
 export interface StackOptions {
   /** Folder for data, logs, certificates and the kubeconfig. Reusing it keeps the cluster's and Temporal's data. */
@@ -36,6 +37,12 @@ export interface StackOptions {
   signal?: AbortSignal;
   /** Progress lines; silent when omitted. */
   log?: (line: string) => void;
+  /**
+   * The cluster mode's network (devstack/cluster/): etcd, the API server (as a cluster's), the controller
+   * manager (every default controller) and Temporal run inside a network namespace of the stack's own,
+   * reached from the host through a relay on the same loopback ports. RabbitMQ stays on the host.
+   */
+  cluster?: boolean;
 }
 
 export interface Stack {
@@ -48,6 +55,8 @@ export interface Stack {
   /** RabbitMQ on loopback, `amqp://guest:guest@127.0.0.1:<port>`. */
   amqpUrl: string;
   ports: StackPorts;
+  /** The cluster mode's network namespace, its certificates and its relay; undefined otherwise. */
+  network: ClusterNetwork | undefined;
   /** The servers as they run now (a restarted one replaces its entry). */
   processes: ManagedProcess[];
   /** Which servers are down (being restarted) right now. */
@@ -61,6 +70,9 @@ export interface Stack {
  * on the same ports and data. Leftovers of an earlier run in the same folder are reaped first, before any
  * port is chosen, so they never push this run off its ports.
  */
+/** The servers of a cluster-mode stack that the host reaches through the relay (RabbitMQ runs on the host). */
+const RELAYED_PORTS: readonly PortName[] = ['etcdClient', 'kubeApiServer', 'kubeControllerManager', 'temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'];
+
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const log = opts.log ?? (() => {});
   const bins = resolveAllTools();
@@ -85,12 +97,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     opts.supervise ?? false,
   );
   let stopped = false;
+  let network: ClusterNetwork | undefined;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await supervisor.stop();
     // A server being started (first start or restart) when the stop came is not known to the supervisor yet.
     await stopProcessesLoggingIn(opts.stateDir);
+    await network?.stop();
     removePidFile(opts.stateDir);
     process.off('exit', onExit);
   };
@@ -116,9 +130,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   broker.catch(() => {});
 
   try {
+    if (opts.cluster) {
+      network = await startClusterNetwork(opts.stateDir, log);
+      const inside = network.startRelayInside;
+      await timed('network relay', inside);
+      for (const name of RELAYED_PORTS) await network.relay.expose(ports[name]);
+    }
+    const netns = network?.netns;
     const etcdUrl = `http://127.0.0.1:${ports.etcdClient}`;
-    await timed('etcd', async () => (await startEtcd(bins.etcd, opts.stateDir, { client: ports.etcdClient, peer: ports.etcdPeer })).process);
-    const apiServer = async () => startKubeApiServer(bins['kube-apiserver'], opts.stateDir, etcdUrl, ports.kubeApiServer);
+    await timed('etcd', async () => (await startEtcd(bins.etcd, opts.stateDir, { client: ports.etcdClient, peer: ports.etcdPeer }, netns)).process);
+    const inCluster = network && { netns: network.netns, pki: network.pki };
+    const apiServer = async () => startKubeApiServer(bins['kube-apiserver'], opts.stateDir, etcdUrl, ports.kubeApiServer, inCluster);
     let api!: Awaited<ReturnType<typeof apiServer>>;
     await timed('kube-apiserver', async () => (api = await apiServer()).process);
     const kubeconfigPath = join(opts.stateDir, 'kubeconfig');
@@ -131,7 +153,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       await installCrds(kc, crds);
       log(`${crds.length} CRDs ready in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
     }
-    await timed('kube-controller-manager', () => startKubeControllerManager(bins['kube-controller-manager'], opts.stateDir, kubeconfigPath, ports.kubeControllerManager));
+    const controllersInCluster = network && { netns: network.netns, caFile: network.pki.caFile, serviceAccountKeyFile: join(opts.stateDir, 'pki', 'sa.key') };
+    await timed('kube-controller-manager', () => startKubeControllerManager(bins['kube-controller-manager'], opts.stateDir, kubeconfigPath, ports.kubeControllerManager, controllersInCluster));
     const temporalOpts = {
       ui: opts.temporalUi,
       dbFile: opts.temporalPersistent ? join(opts.stateDir, 'temporal.db') : undefined,
@@ -139,6 +162,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       uiPort: ports.temporalUi,
       httpPort: ports.temporalHttp,
       metricsPort: ports.temporalMetrics,
+      netns,
     };
     let temporal!: Awaited<ReturnType<typeof startTemporal>>;
     await timed('Temporal dev server', async () => (temporal = await startTemporal(bins.temporal, opts.stateDir, temporalOpts)).process);
@@ -154,6 +178,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       temporalUiUrl: temporal.uiUrl,
       amqpUrl: rabbit.amqpUrl,
       ports,
+      network,
       processes,
       health: () => supervisor.health(),
       stop,

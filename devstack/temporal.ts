@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../workflows/engine/search-attributes.ts';
+import { inNetns } from './cluster/network.ts';
 import { freePort } from './ports.ts';
 import { startProcess, waitUntil, type ManagedProcess } from './process.ts';
 
@@ -25,6 +26,11 @@ export interface TemporalOptions {
   /** The server's HTTP API and metrics ports; fixed by a supervisor so a restarted server keeps them. */
   httpPort?: number;
   metricsPort?: number;
+  /**
+   * The cluster mode: run inside the stack's network namespace, the frontend on every address there, so
+   * pods reach it at the node's address (through a Service); the host reaches it through the relay.
+   */
+  netns?: string;
 }
 
 // The SDK's enum names the server's wire values; the dev server's flag wants the short type name.
@@ -33,7 +39,7 @@ const FLAG_TYPE: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', IN
 export async function startTemporal(bin: string, stateDir: string, opts: TemporalOptions = {}): Promise<TemporalServer> {
   const port = opts.port ?? (await freePort());
   const namespace = 'default';
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--namespace', namespace];
+  const args = ['server', 'start-dev', '--ip', opts.netns ? '0.0.0.0' : '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--namespace', namespace];
   let uiUrl: string | undefined;
   if (opts.ui) {
     const uiPort = opts.uiPort ?? (await freePort());
@@ -56,7 +62,7 @@ export async function startTemporal(bin: string, stateDir: string, opts: Tempora
   // One matching host serves every task queue here: a single partition per queue, so a task never waits
   // in a partition no poller is on (the default of 4 is for clusters with many workers).
   args.push('--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1', '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1');
-  const proc = startProcess('temporal', bin, args, join(stateDir, 'temporal.log'));
+  const proc = startProcess('temporal', ...inNetns(opts.netns, bin, args), join(stateDir, 'temporal.log'));
   const address = `127.0.0.1:${port}`;
   await waitUntil(proc, 'serving', 120_000, async () => {
     const connection = await Connection.connect({ address, connectTimeout: 2_000 });

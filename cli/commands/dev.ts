@@ -15,8 +15,9 @@ export const devCommand: CommandRegistration = (program) => {
     .option('--activator-port <port>', "serve the KybernateWorkloads' activator (wake on request) on 127.0.0.1 at this port; none without it", toPort)
     .option('--real-operators', "run the real KubeRay and KEDA operators (built by `npm run tools`) instead of the simulated KubeRay operator; RayServices then stop short of Running (no Ray runs here)")
     .option('--kybernate-node', "run the Kybernate node container (Debian trixie's containerd and CRIU 4 on a private Docker engine; root; images built once) and the node worker on its containerd, as node 'dev-node'")
+    .option('--cluster', 'a real one-node cluster instead (scheduler, a kubelet node with a pod network, kube-proxy, CoreDNS in a network namespace of its own; root) with kubeairunway installed in it from deploy/install.yaml, as pods of the image built from this checkout')
     .action(
-      action(async (opts: { stateDir: string; temporalPort: number; temporalUiPort: number; metricsPort: number; activatorPort?: number; realOperators?: boolean; kybernateNode?: boolean }) => {
+      action(async (opts: { stateDir: string; temporalPort: number; temporalUiPort: number; metricsPort: number; activatorPort?: number; realOperators?: boolean; kybernateNode?: boolean; cluster?: boolean }) => {
         // Loaded on demand: the offline commands must not pay for the stack's modules.
         const { runDev } = await import('../dev/run-dev.ts');
         await runDev(opts);

@@ -25,6 +25,8 @@ export interface DevOptions {
   realOperators?: boolean;
   /** Run the Kybernate node container (private Docker engine, CRIU 4) and this node's worker on its containerd. */
   kybernateNode?: boolean;
+  /** The cluster mode: a real one-node cluster with the product installed in it as pods (run-dev-cluster.ts). */
+  cluster?: boolean;
 }
 
 /** The dev stack's node: the name Kybernate routes checkpoints of pods with `spec.nodeName` to. */
@@ -33,6 +35,10 @@ export const DEV_NODE_NAME = 'dev-node';
 
 /** The embedded run: the whole local stack on loopback, supervised, until Ctrl-C. */
 export async function runDev(opts: DevOptions): Promise<void> {
+  if (opts.cluster) {
+    const { runDevCluster } = await import('./run-dev-cluster.ts');
+    return runDevCluster(opts);
+  }
   const log = (line: string) => process.stdout.write(`[dev] ${line}\n`);
   // Signals are handled from the first moment: a Ctrl-C while the stack starts stops what started.
   const interrupted = onInterrupt((remaining) => log(repeatMessage(remaining)));
@@ -121,7 +127,7 @@ export async function runDev(opts: DevOptions): Promise<void> {
  * (a retry loop that missed the stop), it would sit there after saying "stopped", and Ctrl-C would seem
  * not to work: it ends after a moment anyway, naming the fault. The timer itself keeps nothing alive.
  */
-function exitSoonIfStillRunning(log: (line: string) => void): void {
+export function exitSoonIfStillRunning(log: (line: string) => void): void {
   setTimeout(() => {
     log('still running a moment after stopping (a leftover timer or connection); exiting');
     process.exit(process.exitCode ?? 0);
@@ -176,7 +182,7 @@ function printWelcome(stack: Stack, product: LocalProduct, operators: RealOperat
  * let the relayed copy kill this process before it stopped its children. Copies are not presses (see
  * InterruptCounter): a later press says how many more force, and that many kill the children at once.
  */
-function onInterrupt(onRepeat: (remaining: number) => void): Promise<void> {
+export function onInterrupt(onRepeat: (remaining: number) => void): Promise<void> {
   return new Promise((resolve) => {
     const counter = new InterruptCounter();
     const onSignal = () => {

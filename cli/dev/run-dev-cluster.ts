@@ -1,0 +1,99 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { ensureTools } from '../../tools/build.ts';
+import { clusterUnavailable, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
+import { installProduct, loadProductImage, SYSTEM_NAMESPACE } from '../../devstack/cluster/install-product.ts';
+import { stackCrdFiles } from '../../devstack/crd-files.ts';
+import { removePidFile } from '../../devstack/leftovers.ts';
+import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
+import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
+import { CliError } from '../../present/errors.ts';
+import { repoRoot } from '../repo-root.ts';
+import type { DevOptions } from './run-dev.ts';
+import { exitSoonIfStillRunning, onInterrupt } from './run-dev.ts';
+import { repeatMessage } from './interrupt-counter.ts';
+import { swallowShutdownNoise } from './shutdown-noise.ts';
+
+// `npm run dev -- --cluster`: a real one-node cluster (devstack/cluster/) with the product installed in it
+// as a user installs it (the image built from this checkout, deploy/install.yaml), so no controller runs
+// on the host. The KAITO, Dynamo and KubeRay operators are still simulated (no registry serves the first
+// two; KubeRay's would start Ray pods that need images no registry here serves).
+
+export async function runDevCluster(opts: DevOptions): Promise<void> {
+  const log = (line: string) => process.stdout.write(`[dev] ${line}\n`);
+  // Plain setup does not build the cluster's tools (npm run dev stays quick without --cluster): built once here.
+  await ensureTools(['kubelet', 'kube-scheduler', 'kube-proxy', 'coredns', 'cni-plugins'], log);
+  const unavailable = clusterUnavailable();
+  if (unavailable) throw new CliError(`--cluster cannot run here: ${unavailable}.`);
+  const interrupted = onInterrupt((remaining) => log(repeatMessage(remaining)));
+  const aborting = new AbortController();
+  let cluster: Cluster | undefined;
+  const simulators: Simulator[] = [];
+  const stopAll = async () => {
+    await Promise.all(simulators.map((s) => s.stop()));
+    await cluster?.stop();
+    removePidFile(opts.stateDir);
+  };
+  const t0 = Date.now();
+  const starting = (async () => {
+    cluster = await startCluster({
+      stateDir: opts.stateDir,
+      crdFiles: stackCrdFiles(repoRoot()),
+      temporalUi: true,
+      temporalPersistent: true,
+      supervise: true,
+      fixedPorts: {
+        temporal: { port: opts.temporalPort, what: 'The Temporal server', flag: '--temporal-port' },
+        temporalUi: { port: opts.temporalUiPort, what: 'The Temporal UI', flag: '--temporal-ui-port' },
+      },
+      signal: aborting.signal,
+      log,
+    });
+    await loadProductImage(cluster, repoRoot(), log);
+    log('installing kubeairunway: kubectl apply -f deploy/install.yaml ...');
+    await installProduct(cluster, repoRoot());
+    const kc = new KubeConfig();
+    kc.loadFromFile(cluster.kubeconfigPath);
+    for (const script of UPSTREAM_SCRIPTS) simulators.push(await startSimulator(kc, script, { readyAfterMs: 5_000, log }));
+  })();
+  const first = await Promise.race([starting.then(() => 'started' as const), interrupted.then(() => 'interrupted' as const)]).catch(async (err: Error) => {
+    await stopAll();
+    throw err;
+  });
+  if (first === 'interrupted') {
+    log('interrupted while starting; stopping what started ...');
+    swallowShutdownNoise(log);
+    aborting.abort();
+    await starting.catch(() => undefined);
+    await stopAll();
+    log('stopped');
+    return;
+  }
+  printWelcome(cluster!, (Date.now() - t0) / 1000);
+  await interrupted;
+  log('stopping ...');
+  await stopAll();
+  log('stopped');
+  exitSoonIfStillRunning(log);
+}
+
+function printWelcome(cluster: Cluster, seconds: number): void {
+  const k = `kubectl --kubeconfig ${cluster.kubeconfigPath}`;
+  process.stdout.write(
+    [
+      '',
+      `A one-node cluster is running (up in ${seconds.toFixed(0)}s), with kubeairunway installed in it from deploy/install.yaml.`,
+      `  kubeconfig:   ${cluster.kubeconfigPath}`,
+      `  controller:   ${k} -n ${SYSTEM_NAMESPACE} get pods     (the image built from this checkout; no controller runs on this host)`,
+      `  logs:         ${k} -n ${SYSTEM_NAMESPACE} logs deploy/kubeairunway-controller`,
+      `  Temporal UI:  ${cluster.temporalUiUrl}   (the stack's Temporal; pods reach it as temporal-frontend.temporal.svc:7233)`,
+      `  Temporal:     ${cluster.temporalAddress} (namespace ${cluster.temporalNamespace})`,
+      `  node:         ${cluster.node.nodeName}: kubelet, containerd, runc and CRIU 4; pods on 10.244.0.0/24, Services on 10.96.0.0/16, DNS by CoreDNS`,
+      `  servers:      ${cluster.stateDir}/*.log`,
+      '  operators:    simulated KAITO, Dynamo and KubeRay (they write the upstream status)',
+      `  deploy:       ${k} apply -f examples/cpu-gguf-kaito.yaml && ${k} get md -w`,
+      `  history:      node bin/kubeairunway.js history default/gemma-cpu --kubeconfig ${cluster.kubeconfigPath}`,
+      'Press Ctrl-C to stop everything.',
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,114 @@
+import { KubeConfig, CoreV1Api } from '@kubernetes/client-node';
+import { resolveTool } from '../../tools/resolve.ts';
+import type { ToolName } from '../../tools/versions.ts';
+import { startDocker, type DockerEngine } from '../docker.ts';
+import { BUSYBOX_IMAGE, kubeletNodeUnavailable, startKubeletNode, type KubeletNode } from '../kubelet-node.ts';
+import { freePort } from '../ports.ts';
+import { stopProcess, type ManagedProcess } from '../process.ts';
+import { startStack, type Stack, type StackOptions } from '../stack.ts';
+import { applyClusterServices } from './cluster-services.ts';
+import { startCoreDns } from './coredns.ts';
+import { startKubeProxy } from './kube-proxy.ts';
+import { startKubeScheduler } from './kube-scheduler.ts';
+import { clusterNetworkUnavailable } from './network.ts';
+import { nodeInCluster } from './node-network.ts';
+
+// The cluster mode of the local stack (issue 33): the stack's servers, plus what makes it a cluster —
+// the scheduler, a real node (kubelet, containerd, runc, CRIU 4) with a CNI pod network, kube-proxy and
+// CoreDNS — all inside one network namespace of the stack's own; the host reaches the API server,
+// Temporal and its UI on loopback through the relay (cluster-network.ts).
+
+/** The node's name: one node per cluster, named for people reading `kubectl get nodes`. */
+export const CLUSTER_NODE_NAME = 'kubeairunway-node';
+
+export interface Cluster extends Stack {
+  engine: DockerEngine;
+  node: KubeletNode;
+}
+
+export type ClusterOptions = Omit<StackOptions, 'cluster'> & {
+  /** A Docker engine already running (the tests share one); started here (and stopped with the cluster) otherwise. */
+  engine?: DockerEngine;
+};
+
+const CLUSTER_TOOLS = ['kube-scheduler', 'kube-proxy', 'coredns', 'cni-plugins'] as const;
+
+/** Why the cluster mode cannot run here (not root, no Docker engine, a tool not built), or undefined. */
+export function clusterUnavailable(): string | undefined {
+  const missing = CLUSTER_TOOLS.filter((name) => !resolveTool(name));
+  if (missing.length > 0) return `not built: ${missing.join(', ')} (run \`npm run tools -- --cluster\`)`;
+  return clusterNetworkUnavailable() ?? kubeletNodeUnavailable();
+}
+
+function tool(name: ToolName): string {
+  const found = resolveTool(name);
+  if (!found) throw new Error(`the cluster mode needs ${name}, which is not built: run \`npm run tools -- --cluster\``);
+  return found.path;
+}
+
+export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  const log = opts.log ?? (() => undefined);
+  const bins = { scheduler: tool('kube-scheduler'), proxy: tool('kube-proxy'), coredns: tool('coredns'), cni: tool('cni-plugins') };
+  const stack = await startStack({ ...opts, cluster: true });
+  const network = stack.network!;
+  const ownEngine = !opts.engine;
+  const extra: ManagedProcess[] = [];
+  let engine: DockerEngine | undefined = opts.engine;
+  let node: KubeletNode | undefined;
+  const stop = async () => {
+    for (const proc of extra.reverse()) await stopProcess(proc);
+    await node?.stop();
+    if (ownEngine) await engine?.stop();
+    await stack.stop();
+  };
+  const timed = async <T>(what: string, start: () => Promise<T>): Promise<T> => {
+    const t0 = Date.now();
+    log(`starting ${what} ...`);
+    const result = await start();
+    log(`${what} ready in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+    return result;
+  };
+  try {
+    const reach = (port: number) => network.relay.expose(port);
+    const port = async () => {
+      const p = await freePort();
+      await reach(p);
+      return p;
+    };
+    const kubeconfig = stack.kubeconfigPath;
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const schedulerPort = await port();
+    extra.push(await timed('kube-scheduler', () => startKubeScheduler(bins.scheduler, opts.stateDir, kubeconfig, schedulerPort, network.netns)));
+    await applyClusterServices(kc, stack.ports.temporal);
+    engine ??= await timed('Docker engine', () => startDocker({ log }));
+    const started = engine;
+    node = await timed('node (containerd + kubelet)', () =>
+      startKubeletNode(started, opts.stateDir, { kubeconfigPath: kubeconfig, nodeName: CLUSTER_NODE_NAME, log, cluster: nodeInCluster(network.netns, bins.cni, network.pki.caFile, reach) }),
+    );
+    await node.importImages([BUSYBOX_IMAGE]);
+    const proxyPorts = { healthz: await port(), metrics: await port() };
+    extra.push(await timed('kube-proxy', () => startKubeProxy(bins.proxy, opts.stateDir, kubeconfig, CLUSTER_NODE_NAME, proxyPorts, network.netns)));
+    const dnsPorts = { health: await port(), ready: await port() };
+    extra.push(await timed('CoreDNS', () => startCoreDns(bins.coredns, opts.stateDir, kubeconfig, dnsPorts, network.netns)));
+    await timed(`node ${CLUSTER_NODE_NAME} Ready`, () => nodeReady(kc, CLUSTER_NODE_NAME, 120_000));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { ...stack, processes: [...stack.processes, ...extra], engine, node, stop };
+}
+
+async function nodeReady(kc: KubeConfig, name: string, timeoutMs: number): Promise<void> {
+  const core = kc.makeApiClient(CoreV1Api);
+  const deadline = Date.now() + timeoutMs;
+  let last = 'not registered';
+  while (Date.now() < deadline) {
+    const node = await core.readNode({ name }).catch(() => undefined);
+    const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
+    if (ready?.status === 'True') return;
+    if (ready) last = `${ready.reason}: ${ready.message}`;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`node ${name} not Ready after ${timeoutMs / 1000}s (${last})`);
+}

@@ -1,0 +1,161 @@
+// Installed as users install it (issue 33): a real one-node cluster — the local stack's cluster mode, with
+// the scheduler, the controller manager's workload controllers, a kubelet node with a CNI pod network,
+// kube-proxy and CoreDNS in a network namespace of the stack's own — and the product installed in it from
+// deploy/install.yaml by `kubeairunway controller install`, running as pods of the image the suite builds.
+// What a user does next is done with kubectl and the CLI only: a seed example reaches Running through the
+// in-cluster controller, its history is read back, deleting it cleans up, and the uninstall leaves
+// nothing of ours behind.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { kubectlCommand } from '../../deploy/render.ts';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterUnavailable, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
+import { KUBERNETES_SERVICE_IP } from '../../devstack/cluster/network.ts';
+import { criImageName, BUSYBOX_IMAGE } from '../../devstack/kubelet-node.ts';
+import { testStackCrds } from '../../devstack/crd-files.ts';
+import { loadProductImage } from '../../devstack/cluster/install-product.ts';
+import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
+import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
+import { eventually } from '../support/env.ts';
+import { clusterCommands, type ClusterCommands } from './cluster-kubectl.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const unavailable = clusterUnavailable();
+const say = (line: string) => process.stdout.write(`[cluster] ${line}\n`);
+const SYSTEM = 'kubeairunway-system';
+
+describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeairunway installed${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+  let cluster: Cluster;
+  let stateDir: string;
+  let cmd: ClusterCommands;
+  const simulators: Simulator[] = [];
+  const seconds = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+
+  beforeAll(async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'kubeairunway-cluster-'));
+    const crds = testStackCrds(ROOT);
+    let t0 = Date.now();
+    cluster = await startCluster({ stateDir, crdFiles: crds.files, crds: crds.crds, log: say });
+    say(`cluster up in ${seconds(t0)}`);
+    cmd = clusterCommands(cluster.kubeconfigPath, cluster.temporalAddress);
+    t0 = Date.now();
+    const image = await loadProductImage(cluster, ROOT, say);
+    say(`image ${image} built (or found) and imported into the node in ${seconds(t0)}`);
+    // No KAITO operator is served by any registry: the simulated one writes the status the real one would.
+    const kc = new KubeConfig();
+    kc.loadFromFile(cluster.kubeconfigPath);
+    for (const script of UPSTREAM_SCRIPTS) simulators.push(await startSimulator(kc, script, { readyAfterMs: 1_000 }));
+  }, 45 * 60_000);
+
+  afterAll(async () => {
+    await Promise.all(simulators.map((s) => s.stop()));
+    await cluster?.stop();
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  }, 180_000);
+
+  it('gives pods addresses on the pod network; Services and DNS names resolve; a pod reaches the API server through the `kubernetes` Service; logs and exec work', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'netcheck', namespace: 'default' },
+      spec: {
+        terminationGracePeriodSeconds: 1,
+        containers: [
+          {
+            name: 'check',
+            image: criImageName(BUSYBOX_IMAGE),
+            imagePullPolicy: 'Never',
+            command: [
+              'sh',
+              '-c',
+              [
+                // busybox's nc has no -z: a connection made (and closed at once by the empty input) exits 0.
+                'nslookup kubernetes.default.svc.cluster.local && echo DNS-OK',
+                `nc -w 5 ${KUBERNETES_SERVICE_IP} 443 </dev/null && echo SERVICE-OK`,
+                'nc -w 5 kubernetes.default 443 </dev/null && echo NAME-OK',
+                'nc -w 5 temporal-frontend.temporal 7233 </dev/null && echo TEMPORAL-OK',
+                'nc -w 3 10.96.0.99 443 </dev/null || echo NOWHERE-FAILS',
+                'exec sleep 3600',
+              ].join('; '),
+            ],
+          },
+        ],
+      },
+    };
+    await cmd.kubectlOk(['apply', '-f', '-'], JSON.stringify(pod));
+    await cmd.kubectlOk(['wait', '--for=condition=Ready', 'pod/netcheck', '--timeout=120s']);
+    const ip = (await cmd.kubectlOk(['get', 'pod', 'netcheck', '-o', 'jsonpath={.status.podIP}'])).trim();
+    expect(ip).toMatch(/^10\.244\.0\.\d+$/);
+    const logs = await eventually('the pod to log its checks', async () => {
+      const out = await cmd.kubectlOk(['logs', 'netcheck']);
+      return out.includes('NOWHERE-FAILS') ? out : undefined;
+    }, 60_000);
+    for (const check of ['DNS-OK', 'SERVICE-OK', 'NAME-OK', 'TEMPORAL-OK']) expect(logs).toContain(check);
+    expect((await cmd.kubectlOk(['exec', 'netcheck', '--', 'cat', '/proc/1/comm'])).trim()).toBe('sleep');
+    await cmd.kubectlOk(['delete', 'pod', 'netcheck', '--wait=true', '--timeout=60s']);
+  });
+
+  it('`kubeairunway controller install`: the controller and webhook pods become Ready under their own ServiceAccounts', async () => {
+    const t0 = Date.now();
+    const install = await cmd.kar(['controller', 'install', '--timeout=5m'], 420_000);
+    expect(install.code, install.stderr).toBe(0);
+    say(`installed and rolled out in ${seconds(t0)}`);
+    const pods = JSON.parse(await cmd.kubectlOk(['get', 'pods', '-n', SYSTEM, '-o', 'json'])) as {
+      items: { metadata: { name: string }; spec: { serviceAccountName: string; nodeName: string }; status: { phase: string; conditions: { type: string; status: string }[] } }[];
+    };
+    const byAccount = pods.items.map((p) => [p.spec.serviceAccountName, p.status.phase, p.status.conditions.find((c) => c.type === 'Ready')?.status]);
+    expect(byAccount).toEqual(expect.arrayContaining([
+      ['kubeairunway-controller', 'Running', 'True'],
+      ['kubeairunway-webhook', 'Running', 'True'],
+    ]));
+    // kubectl port-forward to the controller's metrics port: the seed's metrics, scraped from the pod.
+    const forward = spawn(kubectlCommand(), ['--kubeconfig', cluster.kubeconfigPath, '-n', SYSTEM, 'port-forward', 'deploy/kubeairunway-controller', ':9090'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const local = await new Promise<string>((done, fail) => {
+        forward.stdout.on('data', (chunk: Buffer) => {
+          const m = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(chunk.toString());
+          if (m) done(m[1]!);
+        });
+        forward.once('exit', (code) => fail(new Error(`kubectl port-forward exited (${code})`)));
+      });
+      const metrics = await (await fetch(`http://127.0.0.1:${local}/metrics`)).text();
+      expect(metrics).toMatch(/^# HELP kubeairunway_/m);
+    } finally {
+      forward.kill();
+    }
+  });
+
+  it('the API server calls the admission webhook through its Service: a bad ModelDeployment is refused naming the field', async () => {
+    // Valid by the CRD's schema and rules; only the webhook knows which providers are registered.
+    const bad = { apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name: 'bad', namespace: 'default' }, spec: { model: { id: 'x/y', source: 'huggingface' }, engine: { type: 'llamacpp' }, provider: { name: 'acme' } } };
+    const refused = await cmd.kubectl(['apply', '-f', '-'], JSON.stringify(bad));
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('admission webhook "validate.modeldeployments.kubeairunway.ai" denied the request: Provider \'acme\' is not registered');
+  });
+
+  it('a seed example applied with kubectl reaches Running through the in-cluster controller; `kar history` reads its steps; deleting it cleans up', async () => {
+    const t0 = Date.now();
+    await cmd.kubectlOk(['apply', '-n', 'default', '-f', join(ROOT, 'examples', 'cpu-gguf-kaito.yaml')]);
+    await eventually('gemma-cpu Running', async () => (await cmd.kubectlOk(['get', 'md', 'gemma-cpu', '-o', 'jsonpath={.status.phase}'])) === 'Running' || undefined, 180_000);
+    say(`gemma-cpu Running ${seconds(t0)} after kubectl apply`);
+    const history = await cmd.kar(['history', 'default/gemma-cpu'], 60_000);
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout).toMatch(/reconcileResource/);
+    await cmd.kubectlOk(['delete', 'md', 'gemma-cpu', '--timeout=120s']);
+    const left = await cmd.kubectlOk(['get', 'workspaces.kaito.sh', '-n', 'default', '-o', 'name']);
+    expect(left.trim()).toBe('');
+  });
+
+  it('`kubeairunway controller uninstall` leaves nothing of ours behind', async () => {
+    const out = await cmd.kar(['controller', 'uninstall'], 300_000);
+    expect(out.code, out.stderr).toBe(0);
+    await eventually('the system namespace to be gone', async () => (await cmd.kubectl(['get', 'namespace', SYSTEM])).code !== 0 || undefined, 120_000);
+    const crds = await cmd.kubectlOk(['get', 'crd', '-o', 'name']);
+    expect(crds).not.toMatch(/kubeairunway\.ai/);
+    const webhooks = await cmd.kubectlOk(['get', 'validatingwebhookconfigurations,mutatingwebhookconfigurations', '-o', 'name']);
+    expect(webhooks).not.toMatch(/kubeairunway/);
+  });
+});
