@@ -43,11 +43,14 @@ export const modelDeploymentOffline: OfflineHandlers & { prepare(session: Offlin
   },
 };
 
-/** The version asked for with --api-version in the provider's group, else the provider's offline version. */
+/**
+ * The version asked for with --api-version in the provider's group, else the provider's preferred one:
+ * with no cluster to ask, render shows what a cluster with the provider's current CRD gets.
+ */
 function offlineApiVersion(resource: ProviderResourceType, asked: readonly string[] | undefined): { apiVersion: string } | { error: string } {
   const supported = resource.versions.map((v) => `${resource.group}/${v}`);
   const wanted = asked?.find((a) => a.split('/')[0] === resource.group);
-  if (wanted === undefined) return { apiVersion: `${resource.group}/${resource.offlineVersion ?? resource.versions[0]}` };
+  if (wanted === undefined) return { apiVersion: `${resource.group}/${resource.versions[0]}` };
   if (supported.includes(wanted)) return { apiVersion: wanted };
   return { error: `--api-version ${wanted}: ${resource.kind} is rendered in ${supported.join(' or ')}` };
 }
