@@ -237,7 +237,7 @@ describe('validate: wrong types are errors, never exceptions', () => {
     const spec = { ...gpuVllmSpec(), replicas: 3 } as unknown;
     const result = validate(spec);
     expect(result.errors).toEqual([]);
-    expect(result.warnings).toEqual([{ field: 'spec.replicas', message: "Unknown field 'spec.replicas' is not part of the schema" }]);
+    expect(result.warnings).toEqual([{ field: 'spec.replicas', message: "Unknown field 'spec.replicas' is not part of the schema", unknownField: true }]);
   });
 
   it('a null field counts as omitted', () => {

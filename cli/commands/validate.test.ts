@@ -168,12 +168,12 @@ describe('kubeairunway validate: FlameClusters', () => {
     expect(result.stdout).toContain(`error   metadata.name: is too long: with 3 executors the pod "${'a'.repeat(45)}-executor-manager-2" would have 64 characters`);
   });
 
-  it('unknown fields are warnings (the API server would drop them)', async () => {
+  it('unknown fields are errors, as kubectl apply refuses them (strict field validation)', async () => {
     const spec = { ...SPEC, executorManager: { ...SPEC.executorManager, maxExecutor: 4 } };
     const result = await run(['validate', '-f', 'f.yaml'], { 'f.yaml': flame('typo', spec) });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     expect(result.stdout).toBe(
-      "f.yaml: FlameCluster default/typo is valid (0 errors, 1 warning)\n  warning spec.executorManager.maxExecutor: Unknown field 'spec.executorManager.maxExecutor' is not part of the schema\n",
+      'f.yaml: FlameCluster default/typo is invalid (1 error, 0 warnings)\n  error   spec.executorManager.maxExecutor: unknown field "spec.executorManager.maxExecutor": kubectl apply refuses it (strict decoding error); the schema does not declare it\n',
     );
   });
 
@@ -243,10 +243,10 @@ describe('kubeairunway validate: AsyncActors', () => {
     expect((await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('near', spec, 'serving') })).code).toBe(0);
   });
 
-  it('warns about unknown fields, but not inside the pod template', async () => {
+  it('refuses unknown fields as kubectl apply does, but not inside the pod template', async () => {
     const spec = { ...STANDALONE, scaling: { enable: true }, workload: { template: { spec: { containers: [{ name: 'asya-runtime', image: 'x', anything: 1 }] } } } };
     const result = await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('typo', spec) });
-    expect(result.stdout).toBe("a.yaml: AsyncActor default/typo is valid (0 errors, 1 warning)\n  warning spec.scaling.enable: Unknown field 'spec.scaling.enable' is not part of the schema\n");
+    expect(result.stdout).toBe('a.yaml: AsyncActor default/typo is invalid (1 error, 0 warnings)\n  error   spec.scaling.enable: unknown field "spec.scaling.enable": kubectl apply refuses it (strict decoding error); the schema does not declare it\n');
   });
 });
 
@@ -298,9 +298,9 @@ describe('kubeairunway validate: Kybernate kinds', () => {
     );
   });
 
-  it('warns about unknown fields, but not inside the pod template', async () => {
+  it('refuses unknown fields as kubectl apply does, but not inside the pod template', async () => {
     const spec = { template: { spec: { containers: [{ name: 'm', image: 'x', anything: 1 }] } }, suspend: { idleTimout: '1m' } };
     const result = await run(['validate', '-f', 'w.yaml'], { 'w.yaml': kybernate('KybernateWorkload', 'w', spec) });
-    expect(result.stdout).toBe("w.yaml: KybernateWorkload default/w is valid (0 errors, 1 warning)\n  warning spec.suspend.idleTimout: Unknown field 'spec.suspend.idleTimout' is not part of the schema\n");
+    expect(result.stdout).toBe('w.yaml: KybernateWorkload default/w is invalid (1 error, 0 warnings)\n  error   spec.suspend.idleTimout: unknown field "spec.suspend.idleTimout": kubectl apply refuses it (strict decoding error); the schema does not declare it\n');
   });
 });
