@@ -26,6 +26,16 @@ describe('kubeairunway validate', () => {
     );
   });
 
+  it('a provider no built-in config names is said to be the cluster\'s to know, not called registered', async () => {
+    const spec = { model: { id: 'org/m' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
+    const acme = await run(['validate', '-f', 'a.yaml'], { 'a.yaml': manifest('a', { ...spec, provider: { name: 'acme' } }) });
+    expect(acme.stdout).toContain(
+      "warning spec.provider.name: 'acme' is not a built-in provider: offline, whether your cluster registered it (an InferenceProviderConfig named 'acme') cannot be known, and the admission webhook refuses it if not; `kar explain --cluster -f FILE` selects with the cluster's providers",
+    );
+    const dynamo = await run(['validate', '-f', 'd.yaml'], { 'd.yaml': manifest('d', { ...spec, provider: { name: 'dynamo' } }) });
+    expect(dynamo.stdout).toBe('d.yaml: ModelDeployment default/d is valid\n');
+  });
+
   it('warnings alone do not fail', async () => {
     const result = await run(['validate', '-f', 'w.yaml'], {
       'w.yaml': manifest('w', { model: { source: 'custom', servedName: 'x' }, engine: { type: 'llamacpp' }, image: 'registry.example/m:1' }),
