@@ -102,6 +102,14 @@ describe('kubeairunway validate', () => {
     expect(result.stdout).toContain('error   metadata.name: metadata.name must be a lower-case DNS name such as "llama-8b", got "Not_Valid"');
   });
 
+  it('a name over 253 characters is refused in the API server\'s sentence, with its length', async () => {
+    const spec = { model: { id: 'a/b' }, engine: { type: 'llamacpp' } };
+    const long = await run(['validate', '-f', 'l.yaml'], { 'l.yaml': manifest('a'.repeat(254), spec) });
+    expect(long.code).toBe(1);
+    expect(long.stdout).toContain('error   metadata.name: metadata.name must be no more than 253 characters, got 254\n');
+    expect((await run(['validate', '-f', 'm.yaml'], { 'm.yaml': manifest('a'.repeat(253), spec) })).code).toBe(0);
+  });
+
   it('validates InferenceProviderConfigs too', async () => {
     const good = providerConfig('mine', { capabilities: { engines: ['vllm'], servingModes: ['aggregated'], gpuSupport: true }, selectionRules: [{ condition: 'true', priority: 5 }] });
     const bad = providerConfig('bad', { capabilities: { servingModes: ['sideways'] }, selectionRules: [{ priority: 'high' }] });
