@@ -121,6 +121,18 @@ describe('kubeairunway validate', () => {
     expect(result.stdout).toContain('error   spec.selectionRules[0].priority: spec.selectionRules[0].priority must be an integer, got string');
   });
 
+  it('refuses selection rules the admission webhook refuses, with its sentence for each', async () => {
+    const rules = ['spec.engine.type ==', 'nosuch.thing == 1', '1 + 1'].map((condition, i) => ({ condition, priority: i + 1 }));
+    const config = { capabilities: { engines: ['vllm'], servingModes: ['aggregated'] }, selectionRules: rules };
+    const result = await run(['validate', '-f', 'c.yaml'], { 'c.yaml': providerConfig('acme', config) });
+    expect(result.code).toBe(1);
+    const { selectionRuleCompileErrors } = await import('../../providers/rule-errors.ts');
+    const webhook = selectionRuleCompileErrors(config);
+    expect(webhook).toHaveLength(3);
+    expect(result.stdout).toBe(`c.yaml: InferenceProviderConfig acme is invalid (3 errors, 0 warnings)\n${webhook.map((e) => `  error   ${e.field}: ${e.message}\n`).join('')}`);
+    expect(result.stdout).toContain('rule 3 (1 + 1) does not compile: condition has type int, not bool');
+  });
+
   it('rejects other kinds', async () => {
     const result = await run(['validate', '-f', 'cm.yaml'], { 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' });
     expect(result.code).toBe(1);

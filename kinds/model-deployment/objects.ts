@@ -7,6 +7,7 @@ import type { InferenceProviderConfig, Issue, ModelDeployment, ValidationResult 
 import { validate, type ValidationContext } from '../../api/validate.ts';
 import { validateProviderConfigSpec } from '../../api/validate-provider-config.ts';
 import { describeObject, kindOf, type ManifestDocument } from '../../present/documents.ts';
+import { selectionRuleCompileErrors } from '../../providers/rule-errors.ts';
 import { CliError } from '../../present/errors.ts';
 
 /** DNS-1123 subdomain, the rule for object names. */
@@ -69,5 +70,8 @@ export function toProviderConfigs(docs: readonly ManifestDocument[]): InferenceP
 
 export function checkProviderConfig(doc: ManifestDocument): ValidationResult {
   const spec = validateProviderConfigSpec(doc.object.spec);
-  return { errors: [...envelopeIssues(doc.object, PROVIDER_CONFIG_KIND), ...spec.errors], warnings: spec.warnings };
+  // The admission webhook's check (webhook/provider-config-review.ts): a selection rule that does not
+  // compile, or compiles to something other than a boolean, is refused naming the rule.
+  const rules = selectionRuleCompileErrors(doc.object.spec);
+  return { errors: [...envelopeIssues(doc.object, PROVIDER_CONFIG_KIND), ...spec.errors, ...rules], warnings: spec.warnings };
 }
