@@ -105,13 +105,8 @@ function checkString(schema: JSONSchemaProps, value: string, fail: (problem: str
 function checkNumber(schema: JSONSchemaProps, value: number, fail: (problem: string) => undefined): number | undefined {
   if (schema.minimum !== undefined && value < schema.minimum) return fail(`must be at least ${schema.minimum}, got ${value}`);
   if (schema.maximum !== undefined && value > schema.maximum) return fail(`must be at most ${schema.maximum}, got ${value}`);
-  // The API server decodes an int32 field into 32 bits and refuses a larger number (with the field only
-  // inside its message): said here at the field, offline too.
-  if (schema.format === 'int32' && (value > INT32_MAX || value < -INT32_MAX - 1)) return fail(`must be a 32-bit integer (${-INT32_MAX - 1} to ${INT32_MAX}), got ${value}`);
   return value;
 }
-
-const INT32_MAX = 2 ** 31 - 1;
 
 /**
  * The known properties in schema order, each field it does not declare where it sorts among them (in
