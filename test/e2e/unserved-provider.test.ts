@@ -3,15 +3,12 @@
 // write on, one true message (not available: no worker), and its deletion does not wait for the cleanup
 // deadline when the provider recorded no resource.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_VERSION, PROVIDER_CONFIG_KIND, PROVIDER_CONFIGS } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
-import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
 import { kubeNow } from '../../kube/time.ts';
 import { createDeployment, deleteDeployment, eventsFor, example, getDeployment, waitGone } from '../support/deployments.ts';
-import { kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
+import { testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
-
-const objects = () => new CustomObjects(kubeConfig());
+import { registerWorkerlessProvider } from '../support/workerless-provider.ts';
 
 /** Every distinct (provider, phase, message) the deployment shows while `until` is false, read every 100 ms. */
 async function observe(namespace: string, name: string, until: (seen: ModelDeployment[]) => boolean, timeoutMs = 60_000): Promise<ModelDeployment[]> {
@@ -31,21 +28,19 @@ describe('a provider whose worker never takes the call', () => {
   let kube: TestKube;
   let ctl: TestController;
   const acme = uniqueName('acme');
+  let acmeConfig: Awaited<ReturnType<typeof registerWorkerlessProvider>> | undefined;
   const unavailable = `Provider '${acme}' is not available: no worker is serving its task queue`;
 
   beforeAll(async () => {
     kube = await testKube('e2e-unserved');
     // TEST_SETTINGS: the provider's schedule-to-start bound is 5 s, the cleanup deadline 20 s.
     ctl = await startTestController({ namespaces: [kube.namespace] });
-    const ref = { ...PROVIDER_CONFIGS, name: acme };
-    const spec = { capabilities: { engines: ['vllm'], gpuSupport: true, servingModes: ['aggregated'] }, selectionRules: [] };
-    await objects().apply(ref, { apiVersion: API_VERSION, kind: PROVIDER_CONFIG_KIND, metadata: { name: acme }, spec } as AnyObject, 'e2e-test');
-    await objects().mergePatchStatus(ref, { status: { ready: true, lastHeartbeat: kubeNow(), upstreamCRDVersion: `${acme}.example.com/v1` } });
+    acmeConfig = await registerWorkerlessProvider(acme, { ready: true, lastHeartbeat: kubeNow(), upstreamCRDVersion: `${acme}.example.com/v1` });
   });
   afterAll(async () => {
     await ctl?.stop();
     await kube?.cleanup();
-    await objects().delete({ ...PROVIDER_CONFIGS, name: acme });
+    await acmeConfig?.remove();
   });
 
   it('shows Pending from the selection on, then says the provider is unavailable and keeps saying it; deletion does not wait for the deadline', async () => {
