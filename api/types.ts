@@ -151,6 +151,12 @@ export interface Issue {
    * not registered, or its CRD not installed): the controller waits for that instead of an edit.
    */
   awaits?: 'ProviderRegistration' | 'ProviderCrd' | 'ProviderWorker';
+  /**
+   * A field the schema does not declare. The API server drops it from a client that does not ask for
+   * field validation (and admission never sees it: a warning there), but `kubectl apply` asks for
+   * strict validation and is refused ("strict decoding error"): `kar validate` counts it as an error.
+   */
+  unknownField?: true;
 }
 
 export interface ValidationResult {

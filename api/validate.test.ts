@@ -195,6 +195,13 @@ describe('validate: wrong types are errors, never exceptions', () => {
     expect(result.errors[0]?.field).toBe('spec');
   });
 
+  it('an int32 field out of 32 bits is refused at the field, by the bound its schema states (the API server says it there too)', () => {
+    const spec = { ...gpuVllmSpec(), engine: { type: 'vllm', contextLength: 3_000_000_000 } } as unknown;
+    expect(validate(spec).errors).toEqual([{ field: 'spec.engine.contextLength', message: 'spec.engine.contextLength must be at most 2147483647, got 3000000000' }]);
+    const fits = { ...gpuVllmSpec(), engine: { type: 'vllm', contextLength: 2 ** 31 - 1 } } as unknown;
+    expect(validate(fits).errors).toEqual([]);
+  });
+
   it('names the field and the expected type', () => {
     const spec = { ...gpuVllmSpec(), scaling: { replicas: 'two' } } as unknown;
     expect(validate(spec).errors).toEqual([{ field: 'spec.scaling.replicas', message: 'spec.scaling.replicas must be an integer, got string' }]);
@@ -230,7 +237,7 @@ describe('validate: wrong types are errors, never exceptions', () => {
     const spec = { ...gpuVllmSpec(), replicas: 3 } as unknown;
     const result = validate(spec);
     expect(result.errors).toEqual([]);
-    expect(result.warnings).toEqual([{ field: 'spec.replicas', message: "Unknown field 'spec.replicas' is not part of the schema" }]);
+    expect(result.warnings).toEqual([{ field: 'spec.replicas', message: "Unknown field 'spec.replicas' is not part of the schema", unknownField: true }]);
   });
 
   it('a null field counts as omitted', () => {

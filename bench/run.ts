@@ -1,4 +1,4 @@
-// `npm run bench [-- --deployments N] [-- --pure-only]`: the pure core's throughput and an end-to-end run
+// `npm run bench [-- --deployments N] [-- --pure-only]` (`-- --help` lists every flag, bench/flags.ts): the pure core's throughput and an end-to-end run
 // on a fresh local stack. `npm run bench -- --versus-peer <dir> [--quick] [--singles N] [--bursts 100,300]`:
 // ours beside a peer controller the user already built instead (bench/versus/versus.ts; the directory may
 // also come from KUBEAIRUNWAY_BENCH_PEER_DIR; `--versus-reference` is the flag's former name);
@@ -9,6 +9,17 @@ import { benchPure } from './pure.ts';
 import { benchE2e } from './e2e.ts';
 import { benchVersus } from './versus/versus.ts';
 import { PEER_DIR_FLAG, PeerDirError, peerDirArgument } from './versus/peer-dir.ts';
+import { benchRequest, benchUsage } from './flags.ts';
+
+const request = benchRequest(process.argv.slice(2));
+if ('error' in request) {
+  console.error(request.error);
+  process.exit(2);
+}
+if (request.help) {
+  console.log(benchUsage());
+  process.exit(0);
+}
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);

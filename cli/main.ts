@@ -2,6 +2,7 @@
 // are in command-index.ts, each loaded only when a call runs it.
 
 import { runIndexedCli } from './command-index.ts';
+import { exitWhenAnswered } from './exit-when-answered.ts';
 import { processIO } from './io.ts';
 
-process.exitCode = await runIndexedCli(process.argv.slice(2), processIO());
+exitWhenAnswered(await runIndexedCli(process.argv.slice(2), processIO()));

@@ -39,8 +39,6 @@ export interface ProviderResourceType {
   plural: string;
   /** API versions of `group` this provider can render, preferred first (seed 001 §4.10). */
   versions: readonly string[];
-  /** The version `render` shows without a cluster to ask (one of `versions`); the first when absent. */
-  offlineVersion?: string;
 }
 
 /** A kind of object a provider creates; cleanup deletes the ones it owns, primary resource first. */

@@ -13,6 +13,7 @@ import { KindClient } from '../kind/kind-client.ts';
 import { withTransitionTimes, type DesiredCondition } from '../status/conditions.ts';
 import { kubeNow } from '../../kube/time.ts';
 import { crdMissingCorrection } from '../status/crd-missing-status.ts';
+import { awaitingProviderPhase } from '../status/awaiting-provider.ts';
 import type { Assessment, ConditionInput, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from '../../contract/core-activities.ts';
 import { installedProviderCrds, unreportedProviders, withStaleProvidersNotReady } from '../../providers/provider-configs.ts';
 import { PROVIDER_STALE_AFTER_MS } from '../../providers/provider-liveness.ts';
@@ -172,6 +173,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
       if (status.validated) desired.push({ type: 'Validated', ...status.validated });
       if (status.providerSelected) desired.push({ type: 'ProviderSelected', ...status.providerSelected });
       if (status.paused) desired.push({ type: 'ReconcilePaused', ...status.paused });
+      const phase = awaitingProviderPhase(md.status, status);
       const body = {
         apiVersion: API_VERSION,
         kind: MODEL_DEPLOYMENT_KIND,
@@ -179,7 +181,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
         status: {
           ...(status.observedGeneration !== undefined ? { observedGeneration: status.observedGeneration } : {}),
           ...(status.provider ? { provider: { name: status.provider.name, selectedReason: status.provider.selectedReason } } : {}),
-          ...(status.phase ? { phase: status.phase.phase, message: status.phase.message } : {}),
+          ...(phase ? { phase: phase.phase, message: phase.message } : {}),
           conditions: withTransitionTimes(md.status?.conditions, desired, kubeNow(), md.metadata.generation ?? 0),
         },
       };

@@ -13,7 +13,8 @@ type ServingMode = (typeof SERVING_MODES)[number];
 // Nodes with no description of their own.
 const engineName: Schema<string, false> = { type: 'string', maxLength: 63 };
 const servingModes: Schema<ServingMode[], false> = { type: 'array', 'x-kubernetes-list-type': 'set', maxItems: 2, items: { type: 'string', enum: [...SERVING_MODES] } };
-const priority: Schema<number, true> = { type: 'integer', format: 'int32', minimum: 0, default: 0 };
+// The bound besides the format: see int() in ../schema/typed.ts.
+const priority: Schema<number, true> = { type: 'integer', format: 'int32', minimum: 0, maximum: 2 ** 31 - 1, default: 0 };
 
 export const providerConfigSpecSchema = object('What a provider can run and when the selector should prefer it.', {
   capabilities: object(undefined, {

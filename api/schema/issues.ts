@@ -11,7 +11,7 @@ export function schemaIssues(schema: JSONSchemaProps, value: unknown, field: str
   const result: ValidationResult = { errors: [], warnings: [] };
   checkValue(schema, value, field, (at, problem) => result.errors.push({ field: at, message: `${at} ${problem}` }), {
     rule: (at, message) => result.errors.push({ field: at, message }),
-    unknown: (at) => result.warnings.push({ field: at, message: `Unknown field '${at}' is not part of the schema` }),
+    unknown: (at) => result.warnings.push({ field: at, message: `Unknown field '${at}' is not part of the schema`, unknownField: true }),
   });
   return result;
 }

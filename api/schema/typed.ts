@@ -81,8 +81,13 @@ export function str<const E extends Extra = NoExtra>(description: string, extra?
   return build({ type: 'string', description }, extra ?? {});
 }
 
+/**
+ * A 32-bit integer. The bound is stated besides the format: the API server refuses a number the format
+ * cannot hold with no field in its message (`<nil>: Invalid value: "": Checked value must be of type
+ * integer with format int32 in …`), and refuses one above `maximum` at the field.
+ */
 export function int<const E extends Extra = NoExtra>(description: string, minimum: number, extra?: E): Schema<number, HasDefault<E>> {
-  return build({ type: 'integer', format: 'int32', minimum, description }, extra ?? {});
+  return build({ type: 'integer', format: 'int32', minimum, maximum: 2 ** 31 - 1, description }, extra ?? {});
 }
 
 /** An integer without the int32 format (counts that may exceed 2^31). */

@@ -57,6 +57,11 @@ describe('kubeairunway explain', () => {
     const result = await run(['explain', '-f', 'md.yaml'], { 'md.yaml': manifest('md', { ...GPU, resources: { gpu: { count: 0 } } }) });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('  spec: invalid (1 error, 0 warnings)\n    error   spec.resources.gpu.count: vLLM engine requires GPU (set resources.gpu.count > 0)\n');
+    // The controller stops at validation: no selection, no compatibility check; what it would pick once fixed.
+    expect(result.stdout).toMatch(/\n {2}selected: none \(the controller selects a provider only for a valid spec; once it is valid: \w+ \(.*\)\)\n/);
+    expect(result.stdout).not.toContain('compatibility:');
+    const json = await run(['explain', '-f', 'md.yaml', '-o', 'json'], { 'md.yaml': manifest('md', { ...GPU, resources: { gpu: { count: 0 } } }) });
+    expect(JSON.parse(json.stdout)).toMatchObject([{ valid: false, selected: null, compatibility: null, selectedOnceValid: { name: expect.any(String) } }]);
   });
 
   it('a provider that is down, from --provider-config', async () => {

@@ -33,7 +33,10 @@ export interface Explanation {
   valid: boolean;
   errors: DeploymentPlan['validation']['errors'];
   warnings: DeploymentPlan['validation']['warnings'];
+  /** The provider the controller selects; none for an invalid spec (the controller stops at validation). */
   selected: ProviderChoice | null;
+  /** For an invalid spec: the provider selection would pick once the spec is valid. */
+  selectedOnceValid: ProviderChoice | null;
   selectionError: string | null;
   notSelected: ProviderChoice[];
   /** Selection rules that failed, as "<provider>: rule N (<condition>) failed: <error>"; each counted as not matching. */
@@ -81,17 +84,21 @@ function explain(plan: DeploymentPlan, catalog: ProviderCatalog): Explanation {
   const notSelected = explicit
     ? catalog.names.filter((n) => n !== explicit).map((name) => ({ name, reason: `not considered: spec.provider.name is '${explicit}'` }))
     : plan.selection.rejected;
+  const valid = plan.validation.errors.length === 0;
+  const selected = plan.selection.selected ?? null;
   return {
     source: plan.doc.source,
     object: describeObject(plan.doc),
-    valid: plan.validation.errors.length === 0,
+    valid,
     errors: plan.validation.errors,
     warnings: plan.validation.warnings,
-    selected: plan.selection.selected ?? null,
-    selectionError: plan.selection.error ?? null,
+    selected: valid ? selected : null,
+    selectedOnceValid: valid ? null : selected,
+    selectionError: valid ? (plan.selection.error ?? null) : 'the controller selects a provider only for a valid spec',
     notSelected,
     ruleErrors: plan.selection.ruleErrors.map((e) => `${e.provider}: ${describeRuleError(e)}`),
-    compatibility: plan.compatibility ?? null,
+    // Not checked for an invalid spec: the controller never asks the provider.
+    compatibility: valid ? (plan.compatibility ?? null) : null,
     deployable: plan.problems.length === 0,
   };
 }
@@ -103,8 +110,9 @@ function textExplanation(e: Explanation): string {
   const issues = issueLines(e, '    ').trimEnd();
   if (issues) lines.push(issues);
 
+  const onceValid = e.selectedOnceValid ? `; once it is valid: ${e.selectedOnceValid.name} (${e.selectedOnceValid.reason})` : '';
   if (e.selected) lines.push(`  selected: ${e.selected.name} (${e.selected.reason})`);
-  else lines.push(`  selected: none (${e.selectionError ?? 'no provider matched'})`);
+  else lines.push(`  selected: none (${e.selectionError ?? 'no provider matched'}${onceValid})`);
 
   if (e.compatibility) {
     lines.push(`  compatibility: ${e.compatibility.compatible ? 'compatible' : 'incompatible'}`);

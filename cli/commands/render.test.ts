@@ -11,11 +11,11 @@ function objects(yaml: string): Obj[] {
 const GPU = { model: { id: 'org/model' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
 
 describe('kubeairunway render: the seed examples', () => {
-  it('Example 1 renders a DynamoGraphDeployment', async () => {
+  it("Example 1 renders a DynamoGraphDeployment in Dynamo's newest served version", async () => {
     const result = await run(['render', '-f', 'examples/gpu-vllm-dynamo.yaml']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const [dgd] = objects(result.stdout);
-    expect(dgd).toMatchObject({ apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', metadata: { name: 'llama-8b', namespace: 'default' } });
+    expect(dgd).toMatchObject({ apiVersion: 'nvidia.com/v1beta1', kind: 'DynamoGraphDeployment', metadata: { name: 'llama-8b', namespace: 'default' } });
     expect(dgd?.metadata).toMatchObject({
       labels: { 'kubeairunway.ai/managed-by': 'kubeairunway' },
       ownerReferences: [{ apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'llama-8b', controller: true }],
@@ -31,18 +31,18 @@ describe('kubeairunway render: the seed examples', () => {
   it('Example 3 renders prefill and decode workers', async () => {
     const result = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml']);
     expect(result.code).toBe(0);
-    const [dgd] = objects(result.stdout);
+    const [dgd] = objects(result.stdout) as Array<Obj & { spec: { components: { name: string; type: string }[] } }>;
     expect(dgd?.kind).toBe('DynamoGraphDeployment');
-    expect(JSON.stringify(dgd)).toContain('"subComponentType":"prefill"');
-    expect(JSON.stringify(dgd)).toContain('"subComponentType":"decode"');
+    expect(dgd?.spec.components.map((c) => c.type)).toEqual(['frontend', 'prefill', 'decode']);
   });
 
-  it('--api-version nvidia.com/v1beta1 renders Dynamo in the v1beta1 shape; other providers keep theirs; an unknown version fails', async () => {
-    const result = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml', '-f', 'examples/cpu-gguf-kaito.yaml', '--api-version', 'nvidia.com/v1beta1']);
+  it('--api-version nvidia.com/v1alpha1 renders Dynamo in the older v1alpha1 shape; other providers keep theirs; an unknown version fails', async () => {
+    const result = await run(['render', '-f', 'examples/disaggregated-dynamo.yaml', '-f', 'examples/cpu-gguf-kaito.yaml', '--api-version', 'nvidia.com/v1alpha1']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    const [dgd, ws] = objects(result.stdout) as Array<Obj & { spec: { components: { name: string; type: string }[] } }>;
-    expect(dgd?.apiVersion).toBe('nvidia.com/v1beta1');
-    expect(dgd?.spec.components.map((c) => c.type)).toEqual(['frontend', 'prefill', 'decode']);
+    const [dgd, ws] = objects(result.stdout);
+    expect(dgd?.apiVersion).toBe('nvidia.com/v1alpha1');
+    expect(JSON.stringify(dgd)).toContain('"subComponentType":"prefill"');
+    expect(JSON.stringify(dgd)).toContain('"subComponentType":"decode"');
     expect(ws?.apiVersion).toBe('kaito.sh/v1beta1');
     const bad = await run(['render', '-f', 'examples/gpu-vllm-dynamo.yaml', '--api-version', 'nvidia.com/v2']);
     expect(bad).toMatchObject({ code: 1, stdout: '' });

@@ -37,7 +37,7 @@ export const renderCommand: CommandRegistration = (program: Command, { io }) => 
     .option('--provider-config <path...>', 'InferenceProviderConfig manifests to select with (replace built-ins of the same name)')
     .option(
       '--api-version <group/version...>',
-      "render a provider's resource in this API version, e.g. nvidia.com/v1beta1 (default: what a cluster without the provider's newer version gets; Dynamo: nvidia.com/v1alpha1)",
+      "render a provider's resource in this API version, e.g. nvidia.com/v1beta1 (default: the newest version the provider renders, what a cluster with its current CRD gets; Dynamo: nvidia.com/v1beta1, older nvidia.com/v1alpha1)",
     )
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .action(action((options: RenderOptions) => runRender(io, options)));

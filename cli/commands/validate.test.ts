@@ -26,6 +26,16 @@ describe('kubeairunway validate', () => {
     );
   });
 
+  it('a provider no built-in config names is said to be the cluster\'s to know, not called registered', async () => {
+    const spec = { model: { id: 'org/m' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
+    const acme = await run(['validate', '-f', 'a.yaml'], { 'a.yaml': manifest('a', { ...spec, provider: { name: 'acme' } }) });
+    expect(acme.stdout).toContain(
+      "warning spec.provider.name: 'acme' is not a built-in provider: offline, whether your cluster registered it (an InferenceProviderConfig named 'acme') cannot be known, and the admission webhook refuses it if not; `kar explain --cluster -f FILE` selects with the cluster's providers",
+    );
+    const dynamo = await run(['validate', '-f', 'd.yaml'], { 'd.yaml': manifest('d', { ...spec, provider: { name: 'dynamo' } }) });
+    expect(dynamo.stdout).toBe('d.yaml: ModelDeployment default/d is valid\n');
+  });
+
   it('warnings alone do not fail', async () => {
     const result = await run(['validate', '-f', 'w.yaml'], {
       'w.yaml': manifest('w', { model: { source: 'custom', servedName: 'x' }, engine: { type: 'llamacpp' }, image: 'registry.example/m:1' }),
@@ -92,6 +102,14 @@ describe('kubeairunway validate', () => {
     expect(result.stdout).toContain('error   metadata.name: metadata.name must be a lower-case DNS name such as "llama-8b", got "Not_Valid"');
   });
 
+  it('a name over 253 characters is refused in the API server\'s sentence, with its length', async () => {
+    const spec = { model: { id: 'a/b' }, engine: { type: 'llamacpp' } };
+    const long = await run(['validate', '-f', 'l.yaml'], { 'l.yaml': manifest('a'.repeat(254), spec) });
+    expect(long.code).toBe(1);
+    expect(long.stdout).toContain('error   metadata.name: metadata.name must be no more than 253 characters, got 254\n');
+    expect((await run(['validate', '-f', 'm.yaml'], { 'm.yaml': manifest('a'.repeat(253), spec) })).code).toBe(0);
+  });
+
   it('validates InferenceProviderConfigs too', async () => {
     const good = providerConfig('mine', { capabilities: { engines: ['vllm'], servingModes: ['aggregated'], gpuSupport: true }, selectionRules: [{ condition: 'true', priority: 5 }] });
     const bad = providerConfig('bad', { capabilities: { servingModes: ['sideways'] }, selectionRules: [{ priority: 'high' }] });
@@ -101,6 +119,18 @@ describe('kubeairunway validate', () => {
     expect(result.stdout).toContain('error   spec.capabilities.servingModes[0]: spec.capabilities.servingModes[0] must be one of aggregated, disaggregated, got "sideways"');
     expect(result.stdout).toContain('error   spec.selectionRules[0].condition: spec.selectionRules[0].condition is required');
     expect(result.stdout).toContain('error   spec.selectionRules[0].priority: spec.selectionRules[0].priority must be an integer, got string');
+  });
+
+  it('refuses selection rules the admission webhook refuses, with its sentence for each', async () => {
+    const rules = ['spec.engine.type ==', 'nosuch.thing == 1', '1 + 1'].map((condition, i) => ({ condition, priority: i + 1 }));
+    const config = { capabilities: { engines: ['vllm'], servingModes: ['aggregated'] }, selectionRules: rules };
+    const result = await run(['validate', '-f', 'c.yaml'], { 'c.yaml': providerConfig('acme', config) });
+    expect(result.code).toBe(1);
+    const { selectionRuleCompileErrors } = await import('../../providers/rule-errors.ts');
+    const webhook = selectionRuleCompileErrors(config);
+    expect(webhook).toHaveLength(3);
+    expect(result.stdout).toBe(`c.yaml: InferenceProviderConfig acme is invalid (3 errors, 0 warnings)\n${webhook.map((e) => `  error   ${e.field}: ${e.message}\n`).join('')}`);
+    expect(result.stdout).toContain('rule 3 (1 + 1) does not compile: condition has type int, not bool');
   });
 
   it('rejects other kinds', async () => {
@@ -168,12 +198,12 @@ describe('kubeairunway validate: FlameClusters', () => {
     expect(result.stdout).toContain(`error   metadata.name: is too long: with 3 executors the pod "${'a'.repeat(45)}-executor-manager-2" would have 64 characters`);
   });
 
-  it('unknown fields are warnings (the API server would drop them)', async () => {
+  it('unknown fields are errors, as kubectl apply refuses them (strict field validation)', async () => {
     const spec = { ...SPEC, executorManager: { ...SPEC.executorManager, maxExecutor: 4 } };
     const result = await run(['validate', '-f', 'f.yaml'], { 'f.yaml': flame('typo', spec) });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     expect(result.stdout).toBe(
-      "f.yaml: FlameCluster default/typo is valid (0 errors, 1 warning)\n  warning spec.executorManager.maxExecutor: Unknown field 'spec.executorManager.maxExecutor' is not part of the schema\n",
+      'f.yaml: FlameCluster default/typo is invalid (1 error, 0 warnings)\n  error   spec.executorManager.maxExecutor: unknown field "spec.executorManager.maxExecutor": kubectl apply refuses it (strict decoding error); the schema does not declare it\n',
     );
   });
 
@@ -243,10 +273,10 @@ describe('kubeairunway validate: AsyncActors', () => {
     expect((await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('near', spec, 'serving') })).code).toBe(0);
   });
 
-  it('warns about unknown fields, but not inside the pod template', async () => {
+  it('refuses unknown fields as kubectl apply does, but not inside the pod template', async () => {
     const spec = { ...STANDALONE, scaling: { enable: true }, workload: { template: { spec: { containers: [{ name: 'asya-runtime', image: 'x', anything: 1 }] } } } };
     const result = await run(['validate', '-f', 'a.yaml'], { 'a.yaml': actor('typo', spec) });
-    expect(result.stdout).toBe("a.yaml: AsyncActor default/typo is valid (0 errors, 1 warning)\n  warning spec.scaling.enable: Unknown field 'spec.scaling.enable' is not part of the schema\n");
+    expect(result.stdout).toBe('a.yaml: AsyncActor default/typo is invalid (1 error, 0 warnings)\n  error   spec.scaling.enable: unknown field "spec.scaling.enable": kubectl apply refuses it (strict decoding error); the schema does not declare it\n');
   });
 });
 
@@ -298,9 +328,9 @@ describe('kubeairunway validate: Kybernate kinds', () => {
     );
   });
 
-  it('warns about unknown fields, but not inside the pod template', async () => {
+  it('refuses unknown fields as kubectl apply does, but not inside the pod template', async () => {
     const spec = { template: { spec: { containers: [{ name: 'm', image: 'x', anything: 1 }] } }, suspend: { idleTimout: '1m' } };
     const result = await run(['validate', '-f', 'w.yaml'], { 'w.yaml': kybernate('KybernateWorkload', 'w', spec) });
-    expect(result.stdout).toBe("w.yaml: KybernateWorkload default/w is valid (0 errors, 1 warning)\n  warning spec.suspend.idleTimout: Unknown field 'spec.suspend.idleTimout' is not part of the schema\n");
+    expect(result.stdout).toBe('w.yaml: KybernateWorkload default/w is invalid (1 error, 0 warnings)\n  error   spec.suspend.idleTimout: unknown field "spec.suspend.idleTimout": kubectl apply refuses it (strict decoding error); the schema does not declare it\n');
   });
 });

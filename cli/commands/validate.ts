@@ -47,8 +47,22 @@ export async function runValidate(io: CliIO, options: ValidateOptions): Promise<
 }
 
 function validateDocument(doc: ManifestDocument, modules: readonly OfflineModule[]): DocumentReport {
-  const result = resultOf(doc, modules);
+  const result = asKubectlApplySeesIt(resultOf(doc, modules));
   return { source: doc.source, object: describeObject(doc), valid: result.errors.length === 0, ...result };
+}
+
+/**
+ * `kubectl apply` asks the API server for strict field validation, which refuses an unknown field the
+ * server would otherwise drop: what validation warns about, `kar validate` calls an error, in the words
+ * of that refusal.
+ */
+function asKubectlApplySeesIt(result: ValidationResult): ValidationResult {
+  const refused = result.warnings.filter((w) => w.unknownField);
+  if (refused.length === 0) return result;
+  return {
+    errors: [...result.errors, ...refused.map((w) => ({ field: w.field, message: `unknown field "${w.field}": kubectl apply refuses it (strict decoding error); the schema does not declare it` }))],
+    warnings: result.warnings.filter((w) => !w.unknownField),
+  };
 }
 
 /** The validation of the module that takes the document's kind (every registered module's, kinds/index.ts). */

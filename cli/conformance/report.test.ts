@@ -77,6 +77,19 @@ describe('conformance report', () => {
     );
   });
 
+  it('says what pruning in a version the controller does not render here means, once per version', () => {
+    const old = { ...pruned, apiVersion: 'nvidia.com/v1alpha1', name: 'old', losses: [{ path: 'spec.services', kind: 'pruned' as const, sent: {} }] };
+    const text = formatReport(report([accepted, old, { ...old, name: 'old2' }, pruned]), 'table');
+    const hint =
+      '\nPruned in nvidia.com/v1alpha1: the controller renders nvidia.com/v1beta1 on this cluster, so its deployments are not affected. ' +
+      "dynamographdeployments.nvidia.com converts nvidia.com/v1alpha1 only through the provider's conversion webhook, which did not convert these objects: " +
+      'anything that sends nvidia.com/v1alpha1 (an older controller, a hand-written manifest) loses those fields. ' +
+      "Nothing to do for kubeairunway; for such clients, run the provider operator's conversion webhook (the dev stack's stand-in CRDs have none).\n";
+    expect(text.split(hint)).toHaveLength(2);
+    // Pruned in the version the controller renders: no such comfort.
+    expect(formatReport(report([accepted, pruned]), 'table')).not.toContain('Pruned in');
+  });
+
   it('says when no object could be rendered, and lists what was not rendered', () => {
     const text = formatReport({ ...report([], [targets[2]!]), notes: ['examples/x.yaml: ModelDeployment default/x: spec.model.id is required'] }, 'table');
     expect(text).toContain('kuberay   rayservices.ray.io   -        -         skipped: CRD rayservices.ray.io is not installed');

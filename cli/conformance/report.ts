@@ -134,6 +134,7 @@ export function formatReportTable(report: ConformanceReport): string {
       else out.push(`    ${r.message ?? ''}\n`);
     }
   }
+  for (const line of prunedOutsideRenderedVersion(report)) out.push(line);
   if (report.notes.length > 0) {
     out.push('\nNot rendered:\n');
     for (const note of report.notes) out.push(`  ${note}\n`);
@@ -144,6 +145,29 @@ export function formatReportTable(report: ConformanceReport): string {
       `${s.errors > 0 ? `, ${s.errors} not checkable` : ''}${s.unsupported > 0 ? `; ${s.unsupported} CRD${s.unsupported === 1 ? '' : 's'} serve no version we render` : ''}\n`,
   );
   return out.join('');
+}
+
+/**
+ * Pruned objects sent in a version the controller does not render on this cluster (it renders the first
+ * of `checked`, the newest served version it supports): what they mean and what to do, one paragraph per
+ * version. The usual cause is a CRD that stores another version with no conversion webhook to carry the
+ * fields across (the dev stack's Dynamo stand-in, or a real cluster whose operator's webhook is down).
+ */
+function prunedOutsideRenderedVersion(report: ConformanceReport): string[] {
+  const lines: string[] = [];
+  for (const t of report.targets) {
+    const rendered = t.checked[0];
+    const versions = [...new Set(report.results.filter((r) => r.target === t.target && r.outcome === 'pruned' && r.apiVersion !== rendered).map((r) => r.apiVersion))];
+    for (const version of versions) {
+      lines.push(
+        `\nPruned in ${version}: the controller renders ${rendered} on this cluster, so its deployments are not affected. ` +
+          `${t.resource} converts ${version} only through the provider's conversion webhook, which did not convert these objects: ` +
+          `anything that sends ${version} (an older controller, a hand-written manifest) loses those fields. ` +
+          `Nothing to do for kubeairunway; for such clients, run the provider operator's conversion webhook (the dev stack's stand-in CRDs have none).\n`,
+      );
+    }
+  }
+  return lines;
 }
 
 function lossLine(l: FieldLoss): string {

@@ -13,6 +13,7 @@ import { CliError } from '../../present/errors.ts';
 import { repoRoot } from '../repo-root.ts';
 import { InterruptCounter, repeatMessage } from './interrupt-counter.ts';
 import { swallowShutdownNoise } from './shutdown-noise.ts';
+import { lockStateFolder } from './state-lock.ts';
 
 export interface DevOptions {
   stateDir: string;
@@ -33,12 +34,22 @@ export interface DevOptions {
 export const DEV_NODE_NAME = 'dev-node';
 
 
-/** The embedded run: the whole local stack on loopback, supervised, until Ctrl-C. */
+/** The embedded run: the whole local stack on loopback, supervised, until Ctrl-C; one per state folder. */
 export async function runDev(opts: DevOptions): Promise<void> {
-  if (opts.cluster) {
-    const { runDevCluster } = await import('./run-dev-cluster.ts');
-    return runDevCluster(opts);
+  const lock = lockStateFolder(opts.stateDir);
+  try {
+    if (opts.cluster) {
+      const { runDevCluster } = await import('./run-dev-cluster.ts');
+      await runDevCluster(opts);
+    } else {
+      await runLocked(opts);
+    }
+  } finally {
+    lock.release();
   }
+}
+
+async function runLocked(opts: DevOptions): Promise<void> {
   const log = (line: string) => process.stdout.write(`[dev] ${line}\n`);
   // Signals are handled from the first moment: a Ctrl-C while the stack starts stops what started.
   const interrupted = onInterrupt((remaining) => log(repeatMessage(remaining)));

@@ -83,8 +83,26 @@ export async function openLightTemporal(settings: TemporalConnectionSettings, ti
       const first = payloads?.get(1)?.[0];
       return Buffer.isBuffer(first) ? payloadValue(first) : undefined;
     },
-    close: () => new Promise<void>((resolve) => session.close(() => resolve())),
+    close: () => closeWithin(session, 1_000),
   };
+}
+
+/**
+ * A graceful close waits for the server's part of the goodbye; a server that stopped answering
+ * (SIGSTOPped, a dead peer behind a live load balancer) never gives it, and the open socket would keep
+ * the command's process alive after it has answered. After `graceMs` the session is destroyed.
+ */
+function closeWithin(session: ClientHttp2Session, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      session.destroy();
+      resolve();
+    }, graceMs);
+    session.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** temporal.api.workflow.v1.WorkflowExecutionInfo: status = 5, memo = 10 (fields = 1), search_attributes = 11 (indexed_fields = 1). */

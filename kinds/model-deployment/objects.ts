@@ -7,10 +7,12 @@ import type { InferenceProviderConfig, Issue, ModelDeployment, ValidationResult 
 import { validate, type ValidationContext } from '../../api/validate.ts';
 import { validateProviderConfigSpec } from '../../api/validate-provider-config.ts';
 import { describeObject, kindOf, type ManifestDocument } from '../../present/documents.ts';
+import { selectionRuleCompileErrors } from '../../providers/rule-errors.ts';
 import { CliError } from '../../present/errors.ts';
 
 /** DNS-1123 subdomain, the rule for object names. */
 const OBJECT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const MAX_NAME_LENGTH = 253;
 
 /** Issues of the object envelope: apiVersion, kind, metadata.name. */
 function envelopeIssues(object: Record<string, unknown>, kind: string): Issue[] {
@@ -23,7 +25,10 @@ function envelopeIssues(object: Record<string, unknown>, kind: string): Issue[] 
   const name = isPlainObject(meta) ? meta.name : undefined;
   if (typeof name !== 'string' || name === '') {
     issues.push({ field: 'metadata.name', message: 'metadata.name is required' });
-  } else if (name.length > 253 || !OBJECT_NAME.test(name)) {
+  } else if (name.length > MAX_NAME_LENGTH) {
+    // The API server's sentence, with the length instead of the whole name.
+    issues.push({ field: 'metadata.name', message: `metadata.name must be no more than ${MAX_NAME_LENGTH} characters, got ${name.length}` });
+  } else if (!OBJECT_NAME.test(name)) {
     issues.push({ field: 'metadata.name', message: `metadata.name must be a lower-case DNS name such as "llama-8b", got ${JSON.stringify(name)}` });
   }
   return issues;
@@ -65,5 +70,8 @@ export function toProviderConfigs(docs: readonly ManifestDocument[]): InferenceP
 
 export function checkProviderConfig(doc: ManifestDocument): ValidationResult {
   const spec = validateProviderConfigSpec(doc.object.spec);
-  return { errors: [...envelopeIssues(doc.object, PROVIDER_CONFIG_KIND), ...spec.errors], warnings: spec.warnings };
+  // The admission webhook's check (webhook/provider-config-review.ts): a selection rule that does not
+  // compile, or compiles to something other than a boolean, is refused naming the rule.
+  const rules = selectionRuleCompileErrors(doc.object.spec);
+  return { errors: [...envelopeIssues(doc.object, PROVIDER_CONFIG_KIND), ...spec.errors, ...rules], warnings: spec.warnings };
 }

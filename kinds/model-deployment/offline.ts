@@ -12,6 +12,7 @@ import { checkModelDeployment, checkProviderConfig } from './objects.ts';
 import { loadProviderCatalog, type ProviderCatalog } from './provider-catalog.ts';
 import type { OfflineHandlers, OfflineSession } from '../kind-module.ts';
 import { kindOf } from '../../present/documents.ts';
+import type { Issue } from '../../api/types.ts';
 
 const CATALOG = 'provider catalog';
 
@@ -21,8 +22,10 @@ export const modelDeploymentOffline: OfflineHandlers & { prepare(session: Offlin
   },
   validate(doc) {
     if (kindOf(doc) === PROVIDER_CONFIG_KIND) return checkProviderConfig(doc);
-    const provider = findProvider(explicitProvider(doc.object.spec) ?? '');
-    return checkModelDeployment(doc, provider ? { overrideSchema: provider.overrideSchema } : {}).result;
+    const named = explicitProvider(doc.object.spec);
+    const provider = findProvider(named ?? '');
+    const { result } = checkModelDeployment(doc, provider ? { overrideSchema: provider.overrideSchema } : {});
+    return named && !provider ? { ...result, warnings: [...result.warnings, unknowableProvider(named)] } : result;
   },
   render(doc, session) {
     const plan = planDeployment(doc, session.shared.get(CATALOG) as ProviderCatalog, { provider: session.options.provider });
@@ -43,11 +46,26 @@ export const modelDeploymentOffline: OfflineHandlers & { prepare(session: Offlin
   },
 };
 
-/** The version asked for with --api-version in the provider's group, else the provider's offline version. */
+/**
+ * A provider no built-in config names: whether the cluster registered it is the cluster's to say (the
+ * admission webhook refuses a provider without an InferenceProviderConfig), so offline says it cannot
+ * know instead of calling the spec valid as if it did.
+ */
+function unknowableProvider(name: string): Issue {
+  return {
+    field: 'spec.provider.name',
+    message: `'${name}' is not a built-in provider: offline, whether your cluster registered it (an InferenceProviderConfig named '${name}') cannot be known, and the admission webhook refuses it if not; \`kar explain --cluster -f FILE\` selects with the cluster's providers`,
+  };
+}
+
+/**
+ * The version asked for with --api-version in the provider's group, else the provider's preferred one:
+ * with no cluster to ask, render shows what a cluster with the provider's current CRD gets.
+ */
 function offlineApiVersion(resource: ProviderResourceType, asked: readonly string[] | undefined): { apiVersion: string } | { error: string } {
   const supported = resource.versions.map((v) => `${resource.group}/${v}`);
   const wanted = asked?.find((a) => a.split('/')[0] === resource.group);
-  if (wanted === undefined) return { apiVersion: `${resource.group}/${resource.offlineVersion ?? resource.versions[0]}` };
+  if (wanted === undefined) return { apiVersion: `${resource.group}/${resource.versions[0]}` };
   if (supported.includes(wanted)) return { apiVersion: wanted };
   return { error: `--api-version ${wanted}: ${resource.kind} is rendered in ${supported.join(' or ')}` };
 }

@@ -21,8 +21,6 @@ export const DYNAMO_RESOURCE: ProviderResourceType = {
   // v1beta1 first: today's CRD serves it as the storage version and marks v1alpha1 deprecated (every
   // v1alpha1 request draws a warning). v1alpha1 stays for clusters whose operator predates v1beta1.
   versions: ['v1beta1', 'v1alpha1'],
-  // Without a cluster to ask, `kar render` shows the seed's examples' version unless told otherwise.
-  offlineVersion: 'v1alpha1',
 };
 
 export const DYNAMO_CONFIG: InferenceProviderConfig = {

@@ -6,6 +6,7 @@ import { GROUP, MODEL_DEPLOYMENT_PLURAL, VERSION } from '../../api/constants.ts'
 import { FLAME_API_VERSION, FLAME_CLUSTER_KIND, FLAME_CLUSTER_PLURAL, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
 import { seedSpec } from '../../api/flame/testing.ts';
 import { validateFlameCluster } from '../../api/flame/validate.ts';
+import { validate } from '../../api/validate.ts';
 import { ValidationMessage } from '../../api/validation-messages.ts';
 import { OBJECT_NAME_PATTERN, PATTERN_DESCRIPTIONS } from '../../api/crd/model-deployment-schema.ts';
 import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
@@ -50,6 +51,18 @@ describe('ModelDeployment CRD on the API server', () => {
 
     const noGpu = await rejection('nogpu', { model, engine, serving: { mode: 'disaggregated' }, scaling: { prefill: { replicas: 1 }, decode: { replicas: 1, gpu: { count: 1 } } } });
     expect(noGpu.detail).toContain(ValidationMessage.disaggregatedRequiresPrefillGpu);
+  });
+
+  it('refuses a number beyond 32 bits at its field, as kar validate does (kubectl apply, as a user sees it)', async () => {
+    const spec = { model: { id: 'org/m' }, engine: { type: 'vllm', contextLength: 3_000_000_000 }, resources: { gpu: { count: 1 } } };
+    let refusal = '';
+    try {
+      execFileSync('kubectl', ['--kubeconfig', stackInfo().kubeconfigPath, 'apply', '--dry-run=server', '-f', '-'], { input: JSON.stringify(md('big', spec)), encoding: 'utf8', stdio: 'pipe' });
+    } catch (err) {
+      refusal = String((err as { stderr?: string }).stderr);
+    }
+    expect(refusal).toContain('spec.engine.contextLength: Invalid value: 3000000000: spec.engine.contextLength in body should be less than or equal to 2147483647');
+    expect(validate(spec).errors).toEqual([{ field: 'spec.engine.contextLength', message: 'spec.engine.contextLength must be at most 2147483647, got 3000000000' }]);
   });
 
   it('rejects what a cluster would break on later, naming the field and what is allowed (docs/validation.md)', async () => {

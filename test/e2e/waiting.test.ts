@@ -2,12 +2,12 @@
 // invalid spec at reconcile time (no webhook), selector disabled, no healthy provider, a provider
 // that has no worker serving its task queue, and a switch away from such a provider.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_VERSION, PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
-import { CustomObjects, type AnyObject } from '../../kube/custom-objects.ts';
+import { CustomObjects } from '../../kube/custom-objects.ts';
 import { PROVIDER_CONFIGS } from '../../api/constants.ts';
 import { condition, createDeployment, deleteDeployment, eventsFor, example, patchDeployment, waitForDeployment, waitGone } from '../support/deployments.ts';
 import { kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { startTestController, type TestController } from '../support/controller.ts';
+import { registerWorkerlessProvider } from '../support/workerless-provider.ts';
 
 const objects = () => new CustomObjects(kubeConfig());
 
@@ -21,19 +21,18 @@ describe('waiting with a reason (selector enabled, no provider workers)', () => 
   let kube: TestKube;
   let ctl: TestController;
   const ghost = uniqueName('ghost');
+  let ghostConfig: Awaited<ReturnType<typeof registerWorkerlessProvider>> | undefined;
   beforeAll(async () => {
     kube = await testKube('e2e-wait');
     await markAllProvidersNotReady();
     ctl = await startTestController({ namespaces: [kube.namespace], providers: [] });
     // A provider that registered (CRD installed, ready) but whose worker is not running.
-    const ref = { ...PROVIDER_CONFIGS, name: ghost };
-    await objects().apply(ref, { apiVersion: API_VERSION, kind: PROVIDER_CONFIG_KIND, metadata: { name: ghost }, spec: { capabilities: { engines: ['vllm'], gpuSupport: true, servingModes: ['aggregated'] }, selectionRules: [] } } as AnyObject, 'e2e-test');
-    await objects().mergePatchStatus(ref, { status: { ready: false, upstreamCRDVersion: 'kaito.sh/v1beta1' } });
+    ghostConfig = await registerWorkerlessProvider(ghost, { ready: false, upstreamCRDVersion: 'kaito.sh/v1beta1' });
   });
   afterAll(async () => {
     await ctl?.stop();
     await kube?.cleanup();
-    await objects().delete({ ...PROVIDER_CONFIGS, name: ghost });
+    await ghostConfig?.remove();
   });
 
   it('reports an invalid spec found at reconcile time as Pending with Validated=False', async () => {
@@ -109,18 +108,17 @@ describe('a provider switch is bounded by the cleanup deadline', () => {
   let kube: TestKube;
   let ctl: TestController;
   const gone = uniqueName('gone');
+  let goneConfig: Awaited<ReturnType<typeof registerWorkerlessProvider>> | undefined;
   beforeAll(async () => {
     kube = await testKube('e2e-switch');
     ctl = await startTestController({ namespaces: [kube.namespace] });
     // A provider that registered (ready, CRD reported) but whose worker is gone: it can never clean up.
-    const ref = { ...PROVIDER_CONFIGS, name: gone };
-    await objects().apply(ref, { apiVersion: API_VERSION, kind: PROVIDER_CONFIG_KIND, metadata: { name: gone }, spec: { capabilities: { engines: ['vllm'], gpuSupport: true, servingModes: ['aggregated'] }, selectionRules: [] } } as AnyObject, 'e2e-test');
-    await objects().mergePatchStatus(ref, { status: { ready: true, upstreamCRDVersion: 'kaito.sh/v1beta1' } });
+    goneConfig = await registerWorkerlessProvider(gone, { ready: true, upstreamCRDVersion: 'kaito.sh/v1beta1' });
   });
   afterAll(async () => {
     await ctl?.stop();
     await kube?.cleanup();
-    await objects().delete({ ...PROVIDER_CONFIGS, name: gone });
+    await goneConfig?.remove();
   });
 
   it('moves to the new provider after the deadline, with a ProviderSwitchTimeout event naming what may be left', async () => {

@@ -4,6 +4,7 @@ import { events } from '../../api/messages.ts';
 import { deletionDeadline, untilDeadline } from '../engine/deletion-deadline.ts';
 import { toMs } from '../engine/durations.ts';
 import { stepError } from '../engine/step-error.ts';
+import { PROVIDER_UNAVAILABLE } from '../../contract/failure-types.ts';
 import type { DeploymentState } from './deployment-state.ts';
 
 /** Patch ID (see `ObjectReconciler.takes`): guards a change in the commands the cleanup issues. */
@@ -14,6 +15,13 @@ const CLEANUP_REPORTS_ITS_WAIT = 'cleanup-reports-its-wait';
 const CLEANUP_IN_PROCESS = 'cleanup-in-process-provider';
 /** How the history names the timer that ends the cleanup's workflow task (user metadata: not part of determinism). */
 const COMMIT_CLEANUP_SUMMARY = 'recorded the cleanup before completing';
+/**
+ * Patch ID, for level 4: a provider that recorded no resource in status and whose worker does not take
+ * the cleanup within its schedule-to-start bound made nothing to clean up, so the finalizer goes at once
+ * instead of at the deadline (5 minutes by default). Should it have created a resource after all, the
+ * resource's owner reference to the deployment lets Kubernetes' garbage collector delete it.
+ */
+const UNSERVED_PROVIDER_MADE_NOTHING = 'cleanup-unserved-provider-made-nothing';
 
 /**
  * Deletion: the provider deletes its resources and the workflow waits until they are gone, woken by
@@ -34,6 +42,7 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
     // Cleared before each attempt, so a deletion reported while it runs still wakes the wait.
     // Histories recorded before this change cleared it after the attempt (and started a timer).
     const clearBeforeAttempt = state.takes(CLEANUP_CLEARS_BEFORE_ATTEMPT);
+    const nothingRecorded = snap.resource === undefined && !inProcess && state.takes(UNSERVED_PROVIDER_MADE_NOTHING, 4);
     gone = await untilDeadline(state, {
       deadline,
       pollMs: toMs(state.settings.pollInterval),
@@ -42,12 +51,15 @@ export async function runCleanup(state: DeploymentState, snap: DeploymentSnapsho
       attempt: async () => {
         let done = false;
         try {
-          const result = await state.cleanupResources(provider, state.ref, Math.max(deadline - Date.now(), 1_000), inProcess);
+          const untilDeadlineMs = Math.max(deadline - Date.now(), 1_000);
+          const scheduleToStartMs = nothingRecorded ? Math.min(toMs(state.settings.providerScheduleToStart), untilDeadlineMs) : untilDeadlineMs;
+          const result = await state.cleanupResources(provider, state.ref, scheduleToStartMs, inProcess);
           done = result.gone;
           if (result.remaining.length > 0) remaining = result.remaining;
           state.view.lastError = undefined;
         } catch (err) {
           state.view.lastError = stepError('cleanup', err, `Provider '${provider}'`);
+          done = nothingRecorded && state.view.lastError.type === PROVIDER_UNAVAILABLE;
         }
         state.publish();
         return done;
