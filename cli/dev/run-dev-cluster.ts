@@ -1,6 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { ensureTools } from '../../tools/build.ts';
-import { clusterUnavailable, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
+import { clusterUnavailable, ensureClusterTools, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
 import { installProduct, loadProductImage, SYSTEM_NAMESPACE } from '../../devstack/cluster/install-product.ts';
 import { stackCrdFiles } from '../../devstack/crd-files.ts';
 import { removePidFile } from '../../devstack/leftovers.ts';
@@ -21,7 +20,7 @@ import { swallowShutdownNoise } from './shutdown-noise.ts';
 export async function runDevCluster(opts: DevOptions): Promise<void> {
   const log = (line: string) => process.stdout.write(`[dev] ${line}\n`);
   // Plain setup does not build the cluster's tools (npm run dev stays quick without --cluster): built once here.
-  await ensureTools(['kubelet', 'kube-scheduler', 'kube-proxy', 'coredns', 'cni-plugins'], log);
+  await ensureClusterTools(log);
   const unavailable = clusterUnavailable();
   if (unavailable) throw new CliError(`--cluster cannot run here: ${unavailable}.`);
   const interrupted = onInterrupt((remaining) => log(repeatMessage(remaining)));

@@ -1,4 +1,5 @@
 import { KubeConfig, CoreV1Api } from '@kubernetes/client-node';
+import { ensureTools } from '../../tools/build.ts';
 import { resolveTool } from '../../tools/resolve.ts';
 import type { ToolName } from '../../tools/versions.ts';
 import { startDocker, type DockerEngine } from '../docker.ts';
@@ -32,6 +33,11 @@ export type ClusterOptions = Omit<StackOptions, 'cluster'> & {
 };
 
 const CLUSTER_TOOLS = ['kube-scheduler', 'kube-proxy', 'coredns', 'cni-plugins'] as const;
+
+/** Builds (once, from the Go module proxy) the cluster's tools that plain setup skips; quick when cached. */
+export async function ensureClusterTools(log: (line: string) => void): Promise<void> {
+  await ensureTools(['kubelet', ...CLUSTER_TOOLS], log);
+}
 
 /** Why the cluster mode cannot run here (not root, no Docker engine, a tool not built), or undefined. */
 export function clusterUnavailable(): string | undefined {
