@@ -266,7 +266,7 @@ export async function startKubeletNode(engine: DockerEngine, stateDir: string, o
   try {
     await opts.cluster?.reach(healthzPort);
     await waitUntil(kubelet, 'answering on its healthz port', 120_000, async () => {
-      const res = await fetch(`http://127.0.0.1:${healthzPort}/healthz`);
+      const res = await fetch(`http://127.0.0.1:${healthzPort}/healthz`, { signal: AbortSignal.timeout(2_000) });
       return res.ok;
     });
   } catch (err) {

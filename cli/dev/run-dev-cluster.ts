@@ -1,14 +1,13 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { clusterUnavailable, ensureClusterTools, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
 import { installProduct, loadProductImage, SYSTEM_NAMESPACE } from '../../devstack/cluster/install-product.ts';
-import { stackCrdFiles } from '../../devstack/crd-files.ts';
 import { removePidFile } from '../../devstack/leftovers.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
 import { CliError } from '../../present/errors.ts';
 import { repoRoot } from '../repo-root.ts';
 import type { DevOptions } from './run-dev.ts';
-import { exitSoonIfStillRunning, onInterrupt } from './run-dev.ts';
+import { devStackOptions, exitSoonIfStillRunning, onInterrupt } from './run-dev.ts';
 import { repeatMessage } from './interrupt-counter.ts';
 import { swallowShutdownNoise } from './shutdown-noise.ts';
 
@@ -34,19 +33,7 @@ export async function runDevCluster(opts: DevOptions): Promise<void> {
   };
   const t0 = Date.now();
   const starting = (async () => {
-    cluster = await startCluster({
-      stateDir: opts.stateDir,
-      crdFiles: stackCrdFiles(repoRoot()),
-      temporalUi: true,
-      temporalPersistent: true,
-      supervise: true,
-      fixedPorts: {
-        temporal: { port: opts.temporalPort, what: 'The Temporal server', flag: '--temporal-port' },
-        temporalUi: { port: opts.temporalUiPort, what: 'The Temporal UI', flag: '--temporal-ui-port' },
-      },
-      signal: aborting.signal,
-      log,
-    });
+    cluster = await startCluster(devStackOptions(opts, aborting.signal, log));
     await loadProductImage(cluster, repoRoot(), log);
     log('installing kubeairunway: kubectl apply -f deploy/install.yaml ...');
     await installProduct(cluster, repoRoot());

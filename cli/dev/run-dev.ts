@@ -7,7 +7,7 @@ import { describeHolder, portHolder } from '../../devstack/port-holder.ts';
 import { PortTakenError, portTakenMessage } from '../../devstack/port-plan.ts';
 import { portIsFree } from '../../devstack/ports.ts';
 import { stopProcessesLoggingIn } from '../../devstack/process.ts';
-import { startStack, type Stack } from '../../devstack/stack.ts';
+import { startStack, type Stack, type StackOptions } from '../../devstack/stack.ts';
 import { killAllNow } from '../../devstack/process.ts';
 import { CliError } from '../../present/errors.ts';
 import { repoRoot } from '../repo-root.ts';
@@ -28,6 +28,23 @@ export interface DevOptions {
   kybernateNode?: boolean;
   /** The cluster mode: a real one-node cluster with the product installed in it as pods (run-dev-cluster.ts). */
   cluster?: boolean;
+}
+
+/** The stack `dev` runs (plain or as a cluster): persistent, supervised, on the ports people type. */
+export function devStackOptions(opts: DevOptions, signal: AbortSignal, log: (line: string) => void): StackOptions {
+  return {
+    stateDir: opts.stateDir,
+    crdFiles: stackCrdFiles(repoRoot()),
+    temporalUi: true,
+    temporalPersistent: true,
+    supervise: true,
+    fixedPorts: {
+      temporal: { port: opts.temporalPort, what: 'The Temporal server', flag: '--temporal-port' },
+      temporalUi: { port: opts.temporalUiPort, what: 'The Temporal UI', flag: '--temporal-ui-port' },
+    },
+    signal,
+    log,
+  };
 }
 
 /** The dev stack's node: the name Kybernate routes checkpoints of pods with `spec.nodeName` to. */
@@ -64,19 +81,7 @@ async function runLocked(opts: DevOptions): Promise<void> {
     if (noNode) throw new CliError(`--kybernate-node cannot start the Kybernate node container here: ${noNode}.`);
     await claimPort(opts.metricsPort, 'The metrics and /healthz', '--metrics-port');
     if (opts.activatorPort !== undefined) await claimPort(opts.activatorPort, 'The KybernateWorkload activator', '--activator-port');
-    stack = await startStack({
-      stateDir: opts.stateDir,
-      crdFiles: stackCrdFiles(repoRoot()),
-      temporalUi: true,
-      temporalPersistent: true,
-      supervise: true,
-      fixedPorts: {
-        temporal: { port: opts.temporalPort, what: 'The Temporal server', flag: '--temporal-port' },
-        temporalUi: { port: opts.temporalUiPort, what: 'The Temporal UI', flag: '--temporal-ui-port' },
-      },
-      signal: aborting.signal,
-      log,
-    });
+    stack = await startStack(devStackOptions(opts, aborting.signal, log));
     if (opts.realOperators) {
       const t0 = Date.now();
       operators = await startRealOperators({ kubeconfigPath: stack.kubeconfigPath, stateDir: stack.stateDir });

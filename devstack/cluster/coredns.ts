@@ -28,6 +28,6 @@ export async function startCoreDns(bin: string, stateDir: string, kubeconfig: st
   const file = join(stateDir, 'Corefile');
   writeFileSync(file, corefile);
   const proc = startProcess('coredns', ...inNetns(netns, bin, ['-conf', file]), join(stateDir, 'coredns.log'));
-  await waitUntil(proc, 'ready', 60_000, async () => (await fetch(`http://127.0.0.1:${ports.ready}/ready`)).ok);
+  await waitUntil(proc, 'ready', 60_000, async () => (await fetch(`http://127.0.0.1:${ports.ready}/ready`, { signal: AbortSignal.timeout(2_000) })).ok);
   return proc;
 }

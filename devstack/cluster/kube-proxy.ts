@@ -23,6 +23,6 @@ export async function startKubeProxy(bin: string, stateDir: string, kubeconfig: 
   const file = join(stateDir, 'kube-proxy.yaml');
   writeFileSync(file, stringify(config));
   const proc = startProcess('kube-proxy', ...inNetns(netns, bin, [`--config=${file}`, '--v=1']), join(stateDir, 'kube-proxy.log'));
-  await waitUntil(proc, 'healthy', 120_000, async () => (await fetch(`http://127.0.0.1:${ports.healthz}/healthz`)).ok);
+  await waitUntil(proc, 'healthy', 120_000, async () => (await fetch(`http://127.0.0.1:${ports.healthz}/healthz`, { signal: AbortSignal.timeout(2_000) })).ok);
   return proc;
 }

@@ -26,6 +26,8 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const unavailable = clusterUnavailable();
 const say = (line: string) => process.stdout.write(`[cluster] ${line}\n`);
 const SYSTEM = 'kubeairunway-system';
+/** ModelDeployments in the two-replica burst (the issue's 100). */
+const BURST = 100;
 
 describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeairunway installed${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   let cluster: Cluster;
@@ -147,6 +149,36 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     await cmd.kubectlOk(['delete', 'md', 'gemma-cpu', '--timeout=120s']);
     const left = await cmd.kubectlOk(['get', 'workspaces.kaito.sh', '-n', 'default', '-o', 'name']);
     expect(left.trim()).toBe('');
+  });
+
+  it('two controller replicas, one force-deleted in the middle of a burst: every ModelDeployment reaches Running with exactly one provider resource, owned by it', async () => {
+    await cmd.kubectlOk(['scale', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--replicas=2']);
+    await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--timeout=180s']);
+    const replicas = (await cmd.kubectlOk(['get', 'pods', '-n', SYSTEM, '-l', 'app.kubernetes.io/name=kubeairunway-controller', '-o', 'jsonpath={.items[*].metadata.name}'])).trim().split(/\s+/);
+    expect(replicas).toHaveLength(2);
+    await cmd.kubectlOk(['create', 'namespace', 'burst']);
+    const t0 = Date.now();
+    const docs = Array.from({ length: BURST }, (_, i) => ({ apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name: `md-${i}`, namespace: 'burst' }, spec: { model: { id: 'Qwen/Qwen3-8B', source: 'huggingface' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } }, provider: { name: 'dynamo' } },
+    }));
+    const list = (items: object[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
+    await cmd.kubectlOk(['apply', '-f', '-'], list(docs.slice(0, BURST / 2)));
+    // One replica killed as a node failure would: no graceful stop, its workflow tasks time out and move.
+    await cmd.kubectlOk(['delete', 'pod', '-n', SYSTEM, replicas[0]!, '--force', '--grace-period=0']);
+    await cmd.kubectlOk(['apply', '-f', '-'], list(docs.slice(BURST / 2)));
+    const running = await eventually(`all ${BURST} Running`, async () => {
+      const phases = (await cmd.kubectlOk(['get', 'md', '-n', 'burst', '-o', 'jsonpath={.items[*].status.phase}'])).trim().split(/\s+/);
+      return phases.filter((p) => p === 'Running').length === BURST ? phases : undefined;
+    }, 300_000);
+    say(`${running.length} ModelDeployments Running ${seconds(t0)} after the first apply, one of two replicas force-deleted meanwhile`);
+    // Dynamo's resource (its simulated operator starts no pods: the burst loads the controller, not the node).
+    const graphs = JSON.parse(await cmd.kubectlOk(['get', 'dynamographdeployments.nvidia.com', '-n', 'burst', '-o', 'json'])) as {
+      items: { metadata: { labels?: Record<string, string>; ownerReferences?: { kind: string; name: string }[] } }[];
+    };
+    const owners = graphs.items.map((g) => g.metadata.ownerReferences?.filter((o) => o.kind === 'ModelDeployment').map((o) => o.name).join(','));
+    expect(owners.sort()).toEqual(docs.map((_, i) => `md-${i}`).sort());
+    await cmd.kubectlOk(['delete', 'md', '--all', '-n', 'burst', '--timeout=300s']);
+    expect((await cmd.kubectlOk(['get', 'dynamographdeployments.nvidia.com', '-n', 'burst', '-o', 'name'])).trim()).toBe('');
+    await cmd.kubectlOk(['delete', 'namespace', 'burst', '--timeout=120s']);
   });
 
   it('`kubeairunway controller uninstall` leaves nothing of ours behind', async () => {
