@@ -2,10 +2,19 @@
 // of the pod network, CoreDNS and the Helm client, from the Go module proxy (see build.ts for the shared
 // steps). None of the three modules has a replace directive at these versions, so `go install` builds
 // each as released, with the version its own release build stamps in.
-import { readFileSync, renameSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { downloadModule, goInstall } from './run.ts';
-import { CNI_PLUGIN_PACKAGES, CNI_PLUGINS_MODULE, CNI_PLUGINS_VERSION, COREDNS_VERSION, HELM_VERSION } from './versions.ts';
+import {
+  CNI_PLUGIN_PACKAGES,
+  CNI_PLUGINS_MODULE,
+  CNI_PLUGINS_VERSION,
+  COREDNS_VERSION,
+  HELM_VERSION,
+  LOCAL_PATH_PROVISIONER_MANIFEST,
+  LOCAL_PATH_PROVISIONER_MODULE,
+  LOCAL_PATH_PROVISIONER_VERSION,
+} from './versions.ts';
 
 /**
  * The four plugins in one `go install` (one module version, shared packages), moved into `out`: the
@@ -42,4 +51,19 @@ export async function buildHelm(work: string, out: string, logFile: string): Pro
   for (const pkg of ['pkg/lint/rules', 'pkg/chartutil']) ldflags.push(`-X ${module}/${pkg}.k8sVersionMajor=1`, `-X ${module}/${pkg}.k8sVersionMinor=${clientGo}`);
   const gobin = await goInstall(`go install helm ${HELM_VERSION}`, [`${module}/cmd/helm@v${HELM_VERSION}`], ldflags.join(' '), work, logFile);
   renameSync(join(gobin, 'helm'), join(out, 'helm'));
+}
+
+/**
+ * Rancher's local-path provisioner as released (its go.mod has no replace directive), with the version
+ * its Makefile stamps into `main.VERSION`; its own install manifest (`deploy/local-path-storage.yaml`) is
+ * kept beside the binary, so the cluster mode installs it as upstream ships it, with only the images and
+ * the storage folder set (devstack/cluster/local-path.ts).
+ */
+export async function buildLocalPathProvisioner(work: string, out: string, logFile: string): Promise<void> {
+  const module = LOCAL_PATH_PROVISIONER_MODULE;
+  const info = await downloadModule(module, LOCAL_PATH_PROVISIONER_VERSION, work, logFile);
+  const ldflags = `-s -w -X main.VERSION=v${LOCAL_PATH_PROVISIONER_VERSION}`;
+  const gobin = await goInstall(`go install local-path-provisioner ${LOCAL_PATH_PROVISIONER_VERSION}`, [`${module}@v${LOCAL_PATH_PROVISIONER_VERSION}`], ldflags, work, logFile);
+  renameSync(join(gobin, 'local-path-provisioner'), join(out, 'local-path-provisioner'));
+  copyFileSync(join(info.Dir, 'deploy', 'local-path-storage.yaml'), join(out, LOCAL_PATH_PROVISIONER_MANIFEST));
 }

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCniPlugins, buildCoredns, buildHelm } from './build-cluster.ts';
+import { buildCniPlugins, buildCoredns, buildHelm, buildLocalPathProvisioner } from './build-cluster.ts';
 import { buildKedaOperator, buildKuberayOperator } from './build-operators.ts';
 import { fetchCrdBundle } from './fetch-crds.ts';
 import { binaryVersion, cachedBinaryPath, cachedCrdBundleDir, resolveCrdBundle, resolveTool, toolsCacheDir } from './resolve.ts';
@@ -76,6 +76,7 @@ const BUILDERS: Record<ToolSpec['build'], Builder> = {
   'cni-plugins': (work, outs, logFile) => buildCniPlugins(work, outs['cni-plugins']!, logFile),
   coredns: (work, outs, logFile) => buildCoredns(work, outs.coredns!, logFile),
   helm: (work, outs, logFile) => buildHelm(work, outs.helm!, logFile),
+  'local-path-provisioner': (work, outs, logFile) => buildLocalPathProvisioner(work, outs['local-path-provisioner']!, logFile),
 };
 
 function checkGo(): void {

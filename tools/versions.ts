@@ -13,7 +13,8 @@ export type ToolName =
   | 'kube-proxy'
   | 'cni-plugins'
   | 'coredns'
-  | 'helm';
+  | 'helm'
+  | 'local-path-provisioner';
 
 export interface ToolSpec {
   name: ToolName;
@@ -24,7 +25,7 @@ export interface ToolSpec {
    * Which build produces this binary: kube-apiserver and kube-controller-manager share one, and so do
    * the cluster mode's kubelet, kube-scheduler and kube-proxy (`kubernetes-node`).
    */
-  build: 'temporal' | 'etcd' | 'kubernetes' | 'kuberay' | 'keda' | 'kubernetes-node' | 'cni-plugins' | 'coredns' | 'helm';
+  build: 'temporal' | 'etcd' | 'kubernetes' | 'kuberay' | 'keda' | 'kubernetes-node' | 'cni-plugins' | 'coredns' | 'helm' | 'local-path-provisioner';
   /**
    * `stack`: every local stack runs it; `operator`: an upstream operator that tests (and `npm run dev
    * --real-operators`) start on demand, so a stack starts without it; `cluster`: what the cluster mode
@@ -69,6 +70,11 @@ export const CNI_PLUGINS_MODULE = 'github.com/containernetworking/plugins';
 export const CNI_PLUGIN_PACKAGES = ['plugins/main/bridge', 'plugins/ipam/host-local', 'plugins/main/loopback', 'plugins/meta/portmap'] as const;
 export const COREDNS_VERSION = '1.15.0';
 export const HELM_VERSION = '3.22.0';
+// The cluster mode's storage: PersistentVolumeClaims provisioned as folders on the node (issue 34's model cache).
+export const LOCAL_PATH_PROVISIONER_VERSION = '0.0.30';
+export const LOCAL_PATH_PROVISIONER_MODULE = 'github.com/rancher/local-path-provisioner';
+/** The upstream's own install manifest, kept beside the binary (the cluster mode applies it with the image it builds). */
+export const LOCAL_PATH_PROVISIONER_MANIFEST = 'local-path-storage.yaml';
 
 export const TOOLS: readonly ToolSpec[] = [
   {
@@ -173,6 +179,16 @@ export const TOOLS: readonly ToolSpec[] = [
     versionArgs: ['version', '--short'],
     // `v3.22.0` (release builds append `+g<commit>`, which this build has no commit for).
     versionPattern: /^v(\d+\.\d+\.\d+)(?:\+g[0-9a-f]+)?$/m,
+  },
+  {
+    name: 'local-path-provisioner',
+    version: LOCAL_PATH_PROVISIONER_VERSION,
+    envVar: 'KUBEAIRUNWAY_LOCAL_PATH_PROVISIONER_BIN',
+    build: 'local-path-provisioner',
+    role: 'cluster',
+    // `local-path-provisioner version v0.0.30` (the version is stamped at build time as upstream's Makefile does).
+    versionArgs: ['--version'],
+    versionPattern: /version v(\d+\.\d+\.\d+)$/m,
   },
 ];
 

@@ -11,6 +11,7 @@ import { applyClusterServices } from './cluster-services.ts';
 import { startCoreDns } from './coredns.ts';
 import { startKubeProxy } from './kube-proxy.ts';
 import { startKubeScheduler } from './kube-scheduler.ts';
+import { installLocalPathStorage } from './local-path.ts';
 import { clusterNetworkUnavailable } from './network.ts';
 import { nodeInCluster } from './node-network.ts';
 
@@ -32,7 +33,7 @@ export type ClusterOptions = Omit<StackOptions, 'cluster'> & {
   engine?: DockerEngine;
 };
 
-const CLUSTER_TOOLS = ['kube-scheduler', 'kube-proxy', 'coredns', 'cni-plugins'] as const;
+const CLUSTER_TOOLS = ['kube-scheduler', 'kube-proxy', 'coredns', 'cni-plugins', 'local-path-provisioner'] as const;
 
 /** Builds (once, from the Go module proxy) the cluster's tools that plain setup skips; quick when cached. */
 export async function ensureClusterTools(log: (line: string) => void): Promise<void> {
@@ -98,6 +99,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const dnsPorts = { health: await port(), ready: await port() };
     extra.push(await timed('CoreDNS', () => startCoreDns(bins.coredns, opts.stateDir, kubeconfig, dnsPorts, network.netns)));
     await timed(`node ${CLUSTER_NODE_NAME} Ready`, () => nodeReady(kc, CLUSTER_NODE_NAME, 120_000));
+    await timed('local-path storage (the default StorageClass)', () => installLocalPathStorage({ engine: started, node: node!, kubeconfigPath: kubeconfig }, log));
   } catch (err) {
     await stop();
     throw err;

@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildProjectImage } from '../docker-images.ts';
 import type { Cluster } from './cluster.ts';
+import { kubectl } from './kubectl.ts';
 
 // The product installed into a cluster-mode stack as a user installs it: the image built from the
 // repository's Dockerfile, put into the node's containerd under the name install.yaml gives it (no
@@ -20,16 +20,6 @@ export async function loadProductImage(cluster: Cluster, root: string, log: (lin
   await buildProjectImage(cluster.engine, root, tag, log);
   await cluster.node.importImages([tag]);
   return tag;
-}
-
-function kubectl(kubeconfig: string, args: string[], timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // deploy/ is not part of the product's build: the same KUBECTL override as its kubectlCommand().
-    execFile(process.env.KUBECTL ?? 'kubectl', [`--kubeconfig=${kubeconfig}`, ...args], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`kubectl ${args.join(' ')}: ${stderr.trim() || err.message}`));
-      else resolve(stdout);
-    });
-  });
 }
 
 /** `kubectl apply -f deploy/install.yaml`, then waits (bounded) for the controller's and webhook's rollouts. */
