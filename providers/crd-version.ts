@@ -29,6 +29,23 @@ export function versionOfCrd(resource: ProviderResourceType, object: unknown): V
 }
 
 /**
+ * The API version to render for, whatever kind of resource it is: a built-in kind (`resource.builtin`)
+ * is always served in its first listed version, with no CRD to read (`crd` is then ignored); a custom
+ * resource's version comes from its CRD as read (`versionOfCrd`).
+ */
+export function versionOfResource(resource: ProviderResourceType, crd: unknown): VersionChoice | undefined {
+  if (resource.builtin) return builtinVersion(resource);
+  return versionOfCrd(resource, crd);
+}
+
+/** `apps/v1` for a built-in kind of group `apps`; `v1` for the core group. */
+export function builtinVersion(resource: ProviderResourceType): VersionChoice {
+  const version = resource.versions[0];
+  if (version === undefined) return { error: `${resource.kind} lists no API version` };
+  return { apiVersion: resource.group ? `${resource.group}/${version}` : version };
+}
+
+/**
  * A watch of the provider's own CRD alone (a `metadata.name` field selector, which RBAC authorizes
  * against the role's `resourceNames`: a provider may list and watch its CRD and no other).
  */

@@ -14,6 +14,7 @@ export type {
   OwnerReferenceOut,
   ProviderDefinition,
   ProviderResourceType,
+  RelatedObjects,
   RenderContext,
   RenderResult,
   UnifiedCondition,

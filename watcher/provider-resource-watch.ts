@@ -2,8 +2,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProviderResourceType } from '../providers/contract.ts';
 import { splitApiVersion, type AnyObject } from '../kube/custom-objects.ts';
 import type { InformerSet, SharedCollection } from '../kube/informer-set.ts';
-import { crdCollection, crdRef, versionOfCrd } from '../providers/crd-version.ts';
-import { readCrd } from '../kube/installed-crd.ts';
+import { crdCollection, versionOfResource } from '../providers/crd-version.ts';
+import { readProviderCrd } from '../kube/installed-crd.ts';
 import { MANAGED_SELECTOR } from '../api/constants.ts';
 import { subscribe } from '../kube/informer.ts';
 
@@ -35,22 +35,25 @@ export function watchProviderResources(opts: ProviderResourceWatchOptions): { st
   let resources: SharedCollection | undefined;
   let beginning: Promise<void> | undefined;
 
-  const crds = opts.informers.collection(`${opts.resource.kind} CRD`, crdCollection(opts.resource));
-  const unsubscribe = subscribe(crds.informer, ['add', 'update'], () => {
-    if (stopped) return;
-    if (resources) return resources.retryNow();
-    clearTimeout(timer);
-    void look();
-  });
+  // A built-in kind (a Deployment) has no CRD to wait for: its watch starts at once.
+  const crds = opts.resource.builtin ? undefined : opts.informers.collection(`${opts.resource.kind} CRD`, crdCollection(opts.resource));
+  const unsubscribe = crds
+    ? subscribe(crds.informer, ['add', 'update'], () => {
+        if (stopped) return;
+        if (resources) return resources.retryNow();
+        clearTimeout(timer);
+        void look();
+      })
+    : () => {};
 
   /** One look for the CRD at a time: a CRD event during a look waits for that look. */
   const look = (): Promise<void> => (beginning ??= begin().finally(() => (beginning = undefined)));
 
   const begin = async () => {
     if (stopped || resources) return;
-    let choice: ReturnType<typeof versionOfCrd>;
+    let choice: ReturnType<typeof versionOfResource>;
     try {
-      choice = versionOfCrd(opts.resource, await readCrd(opts.kc, opts.informers, crdRef(opts.resource)));
+      choice = versionOfResource(opts.resource, await readProviderCrd(opts.kc, opts.informers, opts.resource));
     } catch (err) {
       opts.log?.(`${opts.resource.kind} CRD lookup failed: ${(err as Error).message}`);
       choice = undefined;
