@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ProviderResourceType } from '../providers/contract.ts';
+import type { OwnedKind, ProviderResourceType } from '../providers/contract.ts';
+import { MODEL_DEPLOYMENT_LABEL } from '../providers/shared/metadata.ts';
 import { splitApiVersion, type AnyObject } from '../kube/custom-objects.ts';
 import type { InformerSet, SharedCollection } from '../kube/informer-set.ts';
 import { crdCollection, versionOfResource } from '../providers/crd-version.ts';
@@ -14,6 +15,13 @@ export interface ProviderResourceWatchOptions {
   resource: ProviderResourceType;
   /** Called for every change of a provider resource we manage (operator status, direct edits, deletion). */
   onChange: (obj: AnyObject, reason: string) => void;
+  /**
+   * Kinds the provider's status reads beside its resource (`ProviderDefinition.statusReads`, e.g. Pods):
+   * watched too (managed-by label), so their reads come from this cache and a change of one (a pod
+   * crash-looping) reaches `onRelatedChange` with the provider resource of the same deployment.
+   */
+  related?: readonly OwnedKind[];
+  onRelatedChange?: (kind: string, obj: AnyObject, reason: string, resource: AnyObject) => void;
   /** How often to look for the CRD while it is not installed. */
   crdPollMs?: number;
   log?: (line: string) => void;
@@ -70,6 +78,20 @@ export function watchProviderResources(opts: ProviderResourceWatchOptions): { st
     informer.on('add', (o) => opts.onChange(o, `${kind} added`));
     informer.on('update', (o) => opts.onChange(o, `${kind} changed`));
     informer.on('delete', (o) => opts.onChange(o, `${kind} deleted`));
+    for (const other of opts.related ?? []) if (other.kind !== kind) watchRelated(other, informer);
+  };
+
+  /** A related object (a Pod: owned by a ReplicaSet, not by us) belongs to the provider resource with its deployment label. */
+  const watchRelated = (other: OwnedKind, resourceInformer: SharedCollection['informer']) => {
+    const related = opts.informers.collection(other.kind, { ...splitApiVersion(other.apiVersion), plural: other.plural, labelSelector: MANAGED_SELECTOR });
+    const notify = (o: AnyObject, reason: string) => {
+      const label = o.metadata?.labels?.[MODEL_DEPLOYMENT_LABEL];
+      const resource = label ? resourceInformer.list(o.metadata?.namespace).find((r) => r.metadata?.labels?.[MODEL_DEPLOYMENT_LABEL] === label) : undefined;
+      if (resource) opts.onRelatedChange?.(other.kind, o, reason, resource);
+    };
+    related.informer.on('add', (o) => notify(o, `${other.kind} added`));
+    related.informer.on('update', (o) => notify(o, `${other.kind} changed`));
+    related.informer.on('delete', (o) => notify(o, `${other.kind} deleted`));
   };
   void look();
 

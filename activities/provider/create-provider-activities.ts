@@ -22,6 +22,7 @@ import { readProviderCrd } from '../../kube/installed-crd.ts';
 import { apiRefusal, RESOURCE_REFUSED, schemaRefusal } from './refusal.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
 import { readUpstream } from './upstream-read.ts';
+import { readRelated } from './related-read.ts';
 import { MANAGED_SELECTOR } from '../../api/constants.ts';
 import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities, ReconcileOutcome } from '../../contract/provider-activities.ts';
 
@@ -184,6 +185,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     let phase: ObservedStatus['phase'];
     let message: string | undefined;
     let extra: Record<string, unknown> = {};
+    let notReadyReason: string | undefined;
     // No resource: no replica can be ready, whatever counts status showed while it existed.
     const without = replicasWithoutResource(md.status?.replicas);
     const gone = without ? { replicas: without } : {};
@@ -207,9 +209,11 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
         conditions.push({ type: 'ResourceCreated', status: 'False', reason: 'ResourceNotCreated', message });
         extra = gone;
       } else {
-        const mapped = provider.mapStatus(upstream);
+        const related = provider.statusReads ? await readRelated(objects, deps.informers, provider.statusReads, ref.namespace, md.metadata.name ?? ref.name) : undefined;
+        const mapped = related ? provider.mapStatus(upstream, related) : provider.mapStatus(upstream);
         phase = mapped.phase;
         message = mapped.message;
+        notReadyReason = mapped.notReadyReason;
         conditions.push({ type: 'ResourceCreated', status: 'True', reason: 'ResourceCreated', message: conditionMessages.resourceCreated(primary.kind) });
         conditions.push(...mapped.conditions);
         extra = {
@@ -247,6 +251,11 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       const shown = md.status?.conditions?.find((c) => c.type === 'ResourceCreated');
       if (!(shown?.reason === RESOURCE_REFUSED && shown.message === refusal)) await record(ref, { type: 'Warning', reason: RESOURCE_REFUSED, message: refusal });
     } else if (phase === 'Failed' && md.status?.phase !== 'Failed') await record(ref, events.providerError(message ?? 'unknown error'));
+    else if (notReadyReason && message && message !== md.status?.message) {
+      // Why a replica is not ready (a pod's image, crash loop, scheduling), once per distinct message:
+      // the status already says it, the event puts it in `kubectl describe` and the event stream.
+      await record(ref, { type: 'Warning', reason: notReadyReason, message });
+    }
     return { phase, message, ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True') };
   };
 
