@@ -47,7 +47,8 @@ function containerProblem(pod: string, status: unknown): PodProblem | undefined 
   const exitCode = field(ended, 'exitCode');
   const code = typeof exitCode === 'number' ? ` (exit code ${exitCode})` : '';
   if (endReason === 'OOMKilled') {
-    return failed('OOMKilled', `Pod ${pod}: container '${container}' was killed for using more memory than its limit (OOMKilled${code}); raise resources.memory`);
+    const exit = typeof exitCode === 'number' ? `, exit code ${exitCode}` : '';
+    return failed('OOMKilled', `Pod ${pod}: container '${container}' was killed for using more memory than its limit (OOMKilled${exit}); raise resources.memory`);
   }
   if (waiting === 'CrashLoopBackOff') {
     const why = endReason ? `last terminated with ${endReason}${code}` : 'keeps exiting';
