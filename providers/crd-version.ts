@@ -16,6 +16,11 @@ export function crdRef(resource: ProviderResourceType): ResourceRef {
   return { ...CRDS, name: `${resource.plural}.${resource.group}` };
 }
 
+/** The CRD to read for a provider's resource; undefined for a kind the API server serves itself (`builtin`), which has none. */
+export function providerCrdRef(resource: ProviderResourceType): ResourceRef | undefined {
+  return resource.builtin ? undefined : crdRef(resource);
+}
+
 /**
  * The API version to render for, given the provider's CRD as read (seed 001 §4.10); undefined when the
  * CRD is missing or not yet Established.

@@ -3,8 +3,8 @@ import type { OwnedKind, ProviderResourceType } from '../providers/contract.ts';
 import { MODEL_DEPLOYMENT_LABEL } from '../providers/shared/metadata.ts';
 import { splitApiVersion, type AnyObject } from '../kube/custom-objects.ts';
 import type { InformerSet, SharedCollection } from '../kube/informer-set.ts';
-import { crdCollection, versionOfResource } from '../providers/crd-version.ts';
-import { readProviderCrd } from '../kube/installed-crd.ts';
+import { crdCollection, providerCrdRef, versionOfResource } from '../providers/crd-version.ts';
+import { readCrd } from '../kube/installed-crd.ts';
 import { MANAGED_SELECTOR } from '../api/constants.ts';
 import { subscribe } from '../kube/informer.ts';
 
@@ -61,7 +61,7 @@ export function watchProviderResources(opts: ProviderResourceWatchOptions): { st
     if (stopped || resources) return;
     let choice: ReturnType<typeof versionOfResource>;
     try {
-      choice = versionOfResource(opts.resource, await readProviderCrd(opts.kc, opts.informers, opts.resource));
+      choice = versionOfResource(opts.resource, await readCrd(opts.kc, opts.informers, providerCrdRef(opts.resource)));
     } catch (err) {
       opts.log?.(`${opts.resource.kind} CRD lookup failed: ${(err as Error).message}`);
       choice = undefined;

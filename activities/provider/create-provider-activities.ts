@@ -17,8 +17,8 @@ import { statusUnchanged } from '../status/unchanged.ts';
 import { replicasWithoutResource } from '../status/replicas-without-resource.ts';
 import { APPLIED_STATE_ANNOTATION, RENDER_HASH_ANNOTATION, renderHash, stateHash } from './applied-state.ts';
 import { changedIdentityFields, IDENTITY_ANNOTATION, identityOf } from './identity.ts';
-import { versionOfResource } from '../../providers/crd-version.ts';
-import { readProviderCrd } from '../../kube/installed-crd.ts';
+import { providerCrdRef, versionOfResource } from '../../providers/crd-version.ts';
+import { readCrd } from '../../kube/installed-crd.ts';
 import { apiRefusal, RESOURCE_REFUSED, schemaRefusal } from './refusal.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
 import { readUpstream } from './upstream-read.ts';
@@ -75,7 +75,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
    * comes along: the rendered resource is checked against its schema before it is applied.
    */
   const renderFor = async (md: ModelDeployment): Promise<Rendered | undefined> => {
-    const crd = await kubeCall(`detect ${provider.resource.kind} CRD`, () => readProviderCrd(deps.kc, deps.informers, provider.resource));
+    const crd = await kubeCall(`detect ${provider.resource.kind} CRD`, () => readCrd(deps.kc, deps.informers, providerCrdRef(provider.resource)));
     const choice = versionOfResource(provider.resource, crd);
     if (choice === undefined) return undefined;
     if ('error' in choice) throw activityFailure('UnsupportedCrdVersion', choice.error);
