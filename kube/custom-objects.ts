@@ -87,8 +87,10 @@ export class CustomObjects {
     }
   }
 
-  async list(ref: CollectionRef & { labelSelector?: string }): Promise<AnyObject[]> {
-    const res = await this.rest.request<{ items?: AnyObject[] }>('GET', collectionPath(ref), { query: { labelSelector: ref.labelSelector } });
+  /** `limit` bounds the answer to its first page (the rest is not fetched). */
+  async list(ref: CollectionRef & { labelSelector?: string; limit?: number }): Promise<AnyObject[]> {
+    const query = { labelSelector: ref.labelSelector, ...(ref.limit !== undefined ? { limit: String(ref.limit) } : {}) };
+    const res = await this.rest.request<{ items?: AnyObject[] }>('GET', collectionPath(ref), { query });
     return res.items ?? [];
   }
 

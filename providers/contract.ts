@@ -32,13 +32,20 @@ export interface KubernetesObject {
   [field: string]: unknown;
 }
 
-/** The custom resource a provider renders. */
+/** The resource a provider renders: a custom resource, or (`builtin`) a kind Kubernetes itself serves. */
 export interface ProviderResourceType {
   group: string;
   kind: string;
   plural: string;
   /** API versions of `group` this provider can render, preferred first (seed 001 §4.10). */
   versions: readonly string[];
+  /**
+   * A kind the API server serves itself (`apps/v1` Deployment): there is no CRD to find or wait for, the
+   * first of `versions` is always the one rendered, and no CRD schema is checked before applying (the
+   * API server validates built-in kinds on its own). Everything else (apply, drift, identity, watch,
+   * cleanup) is the same as for a custom resource.
+   */
+  builtin?: true;
 }
 
 /** A kind of object a provider creates; cleanup deletes the ones it owns, primary resource first. */
@@ -48,6 +55,13 @@ export interface OwnedKind {
   kind: string;
   plural: string;
 }
+
+/**
+ * Objects related to the provider resource that its status mapping reads (e.g. the Pods of a
+ * Deployment), by kind, as the provider activity listed them: those in the deployment's namespace that
+ * carry its `kubeairunway.ai/model-deployment` label, at most a bounded number per kind.
+ */
+export type RelatedObjects = Readonly<Record<string, readonly unknown[]>>;
 
 export interface CompatibilityResult {
   compatible: boolean;
@@ -96,6 +110,12 @@ export interface UnifiedStatus {
   endpoint?: UnifiedEndpoint;
   /** Conditions the provider owns and can derive from upstream status (the Ready condition). */
   conditions: UnifiedCondition[];
+  /**
+   * Why the model is not (fully) serving, as a Kubernetes event reason (`ImagePullBackOff`,
+   * `CrashLoopBackOff`, `Unschedulable`, `OOMKilled` ...) for `message`: the provider activity records
+   * one Warning event per distinct message, so `kubectl describe` shows the cause.
+   */
+  notReadyReason?: string;
 }
 
 export interface ProviderDefinition {
@@ -110,6 +130,11 @@ export interface ProviderDefinition {
   readonly overrideSchema: OverrideSchema;
   /** Kinds the provider creates and cleans up, primary resource first. */
   readonly ownedKinds: readonly OwnedKind[];
+  /**
+   * Kinds the status mapping reads besides the provider resource (read-only, found by the deployment's
+   * label; see `RelatedObjects`). Most providers read only their resource and leave this out.
+   */
+  readonly statusReads?: readonly OwnedKind[];
   /** Whether this provider can serve the deployment; overrides of the wrong type are errors here. */
   compatibility(md: ModelDeployment): CompatibilityResult;
   /**
@@ -118,6 +143,9 @@ export interface ProviderDefinition {
    * not one of `resource.versions`; never throws otherwise.
    */
   render(md: ModelDeployment, context: RenderContext): RenderResult;
-  /** Maps the live provider resource (or undefined when it does not exist) to the unified status. Never throws. */
-  mapStatus(upstream: unknown): UnifiedStatus;
+  /**
+   * Maps the live provider resource (or undefined when it does not exist) to the unified status, with
+   * the objects of `statusReads` when the provider declares any (empty lists otherwise). Never throws.
+   */
+  mapStatus(upstream: unknown, related?: RelatedObjects): UnifiedStatus;
 }

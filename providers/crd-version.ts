@@ -16,6 +16,11 @@ export function crdRef(resource: ProviderResourceType): ResourceRef {
   return { ...CRDS, name: `${resource.plural}.${resource.group}` };
 }
 
+/** The CRD to read for a provider's resource; undefined for a kind the API server serves itself (`builtin`), which has none. */
+export function providerCrdRef(resource: ProviderResourceType): ResourceRef | undefined {
+  return resource.builtin ? undefined : crdRef(resource);
+}
+
 /**
  * The API version to render for, given the provider's CRD as read (seed 001 §4.10); undefined when the
  * CRD is missing or not yet Established.
@@ -26,6 +31,23 @@ export function versionOfCrd(resource: ProviderResourceType, object: unknown): V
   if (!crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return undefined;
   const served = (crd.spec?.versions ?? []).filter((v) => v.served !== false).map((v) => v.name);
   return chooseApiVersion(resource, served);
+}
+
+/**
+ * The API version to render for, whatever kind of resource it is: a built-in kind (`resource.builtin`)
+ * is always served in its first listed version, with no CRD to read (`crd` is then ignored); a custom
+ * resource's version comes from its CRD as read (`versionOfCrd`).
+ */
+export function versionOfResource(resource: ProviderResourceType, crd: unknown): VersionChoice | undefined {
+  if (resource.builtin) return builtinVersion(resource);
+  return versionOfCrd(resource, crd);
+}
+
+/** `apps/v1` for a built-in kind of group `apps`; `v1` for the core group. */
+export function builtinVersion(resource: ProviderResourceType): VersionChoice {
+  const version = resource.versions[0];
+  if (version === undefined) return { error: `${resource.kind} lists no API version` };
+  return { apiVersion: resource.group ? `${resource.group}/${version}` : version };
 }
 
 /**

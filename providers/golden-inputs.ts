@@ -47,7 +47,7 @@ export function withEverything(spec: ModelDeploymentSpec): ModelDeploymentSpec {
 }
 
 export interface GoldenInput {
-  /** The provider that renders it (`dynamo`, `kaito`, `kuberay`). */
+  /** The provider that renders it (`deployment`, `dynamo`, `kaito`, `kuberay`). */
   provider: string;
   /** Short name, as the golden file is named. */
   name: string;
@@ -55,6 +55,29 @@ export interface GoldenInput {
 }
 
 const kuberaySpec = (): ModelDeploymentSpec => ({ ...gpuVllmSpec(), provider: { name: 'kuberay' } });
+
+/** The deployment provider's inputs: each engine and mode it renders, named explicitly (it has no selection rules). */
+export function deploymentGoldenInputs(): GoldenInput[] {
+  const named = (spec: ModelDeploymentSpec, overrides?: Record<string, unknown>): ModelDeploymentSpec => ({ ...spec, provider: { name: 'deployment', ...(overrides ? { overrides } : {}) } });
+  const { image: _seedImage, ...cpuGguf } = cpuLlamacppSpec();
+  const disaggregated = disaggregatedSpec();
+  return [
+    { provider: 'deployment', name: 'vllm-aggregated', md: modelDeployment('llama-8b', named(gpuVllmSpec())) },
+    {
+      provider: 'deployment',
+      name: 'vllm-everything',
+      md: modelDeployment('full', named({ ...withEverything(gpuVllmSpec()), image: 'registry.example.com/vllm:custom' }, { startupTimeoutSeconds: 3600, shmSize: '16Gi', serviceAccountName: 'models' })),
+    },
+    { provider: 'deployment', name: 'vllm-disaggregated', md: modelDeployment('llama-70b-pd', named(disaggregated)) },
+    { provider: 'deployment', name: 'sglang-aggregated', md: modelDeployment('sg', named({ ...gpuVllmSpec(), engine: { type: 'sglang', contextLength: 4096, trustRemoteCode: true } })) },
+    { provider: 'deployment', name: 'llamacpp-cpu-huggingface', md: modelDeployment('gemma-cpu', named({ ...cpuGguf, model: { ...cpuGguf.model, servedName: 'gemma' }, engine: { type: 'llamacpp', contextLength: 4096 } })) },
+    {
+      provider: 'deployment',
+      name: 'llamacpp-local-path',
+      md: modelDeployment('tiny', named({ model: { id: '/models/tiny.gguf', source: 'custom' }, engine: { type: 'llamacpp' }, resources: { cpu: '1', memory: '1Gi' } })),
+    },
+  ];
+}
 
 /** Every golden input, each built fresh. */
 export function goldenInputs(): GoldenInput[] {
@@ -71,5 +94,6 @@ export function goldenInputs(): GoldenInput[] {
     { provider: 'kuberay', name: 'vllm-aggregated', md: modelDeployment('llama-ray', kuberaySpec()) },
     { provider: 'kuberay', name: 'vllm-everything', md: modelDeployment('full', { ...withEverything(kuberaySpec()), image: 'rayproject/ray-llm:2.46.0-py311-cu124' }) },
     { provider: 'kuberay', name: 'vllm-disaggregated', md: modelDeployment('llama-70b-pd', { ...disaggregatedSpec(), provider: { name: 'kuberay' } }) },
+    ...deploymentGoldenInputs(),
   ];
 }

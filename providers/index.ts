@@ -2,6 +2,7 @@
 // types. Other modules import from here only.
 
 import type { ProviderDefinition } from './contract.ts';
+import { deploymentProvider } from './deployment/index.ts';
 import { dynamoProvider } from './dynamo/index.ts';
 import { kaitoProvider } from './kaito/index.ts';
 import { kuberayProvider } from './kuberay/index.ts';
@@ -14,6 +15,7 @@ export type {
   OwnerReferenceOut,
   ProviderDefinition,
   ProviderResourceType,
+  RelatedObjects,
   RenderContext,
   RenderResult,
   UnifiedCondition,
@@ -29,10 +31,10 @@ export type { VersionChoice } from './shared/api-version.ts';
 export { canonicalize, stableStringify } from './shared/canonical.ts';
 export { compatibilityMessages } from './shared/capability-check.ts';
 export { ENGINE_TYPE_LABEL, MODEL_DEPLOYMENT_LABEL, ownedObjectSelector } from './shared/metadata.ts';
-export { kaitoProvider, dynamoProvider, kuberayProvider };
+export { kaitoProvider, dynamoProvider, kuberayProvider, deploymentProvider };
 
 /** The built-in providers, in name order. */
-export const builtinProviders: readonly ProviderDefinition[] = Object.freeze([dynamoProvider, kaitoProvider, kuberayProvider]);
+export const builtinProviders: readonly ProviderDefinition[] = Object.freeze([deploymentProvider, dynamoProvider, kaitoProvider, kuberayProvider]);
 
 export function findProvider(name: string): ProviderDefinition | undefined {
   return builtinProviders.find((p) => p.name === name);

@@ -5,7 +5,10 @@ import { builtinProviders, selectProvider } from './index.ts';
 import { modelDeployment } from './testing/fixtures.ts';
 
 const ready = (config: InferenceProviderConfig, isReady = true): InferenceProviderConfig => ({ ...config, status: { ready: isReady } });
-const builtins = (): InferenceProviderConfig[] => builtinProviders.map((p) => ready(p.config));
+/** The seed's three providers (§4.4): the answers below are the seed's, with or without `deployment` installed (see the end). */
+const SEED_PROVIDERS = ['dynamo', 'kaito', 'kuberay'];
+const seedProviders = () => builtinProviders.filter((p) => SEED_PROVIDERS.includes(p.name));
+const builtins = (): InferenceProviderConfig[] => seedProviders().map((p) => ready(p.config));
 const without = (name: string): InferenceProviderConfig[] => builtins().filter((c) => c.metadata.name !== name);
 const select = (spec: ModelDeploymentSpec, configs = builtins(), selectorEnabled = true) =>
   selectProvider(modelDeployment('m', spec), configs, { selectorEnabled });
@@ -125,7 +128,7 @@ describe('selectProvider: seed 001 §4.4 with the built-in configurations', () =
   });
 
   it('no ready provider → "No healthy providers available", each listed as not ready', () => {
-    const configs = builtinProviders.map((p) => ready(p.config, false));
+    const configs = seedProviders().map((p) => ready(p.config, false));
     expect(select(gpuVllmSpec(), configs)).toEqual({
       ruleErrors: [],
       error: 'No healthy providers available',
@@ -137,7 +140,7 @@ describe('selectProvider: seed 001 §4.4 with the built-in configurations', () =
     });
     expect(select(gpuVllmSpec(), []).error).toBe('No healthy providers available');
     // A config without status has not reported readiness.
-    expect(select(gpuVllmSpec(), builtinProviders.map((p) => p.config)).error).toBe('No healthy providers available');
+    expect(select(gpuVllmSpec(), seedProviders().map((p) => p.config)).error).toBe('No healthy providers available');
   });
 
   it('a not-ready provider is skipped in favour of a ready one', () => {
@@ -252,5 +255,42 @@ describe('selectProvider: scoring, tie-breaks and rule errors', () => {
     const result = select({ model: { id: 'x' }, resources: { gpu: { count: 1 } } });
     expect(result.error).toBe('No compatible provider found for engine=(unset), gpu=true, mode=aggregated');
     expect(result.rejected.every((r) => r.reason === 'engine.type is not set')).toBe(true);
+  });
+});
+
+describe('selectProvider: the deployment provider changes no automatic answer', () => {
+  const withDeployment = (): InferenceProviderConfig[] => builtinProviders.map((p) => ready(p.config));
+  const specs: Array<[string, ModelDeploymentSpec]> = [
+    ['CPU llama.cpp (Example 2)', cpuLlamacppSpec()],
+    ['GPU llama.cpp', { ...cpuLlamacppSpec(), resources: { gpu: { count: 1 } } }],
+    ['GPU vLLM (Example 1)', gpuVllmSpec()],
+    ['vLLM, 4 GPUs', { ...gpuVllmSpec(), resources: { gpu: { count: 4 } } }],
+    ['vLLM without GPU', { model: { id: 'x/y' }, engine: { type: 'vllm' } }],
+    ['SGLang', { ...gpuVllmSpec(), engine: { type: 'sglang' } }],
+    ['TensorRT-LLM', { ...gpuVllmSpec(), engine: { type: 'trtllm' } }],
+    ['disaggregated vLLM (Example 3, no provider named)', auto(disaggregatedSpec())],
+  ];
+
+  it.each(specs)('%s: the same provider (or the same error) with and without it', (_name, spec) => {
+    const seed = select(spec, builtins());
+    const all = select(spec, withDeployment());
+    expect(all.selected).toEqual(seed.selected);
+    expect(all.error).toEqual(seed.error);
+    expect(all.rejected.map((r) => r.name)).toContain('deployment');
+  });
+
+  it('the same when Dynamo is down: KAITO or no provider, never deployment', () => {
+    for (const [, spec] of specs) {
+      const seed = select(spec, without('dynamo'));
+      const all = select(spec, withDeployment().filter((c) => c.metadata.name !== 'dynamo'));
+      expect(all.selected).toEqual(seed.selected);
+      expect(all.error).toEqual(seed.error);
+    }
+  });
+
+  it('chosen when named, or by a rule an operator adds to its config', () => {
+    expect(select({ ...cpuLlamacppSpec(), provider: { name: 'deployment' } }, withDeployment()).selected).toEqual({ name: 'deployment', reason: 'explicit provider selection' });
+    const configs = withDeployment().map((c) => (c.metadata.name === 'deployment' ? { ...c, spec: { ...c.spec, selectionRules: [{ condition: 'true', priority: 200 }] } } : c));
+    expect(select(cpuLlamacppSpec(), configs).selected?.name).toBe('deployment');
   });
 });

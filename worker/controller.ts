@@ -144,7 +144,20 @@ export async function startController(opts: ControllerOptions): Promise<Controll
         activityInterceptors: opts.activityInterceptors?.(provider.name),
       }),
     );
-    const watch = watchProviderResources({ kc: opts.kc, informers, resource: provider.resource, onChange: (obj, reason) => ownerSignals.changed(provider.resource.kind, obj, reason), crdPollMs: opts.providerCrdPollMs, log });
+    const watch = watchProviderResources({
+      kc: opts.kc,
+      informers,
+      resource: provider.resource,
+      onChange: (obj, reason) => ownerSignals.changed(provider.resource.kind, obj, reason),
+      related: provider.statusReads,
+      // A pod's change wakes the deployment that owns the provider resource of the same deployment label.
+      onRelatedChange: (kind, obj, reason, resource) => {
+        const owner = ownerSignals.controllerOf(resource);
+        if (owner) ownerSignals.changed(kind, obj, reason, owner);
+      },
+      crdPollMs: opts.providerCrdPollMs,
+      log,
+    });
     stops.push(() => watch.stop());
     registrations.push(await registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, crdCheckMs: opts.providerCrdCheckMs, informers, log }));
   }

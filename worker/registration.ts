@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, PROVIDER_CONFIG_KIND, providerFieldManager } from '../api/constants.ts';
 import type { ProviderDefinition } from '../providers/contract.ts';
-import { crdCollection, crdRef, versionOfCrd } from '../providers/crd-version.ts';
+import { crdCollection, crdRef, versionOfResource } from '../providers/crd-version.ts';
 import { CustomObjects } from '../kube/custom-objects.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
 import { subscribe } from '../kube/informer.ts';
@@ -33,14 +33,17 @@ export async function registerProvider(
   await objects.apply(ref, { apiVersion: API_VERSION, kind: PROVIDER_CONFIG_KIND, metadata, spec }, fieldManager);
 
   // The provider's own CRD, watched (one object: a `metadata.name` field selector). Read from this
-  // watch's cache once it is filled, else from the API server.
+  // watch's cache once it is filled, else from the API server. A built-in kind (a Deployment) has no
+  // CRD: the version it renders is reported as installed, always.
+  const builtin = provider.resource.builtin === true;
   const crdName = crdRef(provider.resource).name;
-  const crds = opts.informers?.collection(`${provider.resource.kind} CRD`, crdCollection(provider.resource));
+  const crds = builtin ? undefined : opts.informers?.collection(`${provider.resource.kind} CRD`, crdCollection(provider.resource));
   const versionOf = (crd: unknown) => {
-    const version = versionOfCrd(provider.resource, crd);
+    const version = versionOfResource(provider.resource, crd);
     return version && !('error' in version) ? version.apiVersion : '';
   };
   const installedVersion = async () => {
+    if (builtin) return versionOf(undefined);
     if (crds?.synced) return versionOf(crds.informer.get(crdName));
     return versionOf(await objects.get(crdRef(provider.resource)).catch(() => undefined));
   };
@@ -107,8 +110,8 @@ export async function registerProvider(
   const unsubscribe = crds ? subscribe(crds.informer, ['add', 'update', 'delete'], () => refresh('CRD change report')) : undefined;
   // Still checked on a timer too: the watch may be down (an outage, or a role without list and watch
   // of the CRD), and then this is what notices.
-  const crdTimer = setInterval(() => refresh('CRD check'), opts.crdCheckMs ?? 5_000);
-  crdTimer.unref();
+  const crdTimer = builtin ? undefined : setInterval(() => refresh('CRD check'), opts.crdCheckMs ?? 5_000);
+  crdTimer?.unref();
 
   return {
     async stop() {

@@ -7,7 +7,7 @@ import type { TargetRef, TargetResolution } from '../../contract/asya-activities
 import { splitApiVersion, type AnyObject, type CustomObjects } from '../../kube/custom-objects.ts';
 import { kubeCall } from '../../kube/errors.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
-import { crdRef, versionOfCrd } from '../../providers/crd-version.ts';
+import { providerCrdRef, versionOfResource } from '../../providers/crd-version.ts';
 import { readCrd } from '../../kube/installed-crd.ts';
 import { builtinProviders } from '../../providers/index.ts';
 import { injectionConflict, isInjected } from '../../render/asya/injection.ts';
@@ -79,7 +79,7 @@ export async function resolveTarget(objects: CustomObjects, kc: KubeConfig, info
     if (!resourceKind || !resourceName) return { wait: `${named} has no provider resource yet` };
     const provider = builtinProviders.find((p) => p.resource.kind === resourceKind);
     if (!provider) return { wait: `${named}'s provider resource ${resourceKind} is not one a built-in provider makes` };
-    const choice = versionOfCrd(provider.resource, await kubeCall(`find the ${resourceKind} CRD`, () => readCrd(kc, informers, crdRef(provider.resource))));
+    const choice = versionOfResource(provider.resource, await kubeCall(`find the ${resourceKind} CRD`, () => readCrd(kc, informers, providerCrdRef(provider.resource))));
     if (!choice || 'error' in choice) return { wait: `the ${resourceKind} CRD is not installed` };
     const { group, version } = splitApiVersion(choice.apiVersion);
     const resource = await get(group, version, provider.resource.plural, resourceName);

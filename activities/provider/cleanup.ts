@@ -5,7 +5,7 @@ import { splitApiVersion, type AnyObject, type CustomObjects } from '../../kube/
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { classifyKubeError, kubeCall } from '../../kube/errors.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
-import { crdRef, versionOfCrd } from '../../providers/crd-version.ts';
+import { providerCrdRef, versionOfResource } from '../../providers/crd-version.ts';
 import { readCrd } from '../../kube/installed-crd.ts';
 import { MANAGED_SELECTOR } from '../../api/constants.ts';
 
@@ -27,7 +27,7 @@ export async function deleteOwnedObjects(
    */
   expectRemoval?: (obj: AnyObject) => () => void,
 ): Promise<string[]> {
-  const installed = versionOfCrd(provider.resource, await kubeCall(`detect ${provider.resource.kind} CRD`, () => readCrd(kc, informers, crdRef(provider.resource))));
+  const installed = versionOfResource(provider.resource, await kubeCall(`detect ${provider.resource.kind} CRD`, () => readCrd(kc, informers, providerCrdRef(provider.resource))));
   const labels = Object.entries(ownedObjectSelector(name));
   const selector = labels.map(([k, v]) => `${k}=${v}`).join(',');
   const ours = (i: AnyObject) => labels.every(([k, v]) => i.metadata?.labels?.[k] === v) && Boolean(i.metadata?.ownerReferences?.some((o) => o.uid === ref.uid));

@@ -17,11 +17,12 @@ import { statusUnchanged } from '../status/unchanged.ts';
 import { replicasWithoutResource } from '../status/replicas-without-resource.ts';
 import { APPLIED_STATE_ANNOTATION, RENDER_HASH_ANNOTATION, renderHash, stateHash } from './applied-state.ts';
 import { changedIdentityFields, IDENTITY_ANNOTATION, identityOf } from './identity.ts';
-import { crdRef, versionOfCrd } from '../../providers/crd-version.ts';
+import { providerCrdRef, versionOfResource } from '../../providers/crd-version.ts';
 import { readCrd } from '../../kube/installed-crd.ts';
 import { apiRefusal, RESOURCE_REFUSED, schemaRefusal } from './refusal.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
 import { readUpstream } from './upstream-read.ts';
+import { readRelated } from './related-read.ts';
 import { MANAGED_SELECTOR } from '../../api/constants.ts';
 import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities, ReconcileOutcome } from '../../contract/provider-activities.ts';
 
@@ -74,8 +75,8 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
    * comes along: the rendered resource is checked against its schema before it is applied.
    */
   const renderFor = async (md: ModelDeployment): Promise<Rendered | undefined> => {
-    const crd = await kubeCall(`detect ${provider.resource.kind} CRD`, () => readCrd(deps.kc, deps.informers, crdRef(provider.resource)));
-    const choice = versionOfCrd(provider.resource, crd);
+    const crd = await kubeCall(`detect ${provider.resource.kind} CRD`, () => readCrd(deps.kc, deps.informers, providerCrdRef(provider.resource)));
+    const choice = versionOfResource(provider.resource, crd);
     if (choice === undefined) return undefined;
     if ('error' in choice) throw activityFailure('UnsupportedCrdVersion', choice.error);
     return { objects: provider.render(md, { apiVersion: choice.apiVersion }).objects.map(withRecordedIdentity(md)), crd };
@@ -184,6 +185,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     let phase: ObservedStatus['phase'];
     let message: string | undefined;
     let extra: Record<string, unknown> = {};
+    let notReadyReason: string | undefined;
     // No resource: no replica can be ready, whatever counts status showed while it existed.
     const without = replicasWithoutResource(md.status?.replicas);
     const gone = without ? { replicas: without } : {};
@@ -207,9 +209,11 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
         conditions.push({ type: 'ResourceCreated', status: 'False', reason: 'ResourceNotCreated', message });
         extra = gone;
       } else {
-        const mapped = provider.mapStatus(upstream);
+        const related = provider.statusReads ? await readRelated(objects, deps.informers, provider.statusReads, ref.namespace, md.metadata.name ?? ref.name) : undefined;
+        const mapped = related ? provider.mapStatus(upstream, related) : provider.mapStatus(upstream);
         phase = mapped.phase;
         message = mapped.message;
+        notReadyReason = mapped.notReadyReason;
         conditions.push({ type: 'ResourceCreated', status: 'True', reason: 'ResourceCreated', message: conditionMessages.resourceCreated(primary.kind) });
         conditions.push(...mapped.conditions);
         extra = {
@@ -247,6 +251,11 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       const shown = md.status?.conditions?.find((c) => c.type === 'ResourceCreated');
       if (!(shown?.reason === RESOURCE_REFUSED && shown.message === refusal)) await record(ref, { type: 'Warning', reason: RESOURCE_REFUSED, message: refusal });
     } else if (phase === 'Failed' && md.status?.phase !== 'Failed') await record(ref, events.providerError(message ?? 'unknown error'));
+    else if (notReadyReason && message && message !== md.status?.message) {
+      // Why a replica is not ready (a pod's image, crash loop, scheduling), once per distinct message:
+      // the status already says it, the event puts it in `kubectl describe` and the event stream.
+      await record(ref, { type: 'Warning', reason: notReadyReason, message });
+    }
     return { phase, message, ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True') };
   };
 

@@ -28,7 +28,9 @@ describe.skipIf(!present)('renderings against the upstream CRDs (skipped: ../sha
     const upstream = crds();
     const checked: string[] = [];
     const refused: string[] = [];
-    for (const provider of builtinProviders) {
+    // A built-in kind (the deployment provider's apps/v1 Deployment) has no CRD: the API server checks it.
+    const withCrd = builtinProviders.filter((p) => !p.resource.builtin);
+    for (const provider of withCrd) {
       const crd = upstream.get(crdRef(provider.resource).name);
       expect(crd, `upstream CRD of ${provider.name}`).toBeDefined();
       for (const input of goldenInputs().filter((g) => g.provider === provider.name)) {
@@ -41,6 +43,6 @@ describe.skipIf(!present)('renderings against the upstream CRDs (skipped: ../sha
       }
     }
     expect(refused).toEqual([]);
-    expect(checked.length).toBeGreaterThanOrEqual(builtinProviders.length);
+    expect(checked.length).toBeGreaterThanOrEqual(withCrd.length);
   });
 });

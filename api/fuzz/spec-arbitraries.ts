@@ -115,7 +115,7 @@ const stringMap = (key: Arb<string>, value: Arb<string>, maxKeys = 4): Arb<Recor
 
 // ---------------------------------------------------------------- valid specs
 
-export const PROVIDER_NAMES = ['kaito', 'dynamo', 'kuberay'] as const;
+export const PROVIDER_NAMES = ['kaito', 'dynamo', 'kuberay', 'deployment'] as const;
 
 /** Overrides each built-in provider understands, with values of the right type (providers/*\/overrides.ts). */
 const overridesArb = fc.oneof(
@@ -125,6 +125,8 @@ const overridesArb = fc.oneof(
       routerMode: fc.constantFrom('kv', 'round-robin', 'random'),
       frontend: fc.record({ replicas: fc.integer({ min: 0, max: 5 }), resources: fc.record({ cpu: quantityArb, memory: quantityArb }, { requiredKeys: [], noNullPrototype: true }) }, { requiredKeys: [], noNullPrototype: true }),
       head: fc.record({ cpu: quantityArb, memory: quantityArb, rayStartParams: stringMap(fc.constantFrom('num-cpus', 'dashboard-host'), fc.constantFrom('0', '0.0.0.0')) }, { requiredKeys: [], noNullPrototype: true }),
+      startupTimeoutSeconds: fc.integer({ min: 30, max: 86_400 }),
+      shmSize: quantityArb,
     },
     { requiredKeys: [], noNullPrototype: true },
   ),
@@ -134,7 +136,7 @@ export const validSpecArb: Arb<ModelDeploymentSpec> = fc
   .record({
     engine: fc.constantFrom('vllm', 'sglang', 'trtllm', 'llamacpp'),
     mode: fc.constantFrom('aggregated', 'aggregated', 'disaggregated', undefined),
-    provider: fc.constantFrom(undefined, '', 'kaito', 'dynamo', 'kuberay'),
+    provider: fc.constantFrom(undefined, '', 'kaito', 'dynamo', 'kuberay', 'deployment'),
     source: fc.constantFrom('huggingface', 'huggingface', 'custom', undefined),
     id: modelIdArb,
     servedName: fc.option(text(30), { nil: undefined }),

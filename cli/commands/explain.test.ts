@@ -43,7 +43,7 @@ describe('kubeairunway explain', () => {
       compatibility: { compatible: true },
       deployable: true,
     });
-    expect(explanation.notSelected.map((r: { name: string }) => r.name)).toEqual(['dynamo', 'kuberay']);
+    expect(explanation.notSelected.map((r: { name: string }) => r.name)).toEqual(['deployment', 'dynamo', 'kuberay']);
   });
 
   it('an explicitly named provider that rejects the spec exits 1', async () => {

@@ -52,8 +52,8 @@ export const providerCommand: CommandRegistration = (program: Command, { io }) =
     common(
       provider
         .command(remove ? 'uninstall' : 'install')
-        .description(remove ? 'Remove a built-in provider installed on its own.' : 'Install a built-in provider (kaito, dynamo, kuberay) as its own Deployment.')
-        .argument('<name>', 'kaito, dynamo or kuberay'),
+        .description(remove ? 'Remove a built-in provider installed on its own.' : 'Install a built-in provider (kaito, dynamo, kuberay, deployment) as its own Deployment.')
+        .argument('<name>', 'kaito, dynamo, kuberay or deployment'),
       !remove,
     ).action(
       actionWithArgs(async (args, options: InstallOptions) => {

@@ -48,7 +48,7 @@ describe('operator commands: arguments', () => {
     expect(await cli(['history', 'a/b', '--runs', '0'])).toMatchObject({ code: 1, stderr: "error: --runs must be a whole number of at least 1, got '0'.\n" });
     expect(await cli(['retry', 'a/b', '--timeout', 'soon'])).toMatchObject({ code: 1, stderr: "error: --timeout takes a duration such as 30s or 2m, got 'soon'.\n" });
     expect(await cli(['pause', 'a/b/c/d'])).toMatchObject({ code: 1, stderr: "error: Expected KIND/NAMESPACE/NAME, NAMESPACE/NAME or NAME, got 'a/b/c/d'.\n" });
-    expect(await cli(['run', '--providers', 'kaito,acme'])).toMatchObject({ code: 1, stderr: "error: Unknown provider 'acme': the built-in providers are dynamo, kaito, kuberay.\n" });
+    expect(await cli(['run', '--providers', 'kaito,acme'])).toMatchObject({ code: 1, stderr: "error: Unknown provider 'acme': the built-in providers are deployment, dynamo, kaito, kuberay.\n" });
     expect(await cli(['run', '--enable-provider-selector=maybe'])).toMatchObject({ code: 1, stderr: "error: Expected true or false, got 'maybe'.\n" });
     expect(await cli(['run', '--metrics-port', 'x'])).toMatchObject({ code: 1, stderr: "error: --metrics-port takes a port number from 0 to 65535, got 'x'.\n" });
     expect(await cli(['provider', 'install', 'acme'])).toMatchObject({ code: 1, stderr: expect.stringContaining("error: Unknown provider 'acme'") });

@@ -140,8 +140,8 @@ describe('kubeairunway render: failures', () => {
 
   it('no healthy provider', async () => {
     const down = (name: string) => providerConfig(name, {}, { ready: false });
-    const files = { 'md.yaml': manifest('md', GPU), 'a.yaml': down('dynamo'), 'b.yaml': down('kaito'), 'c.yaml': down('kuberay') };
-    const result = await run(['render', '-f', 'md.yaml', '--provider-config', 'a.yaml', 'b.yaml', 'c.yaml'], files);
+    const files = { 'md.yaml': manifest('md', GPU), 'a.yaml': down('dynamo'), 'b.yaml': down('kaito'), 'c.yaml': down('kuberay'), 'd.yaml': down('deployment') };
+    const result = await run(['render', '-f', 'md.yaml', '--provider-config', 'a.yaml', 'b.yaml', 'c.yaml', 'd.yaml'], files);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('  No healthy providers available\n');
   });
@@ -150,7 +150,7 @@ describe('kubeairunway render: failures', () => {
     const config = providerConfig('acme', { capabilities: { engines: ['vllm'], servingModes: ['aggregated'], gpuSupport: true }, selectionRules: [{ condition: "spec.model.id.startsWith('org/')", priority: 1000 }] });
     const result = await run(['render', '-f', 'md.yaml', '--provider-config', 'acme.yaml'], { 'md.yaml': manifest('md', GPU), 'acme.yaml': config });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("Provider 'acme' has no built-in implementation, so it cannot be rendered offline (built-in providers: dynamo, kaito, kuberay)");
+    expect(result.stderr).toContain("Provider 'acme' has no built-in implementation, so it cannot be rendered offline (built-in providers: deployment, dynamo, kaito, kuberay)");
   });
 
   it('an unknown explicit provider', async () => {

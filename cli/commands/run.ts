@@ -15,7 +15,7 @@ export const runCommand: CommandRegistration = (program: Command, { io }) => {
     .description('Run the controller against an existing cluster and Temporal server: core, watcher and every built-in provider, or only the parts named.')
     .option('--core', 'run the core worker (the ModelDeployment workflows and core activities)')
     .option('--watcher', 'run the watcher (turns ModelDeployment changes into workflow signals)')
-    .option('--providers <names>', 'run these built-in provider workers, comma-separated: kaito,dynamo,kuberay')
+    .option('--providers <names>', 'run these built-in provider workers, comma-separated: kaito,dynamo,kuberay,deployment')
     .option('--namespaces <names>', 'watch only these namespaces, comma-separated (default: all)')
     .addOption(new Option('--enable-provider-selector [bool]', 'select a provider for deployments that name none (seed: --enable-provider-selector=false turns it off)').default(true))
     .option('--task-queue-prefix <prefix>', 'prefix of every task queue, to run several installations on one Temporal namespace', 'kubeairunway')

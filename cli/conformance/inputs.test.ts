@@ -14,8 +14,9 @@ const catalog = () => loadProviderCatalog(noFiles);
 const every = new Map(conformanceTargets().map((t) => [t.name, t.resource.versions.map((v) => `${t.resource.group}/${v}`)]));
 
 describe('conformance inputs', () => {
-  it('targets: the three built-in providers and KEDA', () => {
+  it('targets: the built-in providers and KEDA', () => {
     expect(conformanceTargets().map((t) => `${t.name} ${t.resource.plural}.${t.resource.group}`)).toEqual([
+      'deployment deployments.apps',
       'dynamo dynamographdeployments.nvidia.com',
       'kaito workspaces.kaito.sh',
       'kuberay rayservices.ray.io',
@@ -37,6 +38,7 @@ describe('conformance inputs', () => {
     const { cases, notes } = renderCases({ documents: example('gpu-vllm-dynamo.yaml'), goldens: [] }, await catalog(), every);
     expect(notes).toEqual([]);
     expect(cases.map((c) => `${c.target} ${c.apiVersion} ${c.object.kind}/${c.object.metadata?.name}`)).toEqual([
+      'deployment apps/v1 Deployment/llama-8b',
       'dynamo nvidia.com/v1beta1 DynamoGraphDeployment/llama-8b',
       'dynamo nvidia.com/v1alpha1 DynamoGraphDeployment/llama-8b',
       'kaito kaito.sh/v1beta1 Workspace/llama-8b',
@@ -46,9 +48,9 @@ describe('conformance inputs', () => {
     expect(cases.every((c) => c.source === 'examples/gpu-vllm-dynamo.yaml')).toBe(true);
   });
 
-  it('llama.cpp on CPU is KAITO only: the other providers are not asked', async () => {
+  it('llama.cpp on CPU is KAITO and the deployment provider only: the other providers are not asked', async () => {
     const { cases } = renderCases({ documents: example('cpu-llamacpp-minimal.yaml'), goldens: [] }, await catalog(), every);
-    expect(cases.map((c) => c.target)).toEqual(['kaito']);
+    expect(cases.map((c) => c.target)).toEqual(['deployment', 'kaito']);
   });
 
   it("an AsyncActor's ScaledObject, binding to a ModelDeployment given beside it, owned by the actor", async () => {

@@ -82,7 +82,7 @@ describe('operatorKinds', () => {
 
 describe('resolveParts', () => {
   it('runs every part when none is named', () => {
-    expect(resolveParts({})).toEqual({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'], webhook: false });
+    expect(resolveParts({})).toEqual({ core: true, watcher: true, providers: ['deployment', 'dynamo', 'kaito', 'kuberay'], webhook: false });
   });
 
   it('runs only the named parts', () => {
@@ -94,11 +94,11 @@ describe('resolveParts', () => {
     expect(resolveParts({ core: true, watcher: true, webhook: true })).toEqual({ core: true, watcher: true, providers: [], webhook: true });
     // A kind's part named by its switch (Kybernate's node worker, a DaemonSet of its own): nothing else by default.
     expect(resolveParts({}, [{ flag: '--node', given: true }])).toEqual({ core: false, watcher: false, providers: [], webhook: false });
-    expect(resolveParts({}, [{ flag: '--node', given: false }])).toEqual({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'], webhook: false });
+    expect(resolveParts({}, [{ flag: '--node', given: false }])).toEqual({ core: true, watcher: true, providers: ['deployment', 'dynamo', 'kaito', 'kuberay'], webhook: false });
   });
 
   it('names unknown providers and refuses to run nothing', () => {
-    expect(() => resolveParts({ providers: 'kaito,acme,foo' })).toThrow("Unknown providers 'acme', 'foo': the built-in providers are dynamo, kaito, kuberay.");
+    expect(() => resolveParts({ providers: 'kaito,acme,foo' })).toThrow("Unknown providers 'acme', 'foo': the built-in providers are deployment, dynamo, kaito, kuberay.");
     expect(() => resolveParts({ providers: ',' })).toThrow('Nothing to run');
     expect(() => resolveParts({ providers: ',' }, [{ flag: '--node', given: false }])).toThrow('Nothing to run: name at least one of --core, --watcher, --providers, --webhook, --node.');
   });

@@ -37,7 +37,7 @@ describe('describeRun', () => {
       temporal: { address: 'temporal:7233', namespace: 'default', connection: { apiKey: 'k' } },
       core: true,
       watcher: true,
-      providers: ['dynamo', 'kaito', 'kuberay'],
+      providers: ['deployment', 'dynamo', 'kaito', 'kuberay'],
       namespaces: ['a', 'b'],
       settings: { providerSelectorEnabled: true, taskQueuePrefix: 'kubeairunway', resyncPeriod: '1m' },
       metrics: { port: 9090, host: '0.0.0.0' },

@@ -6,7 +6,7 @@ import { flagName } from '../../kinds/run-flags.ts';
 import { CliError } from '../../present/errors.ts';
 import { parseDuration } from '../../workflows/engine/durations.ts';
 
-export const BUILTIN_PROVIDER_NAMES = ['dynamo', 'kaito', 'kuberay'] as const;
+export const BUILTIN_PROVIDER_NAMES = ['deployment', 'dynamo', 'kaito', 'kuberay'] as const;
 
 export interface PartFlags {
   core?: boolean;

@@ -19,7 +19,7 @@ describe('kubectl apply --dry-run=server -k', () => {
     if (created) await removeNamespace();
   });
 
-  for (const dir of ['', 'core', 'providers/kaito', 'providers/dynamo', 'providers/kuberay']) {
+  for (const dir of ['', 'core', 'providers/kaito', 'providers/dynamo', 'providers/kuberay', 'providers/deployment']) {
     it(`deploy/${dir} applies cleanly`, async () => {
       const r = await kubectl(['apply', '--dry-run=server', '-k', join(DEPLOY_DIR, dir)]);
       expect(r.stderr.replace(/^Warning: .*last-applied-configuration.*\n/gm, '')).toBe('');

@@ -111,7 +111,7 @@ describe('deploy/install.yaml', () => {
     const pod = podOf(find(install, 'Deployment', 'kubeairunway-controller'));
     const args = pod.containers[0]!.args!;
     expect(args[0]).toBe('run');
-    expect(args).toEqual(expect.arrayContaining(['--core', '--watcher', `--providers=${['kaito', 'dynamo', 'kuberay'].join(',')}`, '--metrics-port=9090']));
+    expect(args).toEqual(expect.arrayContaining(['--core', '--watcher', `--providers=${['kaito', 'dynamo', 'kuberay', 'deployment'].join(',')}`, '--metrics-port=9090']));
     expect(args).toEqual(expect.arrayContaining(['--temporal-address=$(TEMPORAL_ADDRESS)', '--temporal-namespace=$(TEMPORAL_NAMESPACE)']));
     expect(pod.containers[0]!.ports).toEqual([expect.objectContaining({ name: 'metrics', containerPort: 9090 }), expect.objectContaining({ name: 'activator', containerPort: 8480 })]);
     const metrics = find(install, 'Service', 'kubeairunway-controller-metrics').spec as { ports: { port: number; targetPort: string }[] };
@@ -234,19 +234,25 @@ describe('install roles match the code', () => {
         for (const verb of ['create', 'patch', 'list', 'delete']) expect(allows(rules, verb, splitApiVersion(kind.apiVersion).group, kind.plural), `${verb} ${kind.plural}`).toBe(true);
       }
       // get: version detection; list and watch: the registration's watch of its CRD (worker/registration.ts).
-      for (const verb of ['get', 'list', 'watch']) expect(allows(rules, verb, 'apiextensions.k8s.io', 'customresourcedefinitions', `${plural}.${group}`), `${verb} its CRD`).toBe(true);
+      // A built-in kind (apps/v1 Deployment) has no CRD, and its role reads none.
+      const crdVerbs = provider.resource.builtin ? [] : ['get', 'list', 'watch'];
+      for (const verb of crdVerbs) expect(allows(rules, verb, 'apiextensions.k8s.io', 'customresourcedefinitions', `${plural}.${group}`), `${verb} its CRD`).toBe(true);
+      // Kinds its status reads (pods): read-only.
+      for (const kind of provider.statusReads ?? []) {
+        for (const verb of ['get', 'list', 'watch']) expect(allows(rules, verb, splitApiVersion(kind.apiVersion).group, kind.plural), `${verb} ${kind.plural}`).toBe(true);
+      }
       expect(allows(rules, 'get', 'apiextensions.k8s.io', 'customresourcedefinitions', 'modeldeployments.kubeairunway.ai')).toBe(false);
       expect(allows(rules, 'create', 'kubeairunway.ai', 'inferenceproviderconfigs', provider.name)).toBe(true);
       expect(allows(rules, 'patch', 'kubeairunway.ai', 'inferenceproviderconfigs/status', provider.name)).toBe(true);
       expect(allows(rules, 'patch', 'kubeairunway.ai', 'inferenceproviderconfigs', 'another-provider')).toBe(false);
       // Nothing beyond its own kinds, the ModelDeployment, its registration, its CRD and events.
-      const own = new Set([`${plural}.${group}`, ...provider.ownedKinds.map((k) => (splitApiVersion(k.apiVersion).group ? `${k.plural}.${splitApiVersion(k.apiVersion).group}` : k.plural))]);
+      const own = new Set([`${plural}.${group}`, ...[...provider.ownedKinds, ...(provider.statusReads ?? [])].map((k) => (splitApiVersion(k.apiVersion).group ? `${k.plural}.${splitApiVersion(k.apiVersion).group}` : k.plural))]);
       const shared = ['modeldeployments.kubeairunway.ai', 'modeldeployments/status.kubeairunway.ai', 'modeldeployments/finalizers.kubeairunway.ai', 'inferenceproviderconfigs.kubeairunway.ai', 'inferenceproviderconfigs/status.kubeairunway.ai', 'customresourcedefinitions.apiextensions.k8s.io', 'events'];
       expect([...resourcesOf(rules)].filter((r) => !own.has(r) && !shared.includes(r))).toEqual([]);
     });
   }
 
-  it('the whole install binds the three provider roles to the controller, which otherwise holds the core, Flame, Asya and Kybernate roles only', () => {
+  it('the whole install binds the built-in provider roles to the controller, which otherwise holds the core, Flame, Asya and Kybernate roles only', () => {
     const bound = install
       .filter((m) => m.kind === 'ClusterRoleBinding')
       .filter((b) => (b.subjects as { kind: string; name: string }[]).some((s) => s.kind === 'ServiceAccount' && s.name === 'kubeairunway-controller'))
