@@ -137,7 +137,9 @@ function checkObject(schema: JSONSchemaProps, value: Obj, field: string, to: Fin
     if (checked !== undefined) put(out, key, checked);
   }
   undeclaredBefore();
-  for (const rule of failedRules(schema, value, (path) => failed.has(`${field}${path}`))) to.rule(rule.fieldPath ? `${field}${rule.fieldPath}` : field, rule.message);
+  // A phrase (words.rulePhrases) goes after its path, as a keyword's problem does; a sentence stands alone.
+  const ruleReport = wordsOf(schema).rulePhrases ? to.report : to.rule;
+  for (const rule of failedRules(schema, value, (path) => failed.has(`${field}${path}`))) ruleReport(rule.fieldPath ? `${field}${rule.fieldPath}` : field, rule.message);
   return out;
 }
 
