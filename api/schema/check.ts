@@ -163,6 +163,15 @@ function checkList(schema: JSONSchemaProps, value: unknown[], field: string, to:
   return out;
 }
 
+/** A key as JSON; a value JSON cannot hold (a BigInt, from no manifest but from a caller's object) by its type, so the interpreter never throws. */
+function keyText(key: unknown): string {
+  try {
+    return JSON.stringify(key);
+  } catch {
+    return `(${jsonTypeName(key)})`;
+  }
+}
+
 /** The key (as JSON) of the first item that repeats an earlier one, in a set or a list-map. */
 function firstDuplicate(value: unknown[], schema: JSONSchemaProps): string | undefined {
   const listType = schema['x-kubernetes-list-type'];
@@ -170,7 +179,7 @@ function firstDuplicate(value: unknown[], schema: JSONSchemaProps): string | und
   const keys = schema['x-kubernetes-list-map-keys'] ?? [];
   const seen = new Set<string>();
   for (const item of value) {
-    const key = listType === 'set' ? JSON.stringify(item) : JSON.stringify(keys.map((k) => (hasType(item, 'object') ? own(item as Obj, k) : undefined)));
+    const key = keyText(listType === 'set' ? item : keys.map((k) => (hasType(item, 'object') ? own(item as Obj, k) : undefined)));
     if (seen.has(key)) return key;
     seen.add(key);
   }

@@ -136,7 +136,9 @@ function resolveVolumes(md: ModelDeployment): ResolvedVolume[] {
   for (const entry of list as unknown[]) {
     const volume = resolveVolume(entry, mdName);
     // A repeated name is refused by validation; rendering keeps the first rather than two volumes of one name.
-    if (volume && !seen.has(volume.name)) out.push(volume), seen.add(volume.name);
+    if (!volume || seen.has(volume.name)) continue;
+    out.push(volume);
+    seen.add(volume.name);
   }
   return out;
 }
