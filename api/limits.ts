@@ -28,3 +28,10 @@ export const MAX_REPLICAS = 10_000;
 
 /** Above this many replicas validation warns (but admits): a count few clusters can schedule, worth a second look. */
 export const MANY_REPLICAS = 100;
+
+/**
+ * Most volumes of `spec.model.storage` (the reference implementation's bound): a model cache, a
+ * compilation cache and a few claims of the user's. It also bounds the CEL rules that compare every pair
+ * of volumes, which the API server must be able to cost before it accepts the CRD.
+ */
+export const MAX_STORAGE_VOLUMES = 8;

@@ -26,6 +26,13 @@ export const CONFIG_FIELDS = [
   'nodeSelector',
   'tolerations',
   'provider.overrides',
+  // Beyond the seed's table. Storage is a config field: volumes and mounts live in the provider
+  // resource's pod templates, which every upstream operator rolls out in place (as for image or env),
+  // and the managed claims are separate objects applied beside it, so nothing needs the provider
+  // resource deleted. Recreating it would not help either: a claim's storageClassName and accessModes
+  // are immutable once created (the API server refuses that change, shown as the provider resource's
+  // refusal would be), and a smaller size is refused likewise; rename the volume to get a new claim.
+  'model.storage',
 ] as const;
 
 export interface UpdateClassification {

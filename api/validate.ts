@@ -12,6 +12,7 @@ import { checkOverrides, isPlainObject, jsonTypeName, OVERRIDES_PATH, type Overr
 import { field } from './spec-helpers.ts';
 import { podRules } from './pod-rules.ts';
 import { schemaIssues } from './schema/issues.ts';
+import { storageRules } from './storage-rules.ts';
 import type { Issue, ValidationResult } from './types.ts';
 import { ValidationMessage } from './validation-messages.ts';
 
@@ -41,6 +42,11 @@ export interface ValidationContext {
    * deployment); without it only the rules about the spec itself run.
    */
   previousSpec?: unknown;
+  /**
+   * The ModelDeployment's metadata.name: the claim the controller creates for a volume is named after it
+   * (api/storage-rules.ts). Without it, the rule that compares claim names is skipped.
+   */
+  name?: string;
 }
 
 export function validate(spec: unknown, context: ValidationContext = {}): ValidationResult {
@@ -58,6 +64,7 @@ export function validate(spec: unknown, context: ValidationContext = {}): Valida
     seedWarnings(spec, result.warnings);
     extendedRules(spec, context.previousSpec, result);
     podRules(spec, result);
+    storageRules(spec, context.name, result);
     providerRules(spec, context, result);
   } catch (err) {
     // Defensive only: the checks above are written not to throw. A bug must still not crash admission.

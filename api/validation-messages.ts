@@ -35,6 +35,11 @@ export const ValidationMessage = {
     'scaling.decode.replicas is 0 but scaling.prefill.replicas is not: a disaggregated deployment serves only with at least one prefill and one decode worker (set both to 0 to scale it to zero)',
   disaggregatedReplicasFixed:
     'scaling.replicas cannot change in disaggregated mode (kubectl scale sets it, but it only applies to aggregated mode): set scaling.prefill.replicas and scaling.decode.replicas instead',
+  // Beyond the seed (api/storage-rules.ts): a claim the controller would create but not own, or cannot name.
+  storageSizeWithForeignClaim: (path: string, claim: string, managed: string): string =>
+    `${path}.size cannot be set with claimName '${claim}': size asks the controller to create (and delete with the deployment) the claim '${managed}', and '${claim}' is not it; remove size to mount the existing claim '${claim}', or remove claimName`,
+  storageClaimNameTooLong: (path: string, length: number): string =>
+    `${path}.name makes the name of the claim the controller creates (<ModelDeployment name>-<volume name>) ${length} characters long, more than 253: use a shorter volume name`,
   // Warnings
   servedNameIgnoredForCustom: 'servedName is ignored for custom source',
   contextLengthIgnoredForTrtllm:

@@ -46,6 +46,27 @@ export function withEverything(spec: ModelDeploymentSpec): ModelDeploymentSpec {
   };
 }
 
+/**
+ * Storage of every kind: a model cache the controller creates (defaults: /model-cache, ReadWriteMany,
+ * the cluster's default class), a compilation cache on a class of its own, and a read-only claim of the
+ * user's at a path of its own. Listed out of order: rendering sorts them.
+ */
+export function withStorage(spec: ModelDeploymentSpec): ModelDeploymentSpec {
+  return {
+    ...spec,
+    model: {
+      ...spec.model,
+      storage: {
+        volumes: [
+          { name: 'weights', claimName: 'team-weights', mountPath: '/data/weights', readOnly: true },
+          { name: 'cache', purpose: 'modelCache', size: '200Gi' },
+          { name: 'compile', purpose: 'compilationCache', size: '20Gi', storageClassName: 'fast-ssd', accessMode: 'ReadWriteOnce' },
+        ],
+      },
+    },
+  };
+}
+
 export interface GoldenInput {
   /** The provider that renders it (`deployment`, `dynamo`, `kaito`, `kuberay`). */
   provider: string;
@@ -86,13 +107,17 @@ export function goldenInputs(): GoldenInput[] {
     { provider: 'dynamo', name: 'example-3-llama-70b-pd', md: example3() },
     { provider: 'dynamo', name: 'sglang-aggregated', md: modelDeployment('sg', { ...gpuVllmSpec(), engine: { type: 'sglang', contextLength: 4096, trustRemoteCode: true } }) },
     { provider: 'dynamo', name: 'trtllm-aggregated', md: modelDeployment('trt', { ...gpuVllmSpec(), engine: { type: 'trtllm', contextLength: 8192, trustRemoteCode: true } }) },
+    { provider: 'dynamo', name: 'vllm-storage', md: modelDeployment('cached', withStorage(gpuVllmSpec())) },
+    { provider: 'dynamo', name: 'disaggregated-storage', md: modelDeployment('cached-pd', withStorage(disaggregatedSpec())) },
     { provider: 'dynamo', name: 'vllm-everything', md: modelDeployment('full', { ...withEverything(gpuVllmSpec()), image: 'registry.example.com/vllm-runtime:custom' }) },
     { provider: 'kaito', name: 'example-2-gemma-cpu', md: example2() },
     { provider: 'kaito', name: 'vllm-preset', md: modelDeployment('llama', gpuVllmSpec()) },
     { provider: 'kaito', name: 'vllm-preset-everything', md: modelDeployment('full', { ...withEverything(gpuVllmSpec()), image: 'custom/vllm:1' }) },
+    { provider: 'kaito', name: 'llamacpp-storage', md: modelDeployment('gemma-cached', withStorage(cpuLlamacppSpec())) },
     { provider: 'kaito', name: 'llamacpp-everything', md: modelDeployment('gemma', withEverything({ ...cpuLlamacppSpec(), engine: { type: 'llamacpp', contextLength: 4096 } })) },
     { provider: 'kuberay', name: 'vllm-aggregated', md: modelDeployment('llama-ray', kuberaySpec()) },
     { provider: 'kuberay', name: 'vllm-everything', md: modelDeployment('full', { ...withEverything(kuberaySpec()), image: 'rayproject/ray-llm:2.46.0-py311-cu124' }) },
+    { provider: 'kuberay', name: 'vllm-storage', md: modelDeployment('ray-cached', withStorage(kuberaySpec())) },
     { provider: 'kuberay', name: 'vllm-disaggregated', md: modelDeployment('llama-70b-pd', { ...disaggregatedSpec(), provider: { name: 'kuberay' } }) },
     ...deploymentGoldenInputs(),
   ];

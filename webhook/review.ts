@@ -74,7 +74,9 @@ export function validateRequest(req: AdmissionRequest, facts: ClusterFacts = {})
   const selected = stringAt(req.object, 'status', 'provider', 'name') ?? stringAt(req.oldObject, 'status', 'provider', 'name');
   const explicit = stringAt(spec, 'provider', 'name');
   const provider = explicit ?? selected;
-  const context: ValidationContext = { ...(selected ? { selectedProvider: selected } : {}) };
+  // The name of the object (claims the controller creates are named after it); a create by generateName may have none yet.
+  const name = stringAt(req.object, 'metadata', 'name') ?? (req.name || undefined);
+  const context: ValidationContext = { ...(selected ? { selectedProvider: selected } : {}), ...(name ? { name } : {}) };
   if (provider && facts.providerConfigs) {
     context.installedProviderCRDs = installedProviderCrds(facts.providerConfigs);
     context.registeredProviders = facts.providerConfigs.map((c) => c.metadata.name ?? '');

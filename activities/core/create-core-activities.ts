@@ -123,6 +123,7 @@ export function createCoreActivities(deps: CoreActivityDeps): CoreActivities {
       const configs = provider ? await listProviderConfigs() : [];
       const registered = configs.map((c) => c.metadata.name ?? '');
       const result = validate(md.spec, {
+        name: md.metadata.name,
         selectedProvider: md.status?.provider?.name,
         ...(provider ? { installedProviderCRDs: installedProviderCrds(configs), registeredProviders: registered, unreportedProviders: unreportedProviders(configs) } : {}),
       });

@@ -26,6 +26,8 @@ export async function deleteOwnedObjects(
    * be news. The function it returns takes that back when the API server does not remove it at once.
    */
   expectRemoval?: (obj: AnyObject) => () => void,
+  /** Kinds left in place: a recreation (an identity change) keeps the storage claims, and the model cache on them. */
+  keepKinds: readonly string[] = [],
 ): Promise<string[]> {
   const installed = versionOfResource(provider.resource, await kubeCall(`detect ${provider.resource.kind} CRD`, () => readCrd(kc, informers, providerCrdRef(provider.resource))));
   const labels = Object.entries(ownedObjectSelector(name));
@@ -33,6 +35,7 @@ export async function deleteOwnedObjects(
   const ours = (i: AnyObject) => labels.every(([k, v]) => i.metadata?.labels?.[k] === v) && Boolean(i.metadata?.ownerReferences?.some((o) => o.uid === ref.uid));
   const remaining: string[] = [];
   for (const kind of provider.ownedKinds) {
+    if (keepKinds.includes(kind.kind)) continue;
     const isPrimary = splitApiVersion(kind.apiVersion).group === provider.resource.group && kind.kind === provider.resource.kind;
     let apiVersion = kind.apiVersion;
     if (isPrimary) {

@@ -21,6 +21,7 @@ import { providerCrdRef, versionOfResource } from '../../providers/crd-version.t
 import { readCrd } from '../../kube/installed-crd.ts';
 import { apiRefusal, RESOURCE_REFUSED, schemaRefusal } from './refusal.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
+import { CLAIM_OWNED_KIND } from '../../providers/shared/storage.ts';
 import { readUpstream } from './upstream-read.ts';
 import { readRelated } from './related-read.ts';
 import { MANAGED_SELECTOR } from '../../api/constants.ts';
@@ -129,7 +130,8 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
         reason: 'RecreatingResource',
         message: `Identity fields changed (${identityChanges.join(', ')}): deleting and recreating ${primary.kind} '${primary.metadata.name}'; the model is unavailable until it is recreated`,
       });
-      await deleteOwnedObjects(deps.kc, deps.informers, objects, provider, ref, md.metadata.name ?? ref.name);
+      // The claims stay: the new resource mounts them again, and a model cache need not be downloaded twice.
+      await deleteOwnedObjects(deps.kc, deps.informers, objects, provider, ref, md.metadata.name ?? ref.name, undefined, [CLAIM_OWNED_KIND.kind]);
       return { outcome: { result: 'recreating', resource, identityChanges, warnings: [] }, stored: current };
     }
 

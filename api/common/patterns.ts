@@ -5,6 +5,9 @@
 /** Object names (pods, Deployments, Workspaces, checkpoints): DNS-1123 subdomains. */
 export const OBJECT_NAME_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
 export const MAX_OBJECT_NAME_LENGTH = 253;
+/** How ModelDeployment's messages word OBJECT_NAME_PATTERN (a Secret, a claim). */
+export const OBJECT_NAME_DESCRIPTION =
+  "an object name (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, such as \"hf-token\")";
 
 /** Namespaces, Service and container names: DNS-1123 labels. */
 export const DNS_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';

@@ -1,9 +1,11 @@
 // The ModelDeployment declaration (seed 001 §4.1): a typed schema (api/schema/typed.ts), the source of
 // its spec types, of its validation, of its defaults (api/defaults.ts applies them) and of deploy/crds/.
 
+import { OBJECT_NAME_DESCRIPTION } from '../common/patterns.ts';
 import { DEFAULT_GPU_TYPE, ENGINE_TYPES, MODEL_SOURCES, PHASES, SERVING_MODES } from '../constants.ts';
 import { MAX_GPU_COUNT, MAX_REPLICAS } from '../limits.ts';
 import { specCelRules, specTransitionRules } from './cel-rules.ts';
+import { modelStorageSchema, STORAGE_PATTERN_DESCRIPTIONS } from './storage-schema.ts';
 import { conditionsSchema } from './common-schemas.ts';
 import { bool, enumOf, freeObject, int, integer, listOf, mapOf, object, openObject, str, type Schema } from '../schema/typed.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
@@ -29,8 +31,8 @@ export const OBJECT_NAME_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([
 export const PATTERN_DESCRIPTIONS: Readonly<Record<string, string>> = {
   [QUANTITY_PATTERN]: 'a Kubernetes quantity such as "32Gi" or "4"',
   [PROVIDER_NAME_PATTERN]: 'the name of an InferenceProviderConfig, such as "kaito"',
-  [OBJECT_NAME_PATTERN]:
-    "an object name (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, such as \"hf-token\")",
+  [OBJECT_NAME_PATTERN]: OBJECT_NAME_DESCRIPTION,
+  ...STORAGE_PATTERN_DESCRIPTIONS,
 };
 
 /** A string of a map or list that says no more than its type. */
@@ -109,6 +111,7 @@ export const modelDeploymentSpecSchema = object(
         id: str('HuggingFace model id, e.g. meta-llama/Llama-3.1-8B-Instruct (required when source is huggingface).', { maxLength: 256 }),
         servedName: str('API-facing model name (defaults to the last segment of id; ignored for custom source).', { maxLength: 256 }),
         source: enumOf(MODEL_SOURCES, 'huggingface (downloaded at start) or custom (pre-loaded in the image).', { default: 'huggingface', maxLength: 16 }),
+        storage: modelStorageSchema,
       },
       { default: {} },
     ),

@@ -113,6 +113,35 @@ const tolerationArb = fc.oneof(
 
 const stringMap = (key: Arb<string>, value: Arb<string>, maxKeys = 4): Arb<Record<string, string>> => fc.dictionary(key, value, { maxKeys, noNullPrototype: true });
 
+/** A claim's size: a quantity greater than zero (quantityArb also gives '0', which a claim cannot request). */
+const sizeArb = fc.oneof(fc.constantFrom('1Gi', '200Gi', '1.5Ti', '500M', '1e12', '.5Gi'), fc.tuple(fc.integer({ min: 1, max: 100_000 }), fc.constantFrom('', 'Mi', 'Gi', 'Ti', 'G')).map(([n, u]) => `${n}${u}`));
+
+/**
+ * Valid spec.model.storage: up to three volumes of distinct names and paths, at most one model cache,
+ * managed claims (size, with or without class and mode) and existing ones (claimName), in any order.
+ */
+const storageArb = fc
+  .record(
+    {
+      cache: fc.record(
+        { size: sizeArb, storageClassName: fc.constantFrom('', 'standard', 'fast.ssd'), accessMode: fc.constantFrom('ReadWriteOnce', 'ReadWriteMany', 'ReadOnlyMany', 'ReadWriteOncePod'), mountPath: fc.constantFrom('/cache', '/model-cache/hf'), readOnly: fc.boolean() },
+        { requiredKeys: ['size'], noNullPrototype: true },
+      ),
+      compile: fc.record({ claimName: fc.oneof(label63, fc.constant('a.b-c')), readOnly: fc.boolean() }, { requiredKeys: ['claimName'], noNullPrototype: true }),
+      data: fc.record({ mountPath: fc.constantFrom('/data', '/mnt/x y', '/model-cache'), claimName: label63, size: sizeArb }, { requiredKeys: ['mountPath'], noNullPrototype: true }),
+      reversed: fc.boolean(),
+    },
+    { requiredKeys: ['reversed'], noNullPrototype: true },
+  )
+  .map(({ cache, compile, data, reversed }) => {
+    const volumes: Obj[] = [];
+    if (cache) volumes.push({ name: 'cache', purpose: 'modelCache', ...cache });
+    if (compile) volumes.push({ name: 'compile', purpose: 'compilationCache', ...compile });
+    // A custom volume is either an existing claim (claimName) or a managed one (size), never both.
+    if (data) volumes.push({ name: 'data', purpose: 'custom', mountPath: cache && data.mountPath === '/model-cache' ? '/data' : data.mountPath, ...(data.size !== undefined ? { size: data.size } : { claimName: data.claimName ?? 'existing' }) });
+    return { volumes: reversed ? volumes.reverse() : volumes };
+  });
+
 // ---------------------------------------------------------------- valid specs
 
 export const PROVIDER_NAMES = ['kaito', 'dynamo', 'kuberay', 'deployment'] as const;
@@ -158,6 +187,7 @@ export const validSpecArb: Arb<ModelDeploymentSpec> = fc
     nodeSelector: fc.option(stringMap(labelKeyArb, labelValueArb), { nil: undefined }),
     tolerations: fc.option(fc.array(tolerationArb, { maxLength: 3 }), { nil: undefined }),
     overrides: overridesArb,
+    storage: fc.option(storageArb, { nil: undefined, freq: 3 }),
   })
   .map((g) => {
     const disaggregated = g.mode === 'disaggregated';
@@ -167,6 +197,7 @@ export const validSpecArb: Arb<ModelDeploymentSpec> = fc
         ...(g.source !== undefined ? { source: g.source } : {}),
         id: g.id,
         ...(g.servedName !== undefined && g.source !== 'custom' ? { servedName: g.servedName } : {}),
+        ...(g.storage !== undefined ? { storage: g.storage } : {}),
       },
       engine: {
         type: g.engine,
@@ -211,6 +242,15 @@ export const FIELD_PATHS: readonly string[][] = [
   ['model', 'id'],
   ['model', 'servedName'],
   ['model', 'source'],
+  ['model', 'storage'],
+  ['model', 'storage', 'volumes'],
+  ['model', 'storage', 'volumes', '0'],
+  ['model', 'storage', 'volumes', '0', 'name'],
+  ['model', 'storage', 'volumes', '0', 'size'],
+  ['model', 'storage', 'volumes', '0', 'mountPath'],
+  ['model', 'storage', 'volumes', '0', 'purpose'],
+  ['model', 'storage', 'volumes', '0', 'claimName'],
+  ['model', 'storage', 'volumes', '0', 'storageClassName'],
   ['provider'],
   ['provider', 'name'],
   ['provider', 'overrides'],

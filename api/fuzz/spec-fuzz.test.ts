@@ -155,7 +155,8 @@ export function checkDeployment(d: FuzzDeployment): void {
   const explicit = typeof named === 'string' ? named : '';
   let acceptedOnce = false;
   for (const provider of builtinProviders) {
-    const result = validate(defaulted, { installedProviderCRDs: installed, selectedProvider: provider.name, overrideSchema: provider.overrideSchema });
+    // With the object's name, as admission and the workflow validate: the claims of spec.model.storage are named after it.
+    const result = validate(defaulted, { installedProviderCRDs: installed, selectedProvider: provider.name, overrideSchema: provider.overrideSchema, name: d.name });
     const problems = issueProblems(result);
     if (problems.length > 0) fail(`validate for ${provider.name}`, problems);
     const compatibility = provider.compatibility(md);

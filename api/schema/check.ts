@@ -137,7 +137,9 @@ function checkObject(schema: JSONSchemaProps, value: Obj, field: string, to: Fin
     if (checked !== undefined) put(out, key, checked);
   }
   undeclaredBefore();
-  for (const rule of failedRules(schema, value, (path) => failed.has(`${field}${path}`))) to.rule(rule.fieldPath ? `${field}${rule.fieldPath}` : field, rule.message);
+  // A phrase (words.rulePhrases) goes after its path, as a keyword's problem does; a sentence stands alone.
+  const ruleReport = wordsOf(schema).rulePhrases ? to.report : to.rule;
+  for (const rule of failedRules(schema, value, (path) => failed.has(`${field}${path}`))) ruleReport(rule.fieldPath ? `${field}${rule.fieldPath}` : field, rule.message);
   return out;
 }
 
@@ -161,6 +163,15 @@ function checkList(schema: JSONSchemaProps, value: unknown[], field: string, to:
   return out;
 }
 
+/** A key as JSON; a value JSON cannot hold (a BigInt, from no manifest but from a caller's object) by its type, so the interpreter never throws. */
+function keyText(key: unknown): string {
+  try {
+    return JSON.stringify(key);
+  } catch {
+    return `(${jsonTypeName(key)})`;
+  }
+}
+
 /** The key (as JSON) of the first item that repeats an earlier one, in a set or a list-map. */
 function firstDuplicate(value: unknown[], schema: JSONSchemaProps): string | undefined {
   const listType = schema['x-kubernetes-list-type'];
@@ -168,7 +179,7 @@ function firstDuplicate(value: unknown[], schema: JSONSchemaProps): string | und
   const keys = schema['x-kubernetes-list-map-keys'] ?? [];
   const seen = new Set<string>();
   for (const item of value) {
-    const key = listType === 'set' ? JSON.stringify(item) : JSON.stringify(keys.map((k) => (hasType(item, 'object') ? own(item as Obj, k) : undefined)));
+    const key = keyText(listType === 'set' ? item : keys.map((k) => (hasType(item, 'object') ? own(item as Obj, k) : undefined)));
     if (seen.has(key)) return key;
     seen.add(key);
   }

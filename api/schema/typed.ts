@@ -40,6 +40,12 @@ export interface Words {
   problem?: string;
   /** A value of the wrong type (an object, map or list): "<notThis>, got a string". */
   notThis?: string;
+  /**
+   * The node's CEL rules say a phrase about their field ("is required when purpose is custom"), reported
+   * like a keyword's problem, after the field's path. A rule inside a list item cannot name the item in a
+   * fixed message, so without its path "which volume?" would go unanswered outside the API server.
+   */
+  rulePhrases?: true;
 }
 
 const WORDS = new WeakMap<object, Words>();
@@ -49,7 +55,8 @@ export const wordsOf = (schema: JSONSchemaProps): Words => WORDS.get(schema) ?? 
 
 /** Registers `words` on `schema` (the very object the CRD holds) and returns it. */
 export function worded<S extends JSONSchemaProps>(schema: S, words: Words): S {
-  if (words.what !== undefined || words.problem !== undefined || words.notThis !== undefined) WORDS.set(schema, { ...WORDS.get(schema), ...words });
+  const given = Object.fromEntries(Object.entries(words).filter(([, v]) => v !== undefined));
+  if (Object.keys(given).length > 0) WORDS.set(schema, { ...WORDS.get(schema), ...given });
   return schema;
 }
 
@@ -73,8 +80,8 @@ export type Extra = JSONSchemaProps & Words;
 export type NoExtra = Record<never, never>;
 
 function build<T, D extends boolean, G = T>(json: JSONSchemaProps, extra: Extra): Schema<T, D, G> {
-  const { what, problem, notThis, ...rest } = extra;
-  return worded({ ...json, ...rest }, { what, problem, notThis }) as Schema<T, D, G>;
+  const { what, problem, notThis, rulePhrases, ...rest } = extra;
+  return worded({ ...json, ...rest }, { what, problem, notThis, rulePhrases }) as Schema<T, D, G>;
 }
 
 export function str<const E extends Extra = NoExtra>(description: string, extra?: E): Schema<string, HasDefault<E>> {

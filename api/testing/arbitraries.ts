@@ -21,6 +21,23 @@ export function specArbitrary(options: { garbage?: boolean } = {}): Arb<ModelDep
       id: v(fc.constantFrom('', 'meta-llama/Llama-3.1-8B-Instruct', 'google/gemma-3-1b-it-qat-q8_0-gguf', 'plain')),
       servedName: v(fc.constantFrom('', 'chat')),
       source: v(fc.constantFrom(...MODEL_SOURCES)),
+      storage: record({
+        volumes: v(
+          fc.uniqueArray(
+            record({
+              name: v(fc.constantFrom('cache', 'compile', 'data')),
+              purpose: v(fc.constantFrom('modelCache', 'compilationCache', 'custom')),
+              mountPath: v(fc.constantFrom('/model-cache', '/data', '/data/sub')),
+              claimName: v(fc.constantFrom('shared', 'm-cache')),
+              size: v(fc.constantFrom('10Gi', '1.5Ti')),
+              storageClassName: v(fc.constantFrom('', 'standard')),
+              accessMode: v(fc.constantFrom('ReadWriteOnce', 'ReadWriteMany')),
+              readOnly: v(fc.boolean()),
+            }),
+            { maxLength: 3, selector: (x) => JSON.stringify(x) },
+          ),
+        ),
+      }),
     }),
     provider: record({
       name: v(fc.constantFrom('', 'kaito', 'dynamo', 'kuberay')),

@@ -43,8 +43,9 @@ export interface CheckedModelDeployment {
 export function checkModelDeployment(doc: ManifestDocument, context: ValidationContext = {}): CheckedModelDeployment {
   const object = doc.object;
   const envelope = envelopeIssues(object, MODEL_DEPLOYMENT_KIND);
-  const spec = validate(object.spec, context);
   const metadata = isPlainObject(object.metadata) ? object.metadata : {};
+  const name = typeof metadata.name === 'string' && metadata.name !== '' ? metadata.name : undefined;
+  const spec = validate(object.spec, { ...context, ...(name ? { name } : {}) });
   const md = {
     ...object,
     metadata: { ...metadata, namespace: typeof metadata.namespace === 'string' && metadata.namespace ? metadata.namespace : 'default' },

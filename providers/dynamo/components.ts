@@ -8,6 +8,7 @@ import type { EnvVar } from '../../api/types.ts';
 import { sortedMap } from '../shared/canonical.ts';
 import { engineOptions, toArgv } from '../shared/engine-options.ts';
 import { shellCommand } from '../shared/shell.ts';
+import { cacheEnvSkippedWarning, modelCacheEnv, type ModelStorage } from '../shared/storage.ts';
 import type { ResolvedComponent, ResolvedSpec } from '../shared/spec.ts';
 import { DEFAULT_IMAGES, FRONTEND_SERVICE_KEY, RESERVED_ARGS, ROLE_FLAGS, ROUTER_MODE_ENV, WORKER_ENTRY, dynamoEngine, workerServiceKey } from './defaults.ts';
 import type { DynamoEngine } from './defaults.ts';
@@ -32,6 +33,8 @@ export interface GraphComponent {
   /** Workers: GPU count, memory and CPU limits (only those set). */
   limits?: { gpu?: number; memory?: string; cpu?: string };
   container: MainContainer;
+  /** Workers mount spec.model.storage; the Frontend (a router that loads no weights) does not, as in the reference. */
+  mountsStorage: boolean;
 }
 
 export interface Graph {
@@ -43,26 +46,30 @@ export interface Graph {
   podAnnotations?: Record<string, string>;
   nodeSelector?: Record<string, string>;
   tolerations: ResolvedSpec['tolerations'];
+  /** spec.model.storage's pod volumes and mounts (empty without storage), for the components that mount it. */
+  volumes: ModelStorage['volumes'];
+  mounts: ModelStorage['mounts'];
   /** Settings of engine options that were ignored or adjusted, then the graph's own (kept apart: the renderer puts its rename between). */
   engineWarnings: string[];
   warnings: string[];
 }
 
-export function graphOf(spec: ResolvedSpec): Graph {
+export function graphOf(spec: ResolvedSpec, storage: ModelStorage): Graph {
   const engine = dynamoEngine(spec.engine);
   const { options, warnings: engineWarnings } = engineOptions(spec, engine, RESERVED_ARGS);
   const warnings: string[] = [];
   const engineArgv = toArgv(options);
   const image = spec.image ?? DEFAULT_IMAGES[engine];
   const env = uniqueEnv(spec.env, warnings);
+  const workerEnv = withCacheEnv(storage, engine, env, warnings);
 
   const components: GraphComponent[] = [frontend(spec, env, image, warnings)];
   if (spec.mode === 'disaggregated') {
     const none: ResolvedComponent = { replicas: 1, gpu: { count: 0, type: DEFAULT_GPU_TYPE } };
-    components.push(worker(spec, env, engine, image, engineArgv, 'prefill', spec.prefill ?? none));
-    components.push(worker(spec, env, engine, image, engineArgv, 'decode', spec.decode ?? none));
+    components.push(worker(spec, workerEnv, engine, image, engineArgv, 'prefill', spec.prefill ?? none));
+    components.push(worker(spec, workerEnv, engine, image, engineArgv, 'decode', spec.decode ?? none));
   } else {
-    components.push(worker(spec, env, engine, image, engineArgv, 'aggregated', { replicas: spec.replicas, gpu: spec.gpu, memory: spec.memory, cpu: spec.cpu }));
+    components.push(worker(spec, workerEnv, engine, image, engineArgv, 'aggregated', { replicas: spec.replicas, gpu: spec.gpu, memory: spec.memory, cpu: spec.cpu }));
   }
 
   const gpuTypes = spec.mode === 'disaggregated' ? [spec.prefill?.gpu.type, spec.decode?.gpu.type] : [spec.gpu.type];
@@ -77,6 +84,8 @@ export function graphOf(spec: ResolvedSpec): Graph {
     ...(sortedMap(spec.podAnnotations) ? { podAnnotations: sortedMap(spec.podAnnotations) } : {}),
     ...(sortedMap(spec.nodeSelector) ? { nodeSelector: sortedMap(spec.nodeSelector) } : {}),
     tolerations: spec.tolerations,
+    volumes: storage.volumes,
+    mounts: storage.mounts,
     engineWarnings,
     warnings,
   };
@@ -100,6 +109,7 @@ function frontend(spec: ResolvedSpec, env: EnvVar[], image: string, warnings: st
     replicas: settings.replicas,
     requests: { cpu: settings.cpu, memory: settings.memory },
     container: { image, env: [...(userSetsMode ? [] : [{ name: ROUTER_MODE_ENV, value: settings.routerMode }]), ...env] },
+    mountsStorage: false,
   };
 }
 
@@ -129,7 +139,15 @@ function worker(
     replicas: component.replicas,
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
     container: { image, command: ['/bin/sh', '-c'], args: [shellCommand(words)], env },
+    mountsStorage: true,
   };
+}
+
+/** The workers' env: the model cache's variables first (a user's own of the same name wins and is warned about), then the user's. */
+function withCacheEnv(storage: ModelStorage, engine: DynamoEngine, env: EnvVar[], warnings: string[]): EnvVar[] {
+  const cache = modelCacheEnv(storage.modelCachePath, engine, env);
+  warnings.push(...cache.skipped.map((n) => cacheEnvSkippedWarning(n, storage.modelCachePath!)));
+  return [...cache.env, ...env];
 }
 
 /**

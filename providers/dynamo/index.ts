@@ -1,4 +1,5 @@
 import type { ProviderDefinition } from '../contract.ts';
+import { CLAIM_OWNED_KIND } from '../shared/storage.ts';
 import { dynamoCompatibility } from './compatibility.ts';
 import { DYNAMO_CONFIG, DYNAMO_DISPLAY_NAME, DYNAMO_NAME, DYNAMO_RESOURCE } from './config.ts';
 import { DYNAMO_OVERRIDE_SCHEMA } from './overrides.ts';
@@ -13,6 +14,9 @@ export const dynamoProvider: ProviderDefinition = {
   overrideSchema: DYNAMO_OVERRIDE_SCHEMA,
   ownedKinds: [
     { apiVersion: `${DYNAMO_RESOURCE.group}/${DYNAMO_RESOURCE.versions[0]}`, kind: DYNAMO_RESOURCE.kind, plural: DYNAMO_RESOURCE.plural },
+    // Claims the controller creates for spec.model.storage (providers/shared/storage.ts); a claim the
+    // user named is not labelled or owned by us, so cleanup never finds it.
+    CLAIM_OWNED_KIND,
   ],
   compatibility: dynamoCompatibility,
   render: renderDynamo,

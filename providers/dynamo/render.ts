@@ -13,6 +13,7 @@ import { canonicalObject } from '../shared/rendered-object.ts';
 import { objectMeta } from '../shared/metadata.ts';
 import { providerResourceName, renamedWarning } from '../shared/names.ts';
 import { resolveSpec } from '../shared/spec.ts';
+import { modelStorage } from '../shared/storage.ts';
 import { graphOf } from './components.ts';
 import { DYNAMO_RESOURCE } from './config.ts';
 import { MAX_GRAPH_NAME } from './defaults.ts';
@@ -22,7 +23,8 @@ import { componentsV1beta1 } from './shape-v1beta1.ts';
 export function renderDynamo(md: ModelDeployment, context: RenderContext): RenderResult {
   assertSupportedApiVersion(DYNAMO_RESOURCE, context.apiVersion);
   const spec = resolveSpec(md);
-  const graph = graphOf(spec);
+  const storage = modelStorage(md);
+  const graph = graphOf(spec, storage);
   const graphName = providerResourceName(spec.name, MAX_GRAPH_NAME);
   const renamed = graphName !== spec.name ? [renamedWarning(DYNAMO_RESOURCE.kind, spec.name, graphName, MAX_GRAPH_NAME)] : [];
   const warnings = [...graph.engineWarnings, ...renamed, ...graph.warnings];
@@ -37,5 +39,5 @@ export function renderDynamo(md: ModelDeployment, context: RenderContext): Rende
     metadata: objectMeta(spec, graphName),
     spec: body,
   };
-  return { objects: [canonicalObject(object)], warnings };
+  return { objects: [canonicalObject(object), ...storage.claims], warnings };
 }

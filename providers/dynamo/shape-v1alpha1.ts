@@ -2,7 +2,8 @@
 // `spec.services` is a map from component name to service; the role is `componentType` (+
 // `subComponentType` for prefill/decode); resources are Dynamo's own {cpu, memory, gpu} strings; the
 // HuggingFace token is `envFromSecret`; pod labels and annotations sit on the service; the main
-// container and pod scheduling go in `extraPodSpec`. Every field is one the upstream v1alpha1 schema
+// container, pod scheduling and the storage volumes go in `extraPodSpec` (native pod volumes and
+// mounts, not Dynamo's own `pvcs`/`volumeMounts`, which only v1alpha1 has: one form for both versions). Every field is one the upstream v1alpha1 schema
 // declares (checked by render.test.ts against the upstream CRD when it is at hand).
 
 import type { Graph, GraphComponent } from './components.ts';
@@ -33,9 +34,11 @@ function service(graph: Graph, graphName: string, c: GraphComponent): Record<str
         ...(c.container.command ? { command: c.container.command } : {}),
         ...(c.container.args ? { args: c.container.args } : {}),
         ...(c.container.env.length > 0 ? { env: c.container.env } : {}),
+        ...(c.mountsStorage && graph.mounts.length > 0 ? { volumeMounts: graph.mounts } : {}),
       },
       ...(graph.nodeSelector ? { nodeSelector: graph.nodeSelector } : {}),
       ...(graph.tolerations.length > 0 ? { tolerations: graph.tolerations } : {}),
+      ...(c.mountsStorage && graph.volumes.length > 0 ? { volumes: graph.volumes } : {}),
     },
   };
 }

@@ -32,6 +32,7 @@ function component(graph: Graph, c: GraphComponent): Record<string, unknown> {
         containers: [mainContainer(graph, c)],
         ...(graph.nodeSelector ? { nodeSelector: graph.nodeSelector } : {}),
         ...(graph.tolerations.length > 0 ? { tolerations: graph.tolerations } : {}),
+        ...(c.mountsStorage && graph.volumes.length > 0 ? { volumes: graph.volumes } : {}),
       },
     },
   };
@@ -49,5 +50,6 @@ function mainContainer(graph: Graph, c: GraphComponent): Record<string, unknown>
     ...(c.container.env.length > 0 ? { env: c.container.env } : {}),
     ...(graph.envSecret ? { envFrom: [{ secretRef: { name: graph.envSecret } }] } : {}),
     ...(Object.keys(resources).length > 0 ? { resources } : {}),
+    ...(c.mountsStorage && graph.mounts.length > 0 ? { volumeMounts: graph.mounts } : {}),
   };
 }

@@ -12,6 +12,7 @@ import { engineOptions, toArgv, typedValue } from '../shared/engine-options.ts';
 import { objectMeta } from '../shared/metadata.ts';
 import { childName, providerResourceName, renamedWarning } from '../shared/names.ts';
 import { resolveSpec } from '../shared/spec.ts';
+import { cacheEnvSkippedWarning, modelCacheEnv, modelStorage, type ModelStorage } from '../shared/storage.ts';
 import type { ResolvedSpec } from '../shared/spec.ts';
 import { KAITO_RESOURCE } from './config.ts';
 import {
@@ -35,8 +36,9 @@ export function renderKaito(md: ModelDeployment, context: RenderContext): Render
   const name = providerResourceName(spec.name, MAX_WORKSPACE_NAME);
   if (name !== spec.name) warnings.push(renamedWarning(KAITO_RESOURCE.kind, spec.name, name, MAX_WORKSPACE_NAME));
 
+  const storage = modelStorage(md);
   const inference =
-    spec.engine === 'llamacpp' ? templateInference(spec, warnings) : presetInference(spec, name, warnings, extra);
+    spec.engine === 'llamacpp' ? templateInference(spec, storage, warnings) : presetInference(spec, name, warnings, extra);
 
   const workspace = {
     apiVersion: context.apiVersion,
@@ -48,7 +50,9 @@ export function renderKaito(md: ModelDeployment, context: RenderContext): Render
     },
     inference,
   };
-  const objects = [workspace, ...extra].map(canonicalObject);
+  // Presets mount nothing (compatibility refuses storage there), so their claims would only sit unused.
+  const claims = spec.engine === 'llamacpp' ? storage.claims : [];
+  const objects = [workspace, ...extra, ...claims].map(canonicalObject);
   return { objects, warnings };
 }
 
@@ -91,8 +95,11 @@ function presetInference(spec: ResolvedSpec, workspaceName: string, warnings: st
   return inference;
 }
 
-/** llama.cpp: a pod template running the user's image, model loaded from HuggingFace by URI. */
-function templateInference(spec: ResolvedSpec, warnings: string[]): Record<string, unknown> {
+/**
+ * llama.cpp: a pod template running the user's image, model loaded from HuggingFace by URI; storage
+ * volumes in the template (KAITO keeps it as given), the model cache as the runner's download cache.
+ */
+function templateInference(spec: ResolvedSpec, storage: ModelStorage, warnings: string[]): Record<string, unknown> {
   const { options, warnings: optionWarnings } = engineOptions(spec, 'llamacpp', ['address']);
   warnings.push(...optionWarnings);
 
@@ -102,14 +109,18 @@ function templateInference(spec: ResolvedSpec, warnings: string[]): Record<strin
 
   const requests = sortedMap({ ...(spec.memory ? { memory: spec.memory } : {}), ...(spec.cpu ? { cpu: spec.cpu } : {}) });
   const limits = spec.gpu.count > 0 ? { [spec.gpu.type]: String(spec.gpu.count) } : undefined;
+  const cacheEnv = modelCacheEnv(storage.modelCachePath, spec.engine, spec.env);
+  warnings.push(...cacheEnv.skipped.map((n) => cacheEnvSkippedWarning(n, storage.modelCachePath!)));
+  const env = [...cacheEnv.env, ...spec.env];
   const container = {
     name: MODEL_CONTAINER_NAME,
     image: spec.image ?? '',
     args,
     ports: [{ containerPort: LLAMACPP_PORT }],
     ...(requests || limits ? { resources: { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) } } : {}),
-    ...(spec.env.length > 0 ? { env: spec.env } : {}),
+    ...(env.length > 0 ? { env } : {}),
     ...(spec.huggingFaceTokenSecret ? { envFrom: [{ secretRef: { name: spec.huggingFaceTokenSecret } }] } : {}),
+    ...(storage.mounts.length > 0 ? { volumeMounts: storage.mounts } : {}),
   };
   const metadata = {
     ...(sortedMap(spec.podLabels) ? { labels: sortedMap(spec.podLabels) } : {}),
@@ -121,6 +132,7 @@ function templateInference(spec: ResolvedSpec, warnings: string[]): Record<strin
       spec: {
         containers: [container],
         ...(spec.tolerations.length > 0 ? { tolerations: spec.tolerations } : {}),
+        ...(storage.volumes.length > 0 ? { volumes: storage.volumes } : {}),
       },
     },
   };

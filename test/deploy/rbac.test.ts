@@ -280,6 +280,8 @@ function provider(name: string, group: string, plural: string, other: { group: s
       q('watch', resource),
       q('create', 'events', inUserNs),
       q('update', 'events', inUserNs),
+      // The claims of spec.model.storage it creates, and deletes with the deployment.
+      ...['list', 'create', 'patch', 'delete'].map((verb) => q(verb, 'persistentvolumeclaims', inUserNs)),
     ],
     cannot: [
       // Another provider's kind, registration and CRD.
@@ -301,6 +303,9 @@ function provider(name: string, group: string, plural: string, other: { group: s
       q('list', ASYNC_ACTORS),
       q('list', CHECKPOINTS),
       q('create', SCALED_OBJECTS, inUserNs),
+      // Claims are written, never read.
+      q('get', 'persistentvolumeclaims', inUserNs),
+      q('update', 'persistentvolumeclaims', inUserNs),
     ],
   };
 }
@@ -478,8 +483,10 @@ describe('install RBAC: the Flame, Asya and Kybernate roles bound in some namesp
     // KAITO's ConfigMap rule (list, create, patch, delete) and every provider's own kind.
     const kaitoConfigMaps = (x: AccessQuestion) => x.resource === 'configmaps' && ['list', 'create', 'patch', 'delete'].includes(x.verb);
     const providerKinds = (x: AccessQuestion) => PROVIDER_KINDS.includes(x.resource);
+    // Every provider's claims of spec.model.storage (list, create, patch, delete), everywhere too.
+    const providerClaims = (x: AccessQuestion) => x.resource === 'persistentvolumeclaims' && ['list', 'create', 'patch', 'delete'].includes(x.verb);
     const cannot = [
-      ...flameCannot(ns, { kybernate: true, asya: true }).filter((x) => !kaitoConfigMaps(x)),
+      ...flameCannot(ns, { kybernate: true, asya: true }).filter((x) => !kaitoConfigMaps(x) && !providerClaims(x)),
       ...asyaCannot(ns),
       ...kybernateCannot(ns),
       ...NO_PODS,

@@ -49,6 +49,13 @@ export function derivedPods(provider: string, object: KubernetesObject): Derived
     if (matchLabels) pods.push({ where: 'resource.labelSelector', template: { spec: { nodeSelector: matchLabels, containers: [{ name: 'model', image: 'x' }] } } });
     return pods;
   }
+  if (provider === 'dynamo' && object.kind === 'DynamoGraphDeployment' && Array.isArray(obj(o.spec)?.components)) {
+    // v1beta1: each component's podTemplate is a native PodTemplateSpec.
+    return (obj(o.spec)!.components as unknown[]).flatMap((raw, i) => {
+      const template = obj(obj(raw)?.podTemplate);
+      return template ? [{ where: `spec.components[${i}].podTemplate`, template }] : [];
+    });
+  }
   if (provider === 'dynamo' && object.kind === 'DynamoGraphDeployment') {
     const services = obj(obj(o.spec)?.services) ?? {};
     return Object.entries(services).map(([key, raw]) => {
@@ -104,6 +111,7 @@ export function renderedProblems(provider: ProviderDefinition, objects: readonly
     out.push(...labels(meta.labels, 'metadata.labels').map(at), ...annotations(meta.annotations, 'metadata.annotations').map(at));
     const refs = meta.ownerReferences;
     if (!Array.isArray(refs) || refs.length !== 1 || refs[0]?.name !== owner.name) out.push(at('does not have the ModelDeployment as its one owner'));
+    if (object.kind === 'PersistentVolumeClaim') out.push(...claimProblems(obj((object as Obj).spec) ?? {}).map(at));
     if (object.kind === 'ConfigMap') {
       for (const key of Object.keys(obj((object as Obj).data) ?? {})) {
         if (!/^[-._a-zA-Z0-9]+$/.test(key) || key.length > 253) out.push(at(`data key '${key}' is not a valid ConfigMap key`));
@@ -127,6 +135,43 @@ export function podTemplateProblems(template: Obj): string[] {
   const containers = Array.isArray(spec.containers) ? spec.containers : [];
   if (containers.length === 0) out.push('no containers');
   containers.forEach((c, i) => out.push(...containerProblems(obj(c) ?? {}).map((p) => `containers[${i}]: ${p}`)));
+  out.push(...volumeProblems(spec, containers));
+  return out;
+}
+
+/** A pod's volumes (unique DNS-label names, valid claim names) and each container's mounts of them (declared, unique absolute paths). */
+function volumeProblems(spec: Obj, containers: unknown[]): string[] {
+  const out: string[] = [];
+  const volumes = Array.isArray(spec.volumes) ? spec.volumes.map((v) => obj(v) ?? {}) : [];
+  const names = volumes.map((v) => (typeof v.name === 'string' ? v.name : ''));
+  names.forEach((name, i) => out.push(...dns1123Label(name).map((p) => `volumes[${i}].name: ${p}`)));
+  if (new Set(names).size !== names.length) out.push('volumes: duplicate name');
+  volumes.forEach((v, i) => {
+    const claim = obj(v.persistentVolumeClaim);
+    if (claim) out.push(...dns1123Subdomain(typeof claim.claimName === 'string' ? claim.claimName : '').map((p) => `volumes[${i}].persistentVolumeClaim.claimName: ${p}`));
+  });
+  containers.forEach((c, i) => {
+    const mounts = Array.isArray(obj(c)?.volumeMounts) ? (obj(c)!.volumeMounts as unknown[]).map((m) => obj(m) ?? {}) : [];
+    const paths = mounts.map((m) => m.mountPath);
+    mounts.forEach((m, j) => {
+      if (typeof m.name !== 'string' || !names.includes(m.name)) out.push(`containers[${i}].volumeMounts[${j}]: volume ${JSON.stringify(m.name)} not found`);
+      if (typeof m.mountPath !== 'string' || !m.mountPath.startsWith('/')) out.push(`containers[${i}].volumeMounts[${j}].mountPath is not an absolute path`);
+    });
+    if (new Set(paths).size !== paths.length) out.push(`containers[${i}].volumeMounts: duplicate mountPath`);
+  });
+  return out;
+}
+
+/** A PersistentVolumeClaim's spec as the API server checks it: known access modes, a storage request above zero. */
+function claimProblems(spec: Obj): string[] {
+  const out: string[] = [];
+  const modes = Array.isArray(spec.accessModes) ? spec.accessModes : [];
+  if (modes.length === 0 || !modes.every((m) => ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'].includes(m as string))) out.push(`spec.accessModes ${JSON.stringify(spec.accessModes)} is not a list of access modes`);
+  const storage = obj(obj(spec.resources)?.requests)?.storage;
+  const problems = nonNegativeQuantity(storage, 'spec.resources.requests.storage');
+  out.push(...problems);
+  if (problems.length === 0 && !/[1-9]/.test(String(storage).replace(/[eE].*$/, ''))) out.push(`spec.resources.requests.storage '${String(storage)}' must be greater than zero`);
+  if (spec.storageClassName !== undefined && spec.storageClassName !== '') out.push(...dns1123Subdomain(String(spec.storageClassName)).map((p) => `spec.storageClassName: ${p}`));
   return out;
 }
 
