@@ -89,7 +89,7 @@ export function filesOnDisk(dir = CHART_DIR): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name))
-    .sort();
+    .sort((a, b) => a.localeCompare(b));
 }
 
 /** Writes the chart, removing any file it no longer has (an object gone from the install). */
