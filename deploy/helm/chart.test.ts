@@ -34,6 +34,11 @@ describe('deploy/chart/ (npm run manifests)', () => {
     expect(readFileSync(file.path, 'utf8'), `${name} is stale: run npm run manifests`).toBe(file.text);
   });
 
+  it("has one template or CRD file per object of install.yaml but the Namespace, and nothing else", () => {
+    const objects = generated.map((f) => shownInChart(f.path)).filter((p) => /^deploy\/chart\/(crds|templates)\/[^_].*\.yaml$/.test(p));
+    expect(objects).toHaveLength(install.filter((o) => !CHART_LEAVES_OUT.includes(o.kind)).length);
+  });
+
   it("takes its version and appVersion from package.json's version", () => {
     expect(parse(readFileSync(join(CHART_DIR, 'Chart.yaml'), 'utf8'))).toMatchObject({ name: 'kubeairunway', version, appVersion: version });
   });

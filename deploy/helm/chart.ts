@@ -28,7 +28,7 @@ const packageJson = () => JSON.parse(readFileSync(join(DEPLOY_DIR, '..', 'packag
 
 function chartYaml(pkg: PackageJson): string {
   const chart = { apiVersion: 'v2', name: pkg.name, description: pkg.description, type: 'application', version: pkg.version, appVersion: pkg.version };
-  return `${GENERATED}\n${stringify(chart)}`;
+  return `${GENERATED}\n${stringify(chart, { lineWidth: 0 })}`;
 }
 
 const HELPERS = `{{/* ${GENERATED.slice(2)} */}}
@@ -70,8 +70,8 @@ export function chartFiles(installText: string = readFileSync(INSTALL_FILE, 'utf
     ['templates/NOTES.txt', NOTES],
     ...crds.map((o): [string, string] => [`crds/${crdFileName(o as KubeObject & Parameters<typeof crdFileName>[0])}`, `${GENERATED}\n${stringify(o, { lineWidth: 0 })}`]),
     ...templated.map((o): [string, string] => {
-      const t = template(o, providers);
-      return [t.file, `${GENERATED}\n${t.text}`];
+      const t = template(o, providers, GENERATED);
+      return [t.file, t.text];
     }),
   ];
   return files.map(([path, text]) => ({ path: join(CHART_DIR, path), text })).sort((a, b) => a.path.localeCompare(b.path));

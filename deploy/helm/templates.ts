@@ -80,7 +80,7 @@ export interface Template {
 }
 
 /** The template of one object of the install. */
-export function template(source: KubeObject, providers: readonly string[]): Template {
+export function template(source: KubeObject, providers: readonly string[], header: string): Template {
   const o = structuredClone(source);
   const holes = new Holes();
   releaseNamespace(o, holes);
@@ -88,8 +88,9 @@ export function template(source: KubeObject, providers: readonly string[]): Temp
   if (o.kind === 'ConfigMap' && o.metadata.name === 'kubeairunway-temporal') temporalConfig(o, holes);
   if (o.kind === 'ServiceAccount') (o.metadata as Record<string, unknown>)[holes.block(withBlock('annotations', '.Values.serviceAccount.annotations'))] = null;
   if (isDeployment(o)) deployment(o, holes);
-  let text = holes.fill(stringify(o, { lineWidth: 0 }));
+  let text = `${header}\n${holes.fill(stringify(o, { lineWidth: 0 }))}`;
   const provider = providerOf(source, providers);
+  // The header inside the condition: a provider left out renders to nothing, not to a lone comment.
   if (provider) text = `{{- if has ${JSON.stringify(provider)} .Values.providers }}\n${text}{{- end }}\n`;
   return { file: `templates/${o.kind.toLowerCase()}-${o.metadata.name}.yaml`, text };
 }
