@@ -95,7 +95,7 @@ describe.skipIf(!helm)(`helm on deploy/chart/${helm ? '' : ` (skipped: ${helmMis
   });
 
   it("temporal.address changes the ConfigMap and the controller's checksum (so an upgrade restarts it) alone", async () => {
-    expect(await changed('temporal.address=temporal.example:7233')).toEqual([CHECKSUM, `ConfigMap ${SYSTEM}/kubeairunway-temporal: data.TEMPORAL_ADDRESS`]);
+    expect(await changed('temporal.address=temporal.example:7233')).toEqual([CHECKSUM, `ConfigMap ${SYSTEM}/kubeairunway-temporal: data.TEMPORAL_ADDRESS`].sort());
   });
 
   it("temporal.tls and temporal.apiKey add the credential components' env, mount and volume to the controller alone, naming the Secrets given", async () => {
@@ -103,7 +103,8 @@ describe.skipIf(!helm)(`helm on deploy/chart/${helm ? '' : ` (skipped: ${helmMis
     expect(await changed('temporal.tls.enabled=true', 'temporal.tls.ca=true', 'temporal.tls.secretName=my-tls')).toEqual(
       [CHECKSUM, `${CONTROLLER}: ${pod}.containers.0.env`, `${CONTROLLER}: ${pod}.containers.0.volumeMounts.1`, `${CONTROLLER}: ${pod}.volumes.1`].sort(),
     );
-    const tls = (await render('temporal.tls.enabled=true', 'temporal.tls.secretName=my-tls', 'temporal.apiKey.enabled=true')).filter(isDeployment)[0]!.spec.template.spec;
+    const rendered = await render('temporal.tls.enabled=true', 'temporal.tls.secretName=my-tls', 'temporal.apiKey.enabled=true');
+    const tls = rendered.filter(isDeployment).find((d) => d.metadata.name === 'kubeairunway-controller')!.spec.template.spec;
     expect(tls.volumes).toContainEqual({ name: 'temporal-tls', secret: { secretName: 'my-tls' } });
     expect(tls.containers[0]!.env!.map((e) => (e as { name: string }).name)).toEqual(['TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY', 'TEMPORAL_API_KEY']);
   });

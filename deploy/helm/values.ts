@@ -115,7 +115,7 @@ function schemaOf(node: Node): Schema {
 }
 
 export function valuesSchema(leaves: readonly ValueLeaf[]): string {
-  return `${JSON.stringify({ $schema: 'https://json-schema.org/draft-07/schema#', ...schemaOf(tree(leaves)) }, null, 2)}\n`;
+  return `${JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', ...schemaOf(tree(leaves)) }, null, 2)}\n`;
 }
 
 /** The README's table: one row per leaf, the default as JSON. */
