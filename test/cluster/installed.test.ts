@@ -247,7 +247,7 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
       const pods = await expectCorePodsReady();
       expect(new Set(pods.items.flatMap((p) => p.spec.containers.map((c) => c.image)))).toEqual(new Set([image]));
       await seedExampleRunning();
-    });
+    }, 600_000);
 
     it('`helm upgrade --set controller.replicas=2` with a new pod annotation rolls the controller to two new pods; the ModelDeployment stays Running and is still reconciled', async () => {
       const before = (await controllerPods()).map((p) => p.metadata.name);
@@ -267,7 +267,7 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
       expect(await cmd.kubectlOk(['get', 'md', 'gemma-cpu', '-n', 'default', '-o', 'jsonpath={.status.phase}'])).toBe('Running');
       // The new pods reconcile: deleting the example goes through them.
       await deleteSeedExample();
-    });
+    }, 600_000);
 
     it('`helm uninstall`, then the webhook configurations, the CRDs and the namespace as the chart README says: nothing of ours is left', async () => {
       await helmOk(['uninstall', RELEASE, '-n', SYSTEM, '--wait', '--timeout=5m']);
@@ -275,6 +275,6 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
       await cmd.kubectlOk(['delete', '-f', join(CHART_DIR, 'crds'), '--timeout=120s']);
       await cmd.kubectlOk(['delete', 'namespace', SYSTEM, '--timeout=120s']);
       await expectNothingOfOurs();
-    });
+    }, 600_000);
   });
 });
