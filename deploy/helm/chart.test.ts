@@ -118,6 +118,12 @@ describe.skipIf(!helm)(`helm on deploy/chart/${helm ? '' : ` (skipped: ${helmMis
     );
   });
 
+  it('providers=null runs no provider in the controller and binds no provider role', async () => {
+    const fields = await changed('providers=null');
+    expect(fields).toContain(`${CONTROLLER}: spec.template.spec.containers.0.args.7`);
+    expect(fields.filter((f) => !f.startsWith(CONTROLLER))).toEqual(['dynamo', 'kaito', 'kuberay'].flatMap((p) => [`- ClusterRole kubeairunway-provider-${p}`, `- ClusterRoleBinding kubeairunway-controller-provider-${p}`]).sort());
+  });
+
   it('placement and annotations reach every pod and ServiceAccount', async () => {
     const pods = [CONTROLLER, WEBHOOK];
     expect(await changed('nodeSelector.pool=ai', 'tolerations[0].operator=Exists')).toEqual(pods.flatMap((d) => [`${d}: spec.template.spec.nodeSelector`, `${d}: spec.template.spec.tolerations`]));
@@ -129,6 +135,7 @@ describe.skipIf(!helm)(`helm on deploy/chart/${helm ? '' : ` (skipped: ${helmMis
     for (const bad of ['controller.replicas=-1', 'providers={acme}', 'image.pullPolicy=Sometimes', 'replicas=2']) {
       const out = await run(['template', RELEASE, CHART_DIR, '--set', bad]);
       expect(out.code, bad).not.toBe(0);
+      expect(out.stderr, bad).toContain("values don't meet the specifications of the schema");
     }
   });
 });

@@ -65,7 +65,7 @@ export function valueLeaves(objects: readonly KubeObject[], version: string): Va
       path: 'providers',
       default: providers,
       schema: { type: 'array', uniqueItems: true, items: { enum: providers } },
-      doc: "The built-in providers whose workers run in the controller; each listed one's role is bound to it. Empty: none (install providers as their own Deployments).",
+      doc: "The built-in providers whose workers run in the controller; each listed one's role is bound to it. None (`--set providers=null`, or `providers: []` in a values file): install providers as their own Deployments.",
     },
     ...deploymentLeaves(objects),
     { path: 'nodeSelector', default: {}, schema: map, doc: 'Node labels every pod must match.' },
@@ -111,7 +111,8 @@ export function valuesYaml(leaves: readonly ValueLeaf[], header: string): string
 function schemaOf(node: Node): Schema {
   if (node.leaf) return { ...node.leaf.schema, description: node.leaf.doc };
   const properties = Object.fromEntries([...node.children].map(([k, c]) => [k, schemaOf(c)]));
-  return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties };
+  // No `required`: `--set key=null` drops a key, which must stay possible (`providers=null` for none).
+  return { type: 'object', additionalProperties: false, properties };
 }
 
 export function valuesSchema(leaves: readonly ValueLeaf[]): string {
