@@ -6,7 +6,7 @@
 import { stringify } from 'yaml';
 import { credentialPatch, type CredentialPatch } from './credentials.ts';
 import { Holes, withBlock } from './holes.ts';
-import { containerOf, isDeployment, PROVIDERS_FLAG, providerOf, sectionOf, SYSTEM_NAMESPACE, talksToTemporal, type Container, type Deployment, type KubeObject } from './objects.ts';
+import { containerOf, isDeployment, PROVIDERS_FLAG, providerOf, sectionOf, SYSTEM_NAMESPACE, talksToTemporal, TEMPORAL_CONFIGMAP, type Container, type Deployment, type KubeObject } from './objects.ts';
 
 const NAMESPACE = '{{ .Release.Namespace }}';
 
@@ -50,6 +50,21 @@ function caEnv(tls: CredentialPatch): CredentialPatch['env'] {
   return [{ name: 'TEMPORAL_TLS_CA', value: cert.replace(/[^/]+$/, 'ca.crt') }];
 }
 
+/** The pod's own annotations, the checksum of the Temporal values where it reads them, then podAnnotations. */
+function podAnnotations(d: Deployment, holes: Holes): void {
+  const metadata = d.spec.template.metadata;
+  const annotations = { ...metadata.annotations };
+  // An upgrade that moves the controller to another Temporal server must restart it: the ConfigMap is read at start.
+  if (talksToTemporal(d)) annotations['checksum/temporal'] = holes.value('{{ .Values.temporal | toJson | sha256sum }}');
+  if (Object.keys(annotations).length === 0) {
+    // No annotations of its own: the whole map appears only with podAnnotations set.
+    (metadata as Record<string, unknown>)[holes.block(withBlock('annotations', '.Values.podAnnotations'))] = null;
+    return;
+  }
+  annotations[holes.block((column) => ['{{- with .Values.podAnnotations }}', `{{- toYaml . | nindent ${column} }}`, '{{- end }}'])] = null as unknown as string;
+  metadata.annotations = annotations;
+}
+
 function deployment(d: Deployment, holes: Holes): void {
   const values = `.Values.${sectionOf(d)}`;
   const pod = d.spec.template;
@@ -62,14 +77,7 @@ function deployment(d: Deployment, holes: Holes): void {
   container.args = (container.args ?? []).map((a) =>
     a.startsWith(PROVIDERS_FLAG) ? holes.block(() => ['{{- with .Values.providers }}', `- ${PROVIDERS_FLAG}{{ join "," . }}`, '{{- end }}']) : a,
   );
-  const annotations = pod.metadata.annotations ?? {};
-  // An upgrade that moves the controller to another Temporal server must restart it: the ConfigMap is read at start.
-  if (talksToTemporal(d)) annotations['checksum/temporal'] = holes.value('{{ .Values.temporal | toJson | sha256sum }}');
-  annotations[holes.block((column) => ['{{- with .Values.podAnnotations }}', `{{- toYaml . | nindent ${column} }}`, '{{- end }}'])] = null as unknown as string;
-  if (Object.keys(annotations).length === 1) {
-    // No annotations of its own: the whole map appears only with podAnnotations set.
-    (pod.metadata as Record<string, unknown>)[holes.block(withBlock('annotations', '.Values.podAnnotations'))] = null;
-  } else pod.metadata.annotations = annotations;
+  podAnnotations(d, holes);
   if (talksToTemporal(d)) credentials(container, pod.spec, holes);
   for (const key of ['nodeSelector', 'tolerations', 'affinity']) pod.spec[holes.block(withBlock(key, `.Values.${key}`))] = null;
 }
@@ -85,7 +93,7 @@ export function template(source: KubeObject, providers: readonly string[], heade
   const holes = new Holes();
   releaseNamespace(o, holes);
   o.metadata.labels = { ...o.metadata.labels, [holes.block((column) => [`{{- include "kubeairunway.labels" . | nindent ${column} }}`])]: null as unknown as string };
-  if (o.kind === 'ConfigMap' && o.metadata.name === 'kubeairunway-temporal') temporalConfig(o, holes);
+  if (o.kind === 'ConfigMap' && o.metadata.name === TEMPORAL_CONFIGMAP) temporalConfig(o, holes);
   if (o.kind === 'ServiceAccount') (o.metadata as Record<string, unknown>)[holes.block(withBlock('annotations', '.Values.serviceAccount.annotations'))] = null;
   if (isDeployment(o)) deployment(o, holes);
   let text = `${header}\n${holes.fill(stringify(o, { lineWidth: 0 }))}`;
