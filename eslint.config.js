@@ -22,7 +22,7 @@ const workflowForbidden = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'coverage/**', 'deploy/**', '.state/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'coverage/**', 'deploy/chart/**', '.state/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

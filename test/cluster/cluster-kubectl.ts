@@ -1,7 +1,8 @@
 // kubectl and the `kubeairunway` CLI against a cluster-mode stack (not the shared test stack): what a user
 // types, with the cluster's kubeconfig.
 import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { helmEnv } from '../../deploy/helm/helm-command.ts';
 import { kubectlCommand } from '../../deploy/render.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -28,6 +29,8 @@ export interface ClusterCommands {
   kubectlOk(args: readonly string[], input?: string): Promise<string>;
   /** `kubeairunway <args>` (the compiled CLI, as `kar` in the README). */
   kar(args: readonly string[], timeoutMs?: number): Promise<CommandResult>;
+  /** `helm <args>` with the given binary (the tools cache's), its cache and config beside the kubeconfig. */
+  helm(bin: string, args: readonly string[], timeoutMs?: number): Promise<CommandResult>;
 }
 
 export function clusterCommands(kubeconfig: string, temporalAddress: string): ClusterCommands {
@@ -41,5 +44,6 @@ export function clusterCommands(kubeconfig: string, temporalAddress: string): Cl
       return r.stdout;
     },
     kar: (args, timeoutMs) => runCommand(process.execPath, [join(ROOT, 'bin', 'kubeairunway.js'), ...args], env, undefined, timeoutMs),
+    helm: (bin, args, timeoutMs) => runCommand(bin, args, { ...env, ...helmEnv(join(dirname(kubeconfig), 'helm')) }, undefined, timeoutMs),
   };
 }

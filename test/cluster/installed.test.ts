@@ -4,7 +4,9 @@
 // deploy/install.yaml by `kubeairunway controller install`, running as pods of the image the suite builds.
 // What a user does next is done with kubectl and the CLI only: a seed example reaches Running through the
 // in-cluster controller, its history is read back, deleting it cleans up, and the uninstall leaves
-// nothing of ours behind.
+// nothing of ours behind. Then the same cluster, empty again, gets the Helm chart (deploy/chart/):
+// `helm install`, a seed example Running, `helm upgrade` rolling the controller, `helm uninstall` and
+// the CRDs deleted, leaving nothing again.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { kubectlCommand } from '../../deploy/render.ts';
@@ -18,6 +20,9 @@ import { criImageName, BUSYBOX_IMAGE } from '../../devstack/kubelet-node.ts';
 import { testStackCrds } from '../../devstack/crd-files.ts';
 import { loadProductImage } from '../../devstack/cluster/install-product.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
+import { CHART_DIR } from '../../deploy/helm/chart.ts';
+import { helmBinary, helmMissing } from '../../deploy/helm/helm-command.ts';
+import { splitImage } from '../../deploy/helm/objects.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
 import { eventually } from '../support/env.ts';
 import { clusterCommands, type ClusterCommands } from './cluster-kubectl.ts';
@@ -28,13 +33,60 @@ const say = (line: string) => process.stdout.write(`[cluster] ${line}\n`);
 const SYSTEM = 'kubeairunway-system';
 /** ModelDeployments in the two-replica burst (the issue's 100). */
 const BURST = 100;
+const helm = helmBinary();
+const RELEASE = 'kubeairunway';
+const WEBHOOK_CONFIGURATIONS = ['mutatingwebhookconfiguration/kubeairunway-mutating-webhook', 'validatingwebhookconfiguration/kubeairunway-validating-webhook'];
+
+interface PodList {
+  items: { metadata: { name: string; annotations?: Record<string, string> }; spec: { serviceAccountName: string; containers: { image: string }[] }; status: { phase: string; conditions?: { type: string; status: string }[] } }[];
+}
 
 describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeairunway installed${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   let cluster: Cluster;
   let stateDir: string;
   let cmd: ClusterCommands;
+  /** The product image the suite built and imported into the node. */
+  let image: string;
   const simulators: Simulator[] = [];
   const seconds = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  const systemPods = async () => JSON.parse(await cmd.kubectlOk(['get', 'pods', '-n', SYSTEM, '-o', 'json'])) as PodList;
+
+  /** The controller's and webhook's pods Running and Ready, each under its own ServiceAccount; the pods. */
+  async function expectCorePodsReady(): Promise<PodList> {
+    const pods = await systemPods();
+    const byAccount = pods.items.map((p) => [p.spec.serviceAccountName, p.status.phase, p.status.conditions?.find((c) => c.type === 'Ready')?.status]);
+    expect(byAccount).toEqual(expect.arrayContaining([
+      ['kubeairunway-controller', 'Running', 'True'],
+      ['kubeairunway-webhook', 'Running', 'True'],
+    ]));
+    return pods;
+  }
+
+  /** The seed's CPU example applied with kubectl, awaited to Running. */
+  async function seedExampleRunning(): Promise<void> {
+    const t0 = Date.now();
+    await cmd.kubectlOk(['apply', '-n', 'default', '-f', join(ROOT, 'examples', 'cpu-gguf-kaito.yaml')]);
+    await eventually('gemma-cpu Running', async () => (await cmd.kubectlOk(['get', 'md', 'gemma-cpu', '-o', 'jsonpath={.status.phase}'])) === 'Running' || undefined, 180_000);
+    say(`gemma-cpu Running ${seconds(t0)} after kubectl apply`);
+  }
+
+  /** The example deleted through the controller: its provider resource goes with it. */
+  async function deleteSeedExample(): Promise<void> {
+    await cmd.kubectlOk(['delete', 'md', 'gemma-cpu', '--timeout=120s']);
+    const left = await cmd.kubectlOk(['get', 'workspaces.kaito.sh', '-n', 'default', '-o', 'name']);
+    expect(left.trim()).toBe('');
+  }
+
+  /** After an uninstall: no namespace, CRD, webhook configuration or cluster-wide role of ours. */
+  async function expectNothingOfOurs(): Promise<void> {
+    await eventually('the system namespace to be gone', async () => (await cmd.kubectl(['get', 'namespace', SYSTEM])).code !== 0 || undefined, 120_000);
+    const crds = await cmd.kubectlOk(['get', 'crd', '-o', 'name']);
+    expect(crds).not.toMatch(/kubeairunway\.ai/);
+    const webhooks = await cmd.kubectlOk(['get', 'validatingwebhookconfigurations,mutatingwebhookconfigurations', '-o', 'name']);
+    expect(webhooks).not.toMatch(/kubeairunway/);
+    const roles = await cmd.kubectlOk(['get', 'clusterroles,clusterrolebindings', '-l', 'app.kubernetes.io/part-of=kubeairunway', '-o', 'name']);
+    expect(roles.trim()).toBe('');
+  }
 
   beforeAll(async () => {
     stateDir = mkdtempSync(join(tmpdir(), 'kubeairunway-cluster-'));
@@ -44,7 +96,7 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     say(`cluster up in ${seconds(t0)}`);
     cmd = clusterCommands(cluster.kubeconfigPath, cluster.temporalAddress);
     t0 = Date.now();
-    const image = await loadProductImage(cluster, ROOT, say);
+    image = await loadProductImage(cluster, ROOT, say);
     say(`image ${image} built (or found) and imported into the node in ${seconds(t0)}`);
     // No KAITO operator is served by any registry: the simulated one writes the status the real one would.
     const kc = new KubeConfig();
@@ -105,14 +157,7 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     const install = await cmd.kar(['controller', 'install', '--timeout=5m'], 420_000);
     expect(install.code, install.stderr).toBe(0);
     say(`installed and rolled out in ${seconds(t0)}`);
-    const pods = JSON.parse(await cmd.kubectlOk(['get', 'pods', '-n', SYSTEM, '-o', 'json'])) as {
-      items: { metadata: { name: string }; spec: { serviceAccountName: string; nodeName: string }; status: { phase: string; conditions: { type: string; status: string }[] } }[];
-    };
-    const byAccount = pods.items.map((p) => [p.spec.serviceAccountName, p.status.phase, p.status.conditions.find((c) => c.type === 'Ready')?.status]);
-    expect(byAccount).toEqual(expect.arrayContaining([
-      ['kubeairunway-controller', 'Running', 'True'],
-      ['kubeairunway-webhook', 'Running', 'True'],
-    ]));
+    await expectCorePodsReady();
     // kubectl port-forward to the controller's metrics port: the seed's metrics, scraped from the pod.
     const forward = spawn(kubectlCommand(), ['--kubeconfig', cluster.kubeconfigPath, '-n', SYSTEM, 'port-forward', 'deploy/kubeairunway-controller', ':9090'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
@@ -139,16 +184,11 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
   });
 
   it('a seed example applied with kubectl reaches Running through the in-cluster controller; `kar history` reads its steps; deleting it cleans up', async () => {
-    const t0 = Date.now();
-    await cmd.kubectlOk(['apply', '-n', 'default', '-f', join(ROOT, 'examples', 'cpu-gguf-kaito.yaml')]);
-    await eventually('gemma-cpu Running', async () => (await cmd.kubectlOk(['get', 'md', 'gemma-cpu', '-o', 'jsonpath={.status.phase}'])) === 'Running' || undefined, 180_000);
-    say(`gemma-cpu Running ${seconds(t0)} after kubectl apply`);
+    await seedExampleRunning();
     const history = await cmd.kar(['history', 'default/gemma-cpu'], 60_000);
     expect(history.code, history.stderr).toBe(0);
     expect(history.stdout).toMatch(/reconcileResource/);
-    await cmd.kubectlOk(['delete', 'md', 'gemma-cpu', '--timeout=120s']);
-    const left = await cmd.kubectlOk(['get', 'workspaces.kaito.sh', '-n', 'default', '-o', 'name']);
-    expect(left.trim()).toBe('');
+    await deleteSeedExample();
   });
 
   it('two controller replicas, one force-deleted in the middle of a burst: every ModelDeployment reaches Running with exactly one provider resource, owned by it', async () => {
@@ -184,10 +224,57 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
   it('`kubeairunway controller uninstall` leaves nothing of ours behind', async () => {
     const out = await cmd.kar(['controller', 'uninstall'], 300_000);
     expect(out.code, out.stderr).toBe(0);
-    await eventually('the system namespace to be gone', async () => (await cmd.kubectl(['get', 'namespace', SYSTEM])).code !== 0 || undefined, 120_000);
-    const crds = await cmd.kubectlOk(['get', 'crd', '-o', 'name']);
-    expect(crds).not.toMatch(/kubeairunway\.ai/);
-    const webhooks = await cmd.kubectlOk(['get', 'validatingwebhookconfigurations,mutatingwebhookconfigurations', '-o', 'name']);
-    expect(webhooks).not.toMatch(/kubeairunway/);
+    await expectNothingOfOurs();
+  });
+
+  // The Helm chart on the cluster the uninstall above left empty, as deploy/chart/README.md says to use it.
+  describe.skipIf(!helm)(`the Helm chart (deploy/chart/)${helm ? '' : ` (skipped: ${helmMissing()})`}`, () => {
+    const helmOk = async (args: string[]) => {
+      const out = await cmd.helm(helm!, args, 420_000);
+      expect(out.code, `helm ${args.join(' ')}: ${out.stderr}`).toBe(0);
+      return out.stdout;
+    };
+    const controllerPods = async () => (await systemPods()).items.filter((p) => p.spec.serviceAccountName === 'kubeairunway-controller' && p.metadata.name.startsWith('kubeairunway-controller-'));
+
+    it("`helm install` with the suite's image: the controller and webhook pods become Ready; a seed example reaches Running", async () => {
+      // The release namespace exists first (Helm keeps the release there), labelled restricted as install.yaml's is.
+      await cmd.kubectlOk(['create', 'namespace', SYSTEM]);
+      await cmd.kubectlOk(['label', 'namespace', SYSTEM, 'pod-security.kubernetes.io/enforce=restricted', 'pod-security.kubernetes.io/warn=restricted']);
+      const { repository, tag } = splitImage(image);
+      const t0 = Date.now();
+      await helmOk(['install', RELEASE, CHART_DIR, '-n', SYSTEM, '--set', `image.repository=${repository}`, '--set', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never', '--wait', '--timeout=5m']);
+      say(`helm install: Ready in ${seconds(t0)}`);
+      const pods = await expectCorePodsReady();
+      expect(new Set(pods.items.flatMap((p) => p.spec.containers.map((c) => c.image)))).toEqual(new Set([image]));
+      await seedExampleRunning();
+    }, 600_000);
+
+    it('`helm upgrade --set controller.replicas=2` with a new pod annotation rolls the controller to two new pods; the ModelDeployment stays Running and is still reconciled', async () => {
+      const before = (await controllerPods()).map((p) => p.metadata.name);
+      const t0 = Date.now();
+      await helmOk(['upgrade', RELEASE, CHART_DIR, '-n', SYSTEM, '--reuse-values', '--set', 'controller.replicas=2', '--set', 'podAnnotations.upgraded=yes', '--wait', '--timeout=5m']);
+      await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--timeout=180s']);
+      say(`helm upgrade: rolled in ${seconds(t0)}`);
+      // Old pods may still be terminating right after the rollout: wait for exactly the two new ones.
+      const after = await eventually('two new controller pods, Ready', async () => {
+        const pods = await controllerPods();
+        const ready = pods.filter((p) => p.status.phase === 'Running' && p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+        return pods.length === 2 && ready.length === 2 ? pods : undefined;
+      }, 180_000);
+      expect(after.map((p) => p.metadata.name).filter((n) => before.includes(n))).toEqual([]);
+      for (const p of after) expect(p.metadata.annotations?.upgraded).toBe('yes');
+      expect(JSON.parse(await helmOk(['list', '-n', SYSTEM, '-o', 'json']))).toEqual([expect.objectContaining({ name: RELEASE, revision: '2', status: 'deployed' })]);
+      expect(await cmd.kubectlOk(['get', 'md', 'gemma-cpu', '-n', 'default', '-o', 'jsonpath={.status.phase}'])).toBe('Running');
+      // The new pods reconcile: deleting the example goes through them.
+      await deleteSeedExample();
+    }, 600_000);
+
+    it('`helm uninstall`, then the webhook configurations, the CRDs and the namespace as the chart README says: nothing of ours is left', async () => {
+      await helmOk(['uninstall', RELEASE, '-n', SYSTEM, '--wait', '--timeout=5m']);
+      await cmd.kubectlOk(['delete', ...WEBHOOK_CONFIGURATIONS, '--ignore-not-found']);
+      await cmd.kubectlOk(['delete', '-f', join(CHART_DIR, 'crds'), '--timeout=120s']);
+      await cmd.kubectlOk(['delete', 'namespace', SYSTEM, '--timeout=120s']);
+      await expectNothingOfOurs();
+    }, 600_000);
   });
 });
