@@ -18,7 +18,7 @@ describe('describeLocalProduct', () => {
       temporal: { address: '127.0.0.1:7233', namespace: 'default' },
       core: true,
       watcher: true,
-      providers: ['dynamo', 'kaito', 'kuberay'],
+      providers: ['deployment', 'dynamo', 'kaito', 'kuberay'],
       metrics: { port: 9090, host: '127.0.0.1' },
       webhook: { namespace: 'kubeairunway-system', register: {} },
       simulators: { readyAfterMs: 5_000, realOperators: [] },

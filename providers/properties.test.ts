@@ -45,6 +45,11 @@ function towards(provider: ProviderDefinition, raw: ModelDeploymentSpec, pick: n
   if (spec.engine.type === 'llamacpp') spec.image = spec.image ?? 'ghcr.io/example/runner:latest';
   if (provider.name === 'kaito' && spec.engine.type === 'vllm') spec.model.source = 'huggingface';
   if (provider.name !== 'dynamo' && spec.provider) delete spec.provider.overrides;
+  if (provider.name === 'deployment') {
+    // Its disaggregated mode is vLLM's, and a custom model is one it is given the path of.
+    if (mode === 'disaggregated') spec.engine.type = 'vllm';
+    if (spec.model.source === 'custom') spec.model.id = '/models/model.gguf';
+  }
   return spec;
 }
 

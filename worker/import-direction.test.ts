@@ -51,7 +51,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   devstack: [...PURE, ...ADAPTERS, 'observability', 'workflows', 'watcher', 'webhook', 'kinds', 'worker', 'tools'],
   tools: [],
   // Manifest generation (CRDs, roles) from the kinds' declarations.
-  deploy: [...PURE, ...ADAPTERS, 'kinds'],
+  // tools: the helm client the chart's checks run (deploy/helm/helm-command.ts).
+  deploy: [...PURE, ...ADAPTERS, 'kinds', 'tools'],
 };
 
 /** Folders that are not the product: they may import it, it may not import them. */

@@ -113,7 +113,7 @@ describe.skipIf(!helm)(`helm on deploy/chart/${helm ? '' : ` (skipped: ${helmMis
     expect(await changed('providers={kaito}')).toEqual(
       [
         `${CONTROLLER}: spec.template.spec.containers.0.args.7`,
-        ...['dynamo', 'kuberay'].flatMap((p) => [`- ClusterRole kubeairunway-provider-${p}`, `- ClusterRoleBinding kubeairunway-controller-provider-${p}`]),
+        ...['deployment', 'dynamo', 'kuberay'].flatMap((p) => [`- ClusterRole kubeairunway-provider-${p}`, `- ClusterRoleBinding kubeairunway-controller-provider-${p}`]),
       ].sort(),
     );
   });
@@ -121,7 +121,7 @@ describe.skipIf(!helm)(`helm on deploy/chart/${helm ? '' : ` (skipped: ${helmMis
   it('providers=null runs no provider in the controller and binds no provider role', async () => {
     const fields = await changed('providers=null');
     expect(fields).toContain(`${CONTROLLER}: spec.template.spec.containers.0.args.7`);
-    expect(fields.filter((f) => !f.startsWith(CONTROLLER))).toEqual(['dynamo', 'kaito', 'kuberay'].flatMap((p) => [`- ClusterRole kubeairunway-provider-${p}`, `- ClusterRoleBinding kubeairunway-controller-provider-${p}`]).sort());
+    expect(fields.filter((f) => !f.startsWith(CONTROLLER))).toEqual(['deployment', 'dynamo', 'kaito', 'kuberay'].flatMap((p) => [`- ClusterRole kubeairunway-provider-${p}`, `- ClusterRoleBinding kubeairunway-controller-provider-${p}`]).sort());
   });
 
   it('placement and annotations reach every pod and ServiceAccount', async () => {
