@@ -97,6 +97,8 @@ export function deploymentGoldenInputs(): GoldenInput[] {
       name: 'llamacpp-local-path',
       md: modelDeployment('tiny', named({ model: { id: '/models/tiny.gguf', source: 'custom' }, engine: { type: 'llamacpp' }, resources: { cpu: '1', memory: '1Gi' } })),
     },
+    { provider: 'deployment', name: 'vllm-storage', md: modelDeployment('cached', named(withStorage(gpuVllmSpec()))) },
+    { provider: 'deployment', name: 'llamacpp-storage', md: modelDeployment('gemma-cached', named(withStorage(cpuGguf))) },
   ];
 }
 

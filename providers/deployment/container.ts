@@ -22,6 +22,7 @@ import {
   type ServingRole,
 } from './defaults.ts';
 import { modelArgs } from './model-source.ts';
+import type { ModelStorage } from '../shared/storage.ts';
 import type { DeploymentSettings } from './overrides.ts';
 
 /** What one role runs with: its own replicas and resources (prefill and decode differ). */
@@ -57,6 +58,7 @@ export function serverContainer(
   resources: RoleResources,
   settings: DeploymentSettings,
   warnings: string[],
+  storage: Pick<ModelStorage, 'mounts'> & { env: readonly unknown[] },
 ): Record<string, unknown> {
   const port = ENGINE_PORTS[engine];
   const { options, warnings: optionWarnings } = engineOptions(spec, engine, RESERVED[engine]);
@@ -64,7 +66,7 @@ export function serverContainer(
   const args = [...modelArgs(spec, engine), '--host', '0.0.0.0', '--port', String(port), ...toArgv(options)];
   if (role !== 'server') args.push('--kv-transfer-config', KV_TRANSFER_CONFIG);
   const command = settings.command ?? COMMANDS[engine];
-  const env = [...spec.env, ...(role !== 'server' ? [{ name: NIXL_SIDE_CHANNEL_ENV, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }] : [])];
+  const env = [...storage.env, ...spec.env, ...(role !== 'server' ? [{ name: NIXL_SIDE_CHANNEL_ENV, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }] : [])];
   return {
     name: MODEL_CONTAINER_NAME,
     image: spec.image ?? DEFAULT_IMAGES[engine],
@@ -77,8 +79,14 @@ export function serverContainer(
     // (HF_TOKEN); the controller never reads it.
     ...(spec.huggingFaceTokenSecret ? { envFrom: [{ secretRef: { name: spec.huggingFaceTokenSecret } }] } : {}),
     ...probes(settings.startupTimeoutSeconds),
-    ...(usesSharedMemory(engine) ? { volumeMounts: [{ name: SHM_VOLUME, mountPath: SHM_PATH }] } : {}),
+    ...volumeMounts(engine, storage.mounts),
   };
+}
+
+/** /dev/shm where the engine uses it, then spec.model.storage's mounts (sorted by path). */
+function volumeMounts(engine: DeploymentEngine, storage: ModelStorage['mounts']): Record<string, unknown> {
+  const mounts = [...(usesSharedMemory(engine) ? [{ name: SHM_VOLUME, mountPath: SHM_PATH }] : []), ...storage];
+  return mounts.length > 0 ? { volumeMounts: mounts } : {};
 }
 
 /**

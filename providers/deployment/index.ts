@@ -1,4 +1,5 @@
 import type { ProviderDefinition } from '../contract.ts';
+import { CLAIM_OWNED_KIND } from '../shared/storage.ts';
 import { deploymentCompatibility } from './compatibility.ts';
 import { DEPLOYMENT_CONFIG, DEPLOYMENT_DISPLAY_NAME, DEPLOYMENT_PROVIDER_NAME, DEPLOYMENT_RESOURCE } from './config.ts';
 import { DEPLOYMENT_OVERRIDE_SCHEMA } from './overrides.ts';
@@ -14,6 +15,7 @@ export const deploymentProvider: ProviderDefinition = {
   ownedKinds: [
     { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments' },
     { apiVersion: 'v1', kind: 'Service', plural: 'services' },
+    CLAIM_OWNED_KIND,
   ],
   // Status reads every role's Deployment and the pods (why a replica is not ready), read-only.
   statusReads: [

@@ -8,6 +8,7 @@ import { ownedObjectSelector } from '../shared/metadata.ts';
 import type { ResolvedSpec } from '../shared/spec.ts';
 import { ROLE_LABEL, SHM_VOLUME, type ServingRole } from './defaults.ts';
 import type { DeploymentSettings } from './overrides.ts';
+import type { ModelStorage } from '../shared/storage.ts';
 
 export function podTemplate(
   spec: ResolvedSpec,
@@ -15,11 +16,13 @@ export function podTemplate(
   container: Record<string, unknown>,
   sharedMemory: boolean,
   settings: DeploymentSettings,
+  storage: ModelStorage['volumes'],
 ): Record<string, unknown> {
   // Controller labels win over pod labels of the same key: the selectors depend on them.
   const labels = sortedMap({ ...spec.podLabels, ...ownedObjectSelector(spec.name), [ROLE_LABEL]: role });
   const annotations = sortedMap(spec.podAnnotations);
-  const volumes = sharedMemory ? [{ name: SHM_VOLUME, emptyDir: { medium: 'Memory', ...(settings.shmSize ? { sizeLimit: settings.shmSize } : {}) } }] : [];
+  const shm = sharedMemory ? [{ name: SHM_VOLUME, emptyDir: { medium: 'Memory', ...(settings.shmSize ? { sizeLimit: settings.shmSize } : {}) } }] : [];
+  const volumes = [...shm, ...storage];
   return {
     metadata: { labels, ...(annotations ? { annotations } : {}) },
     spec: {

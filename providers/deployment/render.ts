@@ -17,6 +17,7 @@ import { serverContainer, usesSharedMemory, type RoleResources } from './contain
 import { ENGINE_PORTS, MAX_BASE_NAME, PORT_NAME, PROGRESS_DEADLINE_MARGIN_SECONDS, ROLE_LABEL, type DeploymentEngine, type ServingRole } from './defaults.ts';
 import { deploymentSettings, type DeploymentSettings } from './overrides.ts';
 import { podTemplate } from './pod-template.ts';
+import { cacheEnvSkippedWarning, modelCacheEnv, modelStorage, type ModelStorage } from '../shared/storage.ts';
 
 interface Role {
   role: ServingRole;
@@ -36,11 +37,14 @@ export function renderDeployment(md: ModelDeployment, context: RenderContext): R
   const settings = deploymentSettings(spec.overrides);
   if (settings.shmSize && !usesSharedMemory(engine)) warnings.push('spec.provider.overrides.shmSize is ignored for llama.cpp (no /dev/shm volume)');
 
+  const storage = modelStorage(md);
+  const cache = modelCacheEnv(storage.modelCachePath, spec.engine, spec.env);
+  warnings.push(...cache.skipped.map((n) => cacheEnvSkippedWarning(n, storage.modelCachePath!)));
   const roles = servingRoles(spec, base);
   // Engine-option warnings are the same for every role: collected once.
-  const deployments = roles.map((r, i) => deployment(spec, engine, r, settings, i === 0 ? warnings : []));
+  const deployments = roles.map((r, i) => deployment(spec, engine, r, settings, { ...storage, env: cache.env }, i === 0 ? warnings : []));
   const services = roles.map((r) => service(spec, engine, r));
-  return { objects: [...deployments, ...services].map(canonicalObject), warnings };
+  return { objects: [...[...deployments, ...services].map(canonicalObject), ...storage.claims], warnings };
 }
 
 /** The serving roles, the endpoint's first. */
@@ -57,8 +61,8 @@ function selector(spec: ResolvedSpec, role: ServingRole): Record<string, string>
   return sortedMap({ ...ownedObjectSelector(spec.name), [ROLE_LABEL]: role }) ?? {};
 }
 
-function deployment(spec: ResolvedSpec, engine: DeploymentEngine, r: Role, settings: DeploymentSettings, warnings: string[]): KubernetesObject {
-  const container = serverContainer(spec, engine, r.role, r.resources, settings, warnings);
+function deployment(spec: ResolvedSpec, engine: DeploymentEngine, r: Role, settings: DeploymentSettings, storage: ModelStorage & { env: readonly unknown[] }, warnings: string[]): KubernetesObject {
+  const container = serverContainer(spec, engine, r.role, r.resources, settings, warnings, storage);
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -67,7 +71,7 @@ function deployment(spec: ResolvedSpec, engine: DeploymentEngine, r: Role, setti
       replicas: r.replicas,
       selector: { matchLabels: selector(spec, r.role) },
       progressDeadlineSeconds: settings.startupTimeoutSeconds + PROGRESS_DEADLINE_MARGIN_SECONDS,
-      template: podTemplate(spec, r.role, container, usesSharedMemory(engine), settings),
+      template: podTemplate(spec, r.role, container, usesSharedMemory(engine), settings, storage.volumes),
     },
   };
 }
