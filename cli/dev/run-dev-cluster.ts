@@ -1,6 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { clusterUnavailable, ensureClusterTools, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
 import { installProduct, loadProductImage, SYSTEM_NAMESPACE } from '../../devstack/cluster/install-product.ts';
+import { ensureLlamaServerImage } from '../../devstack/cluster/llama-server.ts';
 import { removePidFile } from '../../devstack/leftovers.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
@@ -14,7 +15,8 @@ import { swallowShutdownNoise } from './shutdown-noise.ts';
 // `npm run dev -- --cluster`: a real one-node cluster (devstack/cluster/) with the product installed in it
 // as a user installs it (the image built from this checkout, deploy/install.yaml), so no controller runs
 // on the host. The KAITO, Dynamo and KubeRay operators are still simulated (no registry serves the first
-// two; KubeRay's would start Ray pods that need images no registry here serves).
+// two; KubeRay's would start Ray pods that need images no registry here serves). The built-in `deployment`
+// provider needs no operator: its llama.cpp server runs for real, from an image built here.
 
 export async function runDevCluster(opts: DevOptions): Promise<void> {
   const log = (line: string) => process.stdout.write(`[dev] ${line}\n`);
@@ -37,6 +39,8 @@ export async function runDevCluster(opts: DevOptions): Promise<void> {
     await loadProductImage(cluster, repoRoot(), log);
     log('installing kubeairunway: kubectl apply -f deploy/install.yaml ...');
     await installProduct(cluster, repoRoot());
+    // The tour's model that answers (examples/llama-cpu-deployment.yaml) runs this image; no registry serves it.
+    await cluster.node.importImages([await ensureLlamaServerImage(cluster.engine, log)]);
     const kc = new KubeConfig();
     kc.loadFromFile(cluster.kubeconfigPath);
     for (const script of UPSTREAM_SCRIPTS) simulators.push(await startSimulator(kc, script, { readyAfterMs: 5_000, log }));
@@ -77,6 +81,9 @@ function printWelcome(cluster: Cluster, seconds: number): void {
       `  servers:      ${cluster.stateDir}/*.log`,
       '  operators:    simulated KAITO, Dynamo and KubeRay (they write the upstream status)',
       `  deploy:       ${k} apply -f examples/cpu-gguf-kaito.yaml && ${k} get md -w`,
+      `  a model:      ${k} apply -f examples/tiny-model-cache.yaml && ${k} wait --for=condition=complete job/tiny-model`,
+      `                ${k} apply -f examples/llama-cpu-deployment.yaml && ${k} get md tiny-llama -w   (llama.cpp on CPU, no operator)`,
+      `                ${k} port-forward svc/tiny-llama 8080:8080, then POST localhost:8080/v1/completions (README: "A model that answers")`,
       `  history:      node bin/kubeairunway.js history default/gemma-cpu --kubeconfig ${cluster.kubeconfigPath}`,
       'Press Ctrl-C to stop everything.',
       '',

@@ -30,7 +30,9 @@ export async function ensureLlamaServerImage(engine: DockerEngine, log: (line: s
       `FROM ${base}`,
       // The same mirror the base was made from, for the newer suite.
       `RUN sed -n 's/ trixie / ${SUITE} /p' /etc/apt/sources.list > /etc/apt/sources.list.d/${SUITE}.list && test -s /etc/apt/sources.list.d/${SUITE}.list`,
-      `RUN apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends -t ${SUITE} install llama.cpp-tools python3-gguf python3-numpy && apt-get clean && rm -rf /var/lib/apt/lists/*`,
+      // The registry here serves a fixed snapshot of the archive: testing's Release file, re-signed weekly
+      // upstream, has expired in it (seen: 22 days), so apt is told not to judge its age.
+      `RUN apt-get -q -o Acquire::Check-Valid-Until=false update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends -t ${SUITE} install llama.cpp-tools python3-gguf python3-numpy && apt-get clean && rm -rf /var/lib/apt/lists/*`,
       'RUN llama-server --version',
       `COPY tiny-model.py ${TINY_MODEL_SCRIPT}`,
       'EXPOSE 8080',

@@ -1,0 +1,184 @@
+// A model that answers (issue 34): on the cluster mode's real node, with the product installed as pods,
+// the built-in `deployment` provider runs llama.cpp's real `llama-server` (Debian's package, the binary
+// upstream's server image runs) on CPU, the model read from a modelCache claim the real local-path
+// provisioner made and a Job filled with a tiny random-weights GGUF. Everything is done with kubectl, as
+// the README tour does it: apply → the controller renders the Deployment and Service → the scheduler
+// places the pod → the server loads the model from the volume → ready → Running → an OpenAI-style request
+// through `kubectl port-forward` to the Service in status.endpoint returns tokens. Then scaling, a pod
+// killed, a second deployment on the same claim, the three failures a user fixes, and deletion.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlCommand } from '../../deploy/render.ts';
+import { clusterUnavailable, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
+import { installProduct, loadProductImage } from '../../devstack/cluster/install-product.ts';
+import { ensureLlamaServerImage } from '../../devstack/cluster/llama-server.ts';
+import { testStackCrds } from '../../devstack/crd-files.ts';
+import { eventually } from '../support/env.ts';
+import { clusterCommands, type ClusterCommands } from './cluster-kubectl.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const unavailable = clusterUnavailable();
+const say = (line: string) => process.stdout.write(`[model] ${line}\n`);
+const EXAMPLE = join(ROOT, 'examples', 'llama-cpu-deployment.yaml');
+const CACHE_EXAMPLE = join(ROOT, 'examples', 'tiny-model-cache.yaml');
+const NAME = 'tiny-llama';
+
+interface MdStatus {
+  phase?: string;
+  message?: string;
+  replicas?: { desired?: number; ready?: number };
+  endpoint?: { service: string; port: number };
+}
+
+describe.skipIf(unavailable !== undefined)(`a model that answers on the real node${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+  let cluster: Cluster;
+  let stateDir: string;
+  let cmd: ClusterCommands;
+  const seconds = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+
+  const status = async (name: string): Promise<MdStatus> => JSON.parse((await cmd.kubectlOk(['get', 'md', name, '-o', 'jsonpath={.status}'])) || '{}') as MdStatus;
+  const phaseOf = async (name: string, phase: string, timeoutMs = 180_000, message?: RegExp): Promise<MdStatus> =>
+    eventually(`${name} ${phase}${message ? ` (${message})` : ''}`, async () => {
+      const s = await status(name);
+      return s.phase === phase && (!message || message.test(s.message ?? '')) ? s : undefined;
+    }, timeoutMs, 500);
+  const apply = (doc: unknown) => cmd.kubectlOk(['apply', '-f', '-'], JSON.stringify(doc));
+  const tinyLlama = (name: string, patch: (spec: Record<string, any>) => void = () => undefined) => {
+    const spec: Record<string, any> = {
+      provider: { name: 'deployment' },
+      model: { id: '/model-cache/tiny.gguf', source: 'custom', storage: { volumes: [{ name: 'cache', purpose: 'modelCache', claimName: 'models', readOnly: true }] } },
+      engine: { type: 'llamacpp', contextLength: 512 },
+      scaling: { replicas: 1 },
+      resources: { gpu: { count: 0 }, cpu: '250m', memory: '512Mi' },
+      image: 'kubeairunway-local/llama-server:forky',
+    };
+    patch(spec);
+    return { apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name, namespace: 'default' }, spec };
+  };
+
+  /** `kubectl port-forward svc/<service>` on a free local port, the OpenAI-style completion request through it. */
+  async function complete(endpoint: { service: string; port: number }): Promise<{ choices: { text: string }[]; usage: { completion_tokens: number } }> {
+    const forward = spawn(kubectlCommand(), ['--kubeconfig', cluster.kubeconfigPath, '-n', 'default', 'port-forward', `svc/${endpoint.service}`, `:${endpoint.port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const local = await new Promise<string>((done, fail) => {
+        forward.stdout.on('data', (chunk: Buffer) => {
+          const m = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(chunk.toString());
+          if (m) done(m[1]!);
+        });
+        forward.once('exit', (code) => fail(new Error(`kubectl port-forward exited (${code})`)));
+      });
+      const response = await fetch(`http://127.0.0.1:${local}/v1/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'hello world', max_tokens: 8, temperature: 0 }),
+        signal: AbortSignal.timeout(60_000),
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { choices: { text: string }[]; usage: { completion_tokens: number } };
+    } finally {
+      forward.kill();
+    }
+  }
+
+  beforeAll(async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'kubeairunway-model-'));
+    const crds = testStackCrds(ROOT);
+    let t0 = Date.now();
+    cluster = await startCluster({ stateDir, crdFiles: crds.files, crds: crds.crds, log: say });
+    say(`cluster up in ${seconds(t0)}`);
+    cmd = clusterCommands(cluster.kubeconfigPath, cluster.temporalAddress);
+    t0 = Date.now();
+    await loadProductImage(cluster, ROOT, say);
+    await installProduct(cluster, ROOT);
+    say(`product installed in ${seconds(t0)}`);
+    t0 = Date.now();
+    await cluster.node.importImages([await ensureLlamaServerImage(cluster.engine, say)]);
+    say(`llama.cpp server image built (or found) and imported in ${seconds(t0)}`);
+  }, 45 * 60_000);
+
+  afterAll(async () => {
+    await cluster?.stop();
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  }, 180_000);
+
+  it('the example, applied with kubectl, is served by llama-server from the model cache and answers an OpenAI-style request with tokens', async () => {
+    let t0 = Date.now();
+    await cmd.kubectlOk(['apply', '-f', CACHE_EXAMPLE]);
+    await cmd.kubectlOk(['wait', '--for=condition=complete', 'job/tiny-model', '--timeout=180s']);
+    const claim = await cmd.kubectlOk(['get', 'pvc', 'models', '-o', 'jsonpath={.status.phase} {.spec.storageClassName}']);
+    expect(claim).toBe('Bound local-path');
+    say(`model written into claim 'models' in ${seconds(t0)}`);
+
+    t0 = Date.now();
+    await cmd.kubectlOk(['apply', '-f', EXAMPLE]);
+    const running = await phaseOf(NAME, 'Running');
+    say(`${NAME} Running ${seconds(t0)} after kubectl apply`);
+    expect(running.endpoint).toEqual({ service: NAME, port: 8080 });
+    expect(running.replicas).toMatchObject({ desired: 1, ready: 1 });
+    const logs = await cmd.kubectlOk(['logs', `deploy/${NAME}`]);
+    expect(logs).toContain("loading model '/model-cache/tiny.gguf'");
+
+    const answer = await complete(running.endpoint!);
+    say(`answer: ${JSON.stringify(answer.choices[0]?.text)} (${answer.usage.completion_tokens} tokens)`);
+    expect(answer.usage.completion_tokens).toBeGreaterThan(0);
+    expect(typeof answer.choices[0]?.text).toBe('string');
+  });
+
+  it('kubectl scale gives two answering pods; a pod killed is replaced, and the phase says so meanwhile', async () => {
+    await cmd.kubectlOk(['scale', 'md', NAME, '--replicas=2']);
+    await eventually(`${NAME} 2/2 ready`, async () => ((await status(NAME)).replicas?.ready === 2 ? true : undefined), 120_000, 500);
+    const pods = (await cmd.kubectlOk(['get', 'pods', '-l', `kubeairunway.ai/model-deployment=${NAME}`, '-o', 'jsonpath={.items[*].metadata.name}'])).split(' ').filter(Boolean);
+    expect(pods).toHaveLength(2);
+    expect((await complete((await status(NAME)).endpoint!)).usage.completion_tokens).toBeGreaterThan(0);
+
+    await cmd.kubectlOk(['delete', 'pod', pods[0]!, '--grace-period=0', '--force']);
+    const meanwhile = await phaseOf(NAME, 'Deploying', 60_000);
+    say(`a pod killed: ${meanwhile.phase} (${meanwhile.message})`);
+    const back = await phaseOf(NAME, 'Running', 120_000);
+    expect(back.replicas).toMatchObject({ desired: 2, ready: 2 });
+    const now = (await cmd.kubectlOk(['get', 'pods', '-l', `kubeairunway.ai/model-deployment=${NAME}`, '-o', 'jsonpath={.items[*].metadata.name}'])).split(' ');
+    expect(now).not.toContain(pods[0]);
+  });
+
+  it('a second ModelDeployment on the same claim starts from the model already there (no second copy)', async () => {
+    const t0 = Date.now();
+    await apply(tinyLlama('tiny-two'));
+    const running = await phaseOf('tiny-two', 'Running');
+    say(`tiny-two Running ${seconds(t0)} after apply, from the same claim`);
+    expect((await complete(running.endpoint!)).usage.completion_tokens).toBeGreaterThan(0);
+    // The model was written once: the Job ran one pod, and no claim was made for the second deployment.
+    expect(await cmd.kubectlOk(['get', 'job', 'tiny-model', '-o', 'jsonpath={.status.succeeded}'])).toBe('1');
+    expect((await cmd.kubectlOk(['get', 'pvc', '-o', 'name'])).trim()).toBe('persistentvolumeclaim/models');
+  });
+
+  it('what a user sees when the server cannot start — a missing model, a missing image, too many CPUs — names the cause, and each recovers after the fix', async () => {
+    const cases: { name: string; broken: (spec: Record<string, any>) => void; phase: string; message: RegExp; fix: string }[] = [
+      { name: 'no-model', broken: (s) => (s.model.id = '/model-cache/missing.gguf'), phase: 'Failed', message: /CrashLoopBackOff|exit code|Error/, fix: '{"spec":{"model":{"id":"/model-cache/tiny.gguf"}}}' },
+      { name: 'no-image', broken: (s) => (s.image = 'kubeairunway-local/no-such-server:1'), phase: 'Failed', message: /kubeairunway-local\/no-such-server:1/, fix: '{"spec":{"image":"kubeairunway-local/llama-server:forky"}}' },
+      { name: 'too-big', broken: (s) => (s.resources.cpu = '64'), phase: 'Pending', message: /Insufficient cpu/, fix: '{"spec":{"resources":{"cpu":"250m"}}}' },
+    ];
+    for (const c of cases) {
+      let t0 = Date.now();
+      await apply(tinyLlama(c.name, c.broken));
+      const shown = await phaseOf(c.name, c.phase, 120_000, c.message);
+      say(`${c.name}: ${shown.phase} after ${seconds(t0)}: ${shown.message}`);
+      const described = await cmd.kubectlOk(['describe', 'md', c.name]);
+      expect(described).toMatch(c.message);
+      t0 = Date.now();
+      await cmd.kubectlOk(['patch', 'md', c.name, '--type=merge', '-p', c.fix]);
+      await phaseOf(c.name, 'Running', 180_000);
+      say(`${c.name}: Running ${seconds(t0)} after the fix`);
+      await cmd.kubectlOk(['delete', 'md', c.name, '--timeout=120s']);
+    }
+  });
+
+  it("deleting the deployments removes what the controller made and keeps the user's claim", async () => {
+    await cmd.kubectlOk(['delete', 'md', NAME, 'tiny-two', '--timeout=120s']);
+    // Pods go after their Deployment, by the garbage collector: a little later.
+    await eventually('nothing of theirs left', async () => (await cmd.kubectlOk(['get', 'deployments,services,pods', '-l', 'kubeairunway.ai/managed-by=kubeairunway', '-o', 'name'])).trim() === '' || undefined, 120_000, 500);
+    expect(await cmd.kubectlOk(['get', 'pvc', 'models', '-o', 'jsonpath={.status.phase}'])).toBe('Bound');
+  });
+});
