@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { ensureDerivedImage, ensureNodeBaseImage } from '../docker-images.ts';
 import { criImageName, BUSYBOX_IMAGE } from '../kubelet-node.ts';
-import { ensureTools } from '../../tools/build.ts';
 import { resolveTool } from '../../tools/resolve.ts';
 import type { Cluster } from './cluster.ts';
 import { kubectl } from './kubectl.ts';
@@ -29,9 +28,8 @@ interface Manifest {
   data?: Record<string, string>;
 }
 
-/** The provisioner's binary (built once) and the manifest its module ships, found beside it. */
-async function provisionerTool(log: (line: string) => void): Promise<{ binary: string; manifest: string }> {
-  await ensureTools(['local-path-provisioner'], log);
+/** The provisioner's binary (built by setup or ensureClusterTools) and the manifest its module ships, found beside it. */
+function provisionerTool(): { binary: string; manifest: string } {
   const binary = resolveTool('local-path-provisioner')?.path;
   if (!binary) throw new Error('local-path-provisioner is not built: run `npm run tools -- --cluster`');
   return { binary, manifest: join(dirname(binary), 'local-path-storage.yaml') };
@@ -69,7 +67,7 @@ export function localPathManifest(upstreamYaml: string, provisionerImage: string
 
 /** Builds the provisioner's image, imports it into the node, applies the manifest and waits (bounded) for the rollout. */
 export async function installLocalPathStorage(cluster: Pick<Cluster, 'engine' | 'node' | 'kubeconfigPath'>, log: (line: string) => void): Promise<void> {
-  const { binary, manifest } = await provisionerTool(log);
+  const { binary, manifest } = provisionerTool();
   const base = await ensureNodeBaseImage(cluster.engine, log);
   const image = await ensureDerivedImage(cluster.engine, PROVISIONER_IMAGE, [`FROM ${base}`, 'COPY local-path-provisioner /usr/local/bin/local-path-provisioner'], {
     files: { 'local-path-provisioner': binary },

@@ -7,25 +7,20 @@
 // nothing of ours behind. Then the same cluster, empty again, gets the Helm chart (deploy/chart/):
 // `helm install`, a seed example Running, `helm upgrade` rolling the controller, `helm uninstall` and
 // the CRDs deleted, leaving nothing again.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { kubectlCommand } from '../../deploy/render.ts';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterUnavailable, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
+import { clusterUnavailable, type Cluster } from '../../devstack/cluster/cluster.ts';
 import { KUBERNETES_SERVICE_IP } from '../../devstack/cluster/network.ts';
 import { criImageName, BUSYBOX_IMAGE } from '../../devstack/kubelet-node.ts';
-import { testStackCrds } from '../../devstack/crd-files.ts';
-import { loadProductImage } from '../../devstack/cluster/install-product.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { CHART_DIR } from '../../deploy/helm/chart.ts';
 import { helmBinary, helmMissing } from '../../deploy/helm/helm-command.ts';
 import { splitImage } from '../../deploy/helm/objects.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
 import { eventually } from '../support/env.ts';
-import { clusterCommands, type ClusterCommands } from './cluster-kubectl.ts';
+import type { ClusterCommands } from './cluster-kubectl.ts';
+import { startTestCluster, withPortForward, type TestCluster } from './test-cluster.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const unavailable = clusterUnavailable();
@@ -42,8 +37,8 @@ interface PodList {
 }
 
 describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeairunway installed${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+  let testCluster: TestCluster | undefined;
   let cluster: Cluster;
-  let stateDir: string;
   let cmd: ClusterCommands;
   /** The product image the suite built and imported into the node. */
   let image: string;
@@ -89,15 +84,8 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
   }
 
   beforeAll(async () => {
-    stateDir = mkdtempSync(join(tmpdir(), 'kubeairunway-cluster-'));
-    const crds = testStackCrds(ROOT);
-    let t0 = Date.now();
-    cluster = await startCluster({ stateDir, crdFiles: crds.files, crds: crds.crds, log: say });
-    say(`cluster up in ${seconds(t0)}`);
-    cmd = clusterCommands(cluster.kubeconfigPath, cluster.temporalAddress);
-    t0 = Date.now();
-    image = await loadProductImage(cluster, ROOT, say);
-    say(`image ${image} built (or found) and imported into the node in ${seconds(t0)}`);
+    testCluster = await startTestCluster('cluster', say);
+    ({ cluster, cmd, image } = testCluster);
     // No KAITO operator is served by any registry: the simulated one writes the status the real one would.
     const kc = new KubeConfig();
     kc.loadFromFile(cluster.kubeconfigPath);
@@ -106,8 +94,7 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
 
   afterAll(async () => {
     await Promise.all(simulators.map((s) => s.stop()));
-    await cluster?.stop();
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+    await testCluster?.stop();
   }, 180_000);
 
   it('gives pods addresses on the pod network; Services and DNS names resolve; a pod reaches the API server through the `kubernetes` Service; logs and exec work', async () => {
@@ -159,20 +146,8 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     say(`installed and rolled out in ${seconds(t0)}`);
     await expectCorePodsReady();
     // kubectl port-forward to the controller's metrics port: the seed's metrics, scraped from the pod.
-    const forward = spawn(kubectlCommand(), ['--kubeconfig', cluster.kubeconfigPath, '-n', SYSTEM, 'port-forward', 'deploy/kubeairunway-controller', ':9090'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      const local = await new Promise<string>((done, fail) => {
-        forward.stdout.on('data', (chunk: Buffer) => {
-          const m = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(chunk.toString());
-          if (m) done(m[1]!);
-        });
-        forward.once('exit', (code) => fail(new Error(`kubectl port-forward exited (${code})`)));
-      });
-      const metrics = await (await fetch(`http://127.0.0.1:${local}/metrics`)).text();
-      expect(metrics).toMatch(/^# HELP kubeairunway_/m);
-    } finally {
-      forward.kill();
-    }
+    const metrics = await withPortForward(cluster.kubeconfigPath, SYSTEM, 'deploy/kubeairunway-controller', 9090, async (local) => (await fetch(`http://127.0.0.1:${local}/metrics`, { signal: AbortSignal.timeout(30_000) })).text());
+    expect(metrics).toMatch(/^# HELP kubeairunway_/m);
   });
 
   it('the API server calls the admission webhook through its Service: a bad ModelDeployment is refused naming the field', async () => {

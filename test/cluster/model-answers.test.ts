@@ -6,18 +6,14 @@
 // places the pod → the server loads the model from the volume → ready → Running → an OpenAI-style request
 // through `kubectl port-forward` to the Service in status.endpoint returns tokens. Then scaling, a pod
 // killed, a second deployment on the same claim, the three failures a user fixes, and deletion.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectlCommand } from '../../deploy/render.ts';
-import { clusterUnavailable, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
-import { installProduct, loadProductImage } from '../../devstack/cluster/install-product.ts';
+import { clusterUnavailable, type Cluster } from '../../devstack/cluster/cluster.ts';
+import { installProduct } from '../../devstack/cluster/install-product.ts';
 import { ensureLlamaServerImage } from '../../devstack/cluster/llama-server.ts';
-import { testStackCrds } from '../../devstack/crd-files.ts';
 import { eventually } from '../support/env.ts';
-import { clusterCommands, type ClusterCommands } from './cluster-kubectl.ts';
+import type { ClusterCommands } from './cluster-kubectl.ts';
+import { startTestCluster, withPortForward, type TestCluster } from './test-cluster.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const unavailable = clusterUnavailable();
@@ -25,6 +21,14 @@ const say = (line: string) => process.stdout.write(`[model] ${line}\n`);
 const EXAMPLE = join(ROOT, 'examples', 'llama-cpu-deployment.yaml');
 const CACHE_EXAMPLE = join(ROOT, 'examples', 'tiny-model-cache.yaml');
 const NAME = 'tiny-llama';
+
+/** The part of a ModelDeployment's spec the failure cases break. */
+interface TinySpec {
+  model: { id: string; [field: string]: unknown };
+  resources: { cpu: string; [field: string]: unknown };
+  image: string;
+  [field: string]: unknown;
+}
 
 interface MdStatus {
   phase?: string;
@@ -34,8 +38,8 @@ interface MdStatus {
 }
 
 describe.skipIf(unavailable !== undefined)(`a model that answers on the real node${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+  let testCluster: TestCluster | undefined;
   let cluster: Cluster;
-  let stateDir: string;
   let cmd: ClusterCommands;
   const seconds = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
 
@@ -46,8 +50,8 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
       return s.phase === phase && (!message || message.test(s.message ?? '')) ? s : undefined;
     }, timeoutMs, 500);
   const apply = (doc: unknown) => cmd.kubectlOk(['apply', '-f', '-'], JSON.stringify(doc));
-  const tinyLlama = (name: string, patch: (spec: Record<string, any>) => void = () => undefined) => {
-    const spec: Record<string, any> = {
+  const tinyLlama = (name: string, patch: (spec: TinySpec) => void = () => undefined) => {
+    const spec: TinySpec = {
       provider: { name: 'deployment' },
       model: { id: '/model-cache/tiny.gguf', source: 'custom', storage: { volumes: [{ name: 'cache', purpose: 'modelCache', claimName: 'models', readOnly: true }] } },
       engine: { type: 'llamacpp', contextLength: 512 },
@@ -59,17 +63,9 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
     return { apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name, namespace: 'default' }, spec };
   };
 
-  /** `kubectl port-forward svc/<service>` on a free local port, the OpenAI-style completion request through it. */
-  async function complete(endpoint: { service: string; port: number }): Promise<{ choices: { text: string }[]; usage: { completion_tokens: number } }> {
-    const forward = spawn(kubectlCommand(), ['--kubeconfig', cluster.kubeconfigPath, '-n', 'default', 'port-forward', `svc/${endpoint.service}`, `:${endpoint.port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      const local = await new Promise<string>((done, fail) => {
-        forward.stdout.on('data', (chunk: Buffer) => {
-          const m = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(chunk.toString());
-          if (m) done(m[1]!);
-        });
-        forward.once('exit', (code) => fail(new Error(`kubectl port-forward exited (${code})`)));
-      });
+  /** The OpenAI-style completion request, through `kubectl port-forward` to the Service status.endpoint names. */
+  const complete = (endpoint: { service: string; port: number }) =>
+    withPortForward(cluster.kubeconfigPath, 'default', `svc/${endpoint.service}`, endpoint.port, async (local) => {
       const response = await fetch(`http://127.0.0.1:${local}/v1/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -78,20 +74,12 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
       });
       expect(response.status).toBe(200);
       return (await response.json()) as { choices: { text: string }[]; usage: { completion_tokens: number } };
-    } finally {
-      forward.kill();
-    }
-  }
+    });
 
   beforeAll(async () => {
-    stateDir = mkdtempSync(join(tmpdir(), 'kubeairunway-model-'));
-    const crds = testStackCrds(ROOT);
+    testCluster = await startTestCluster('model', say);
+    ({ cluster, cmd } = testCluster);
     let t0 = Date.now();
-    cluster = await startCluster({ stateDir, crdFiles: crds.files, crds: crds.crds, log: say });
-    say(`cluster up in ${seconds(t0)}`);
-    cmd = clusterCommands(cluster.kubeconfigPath, cluster.temporalAddress);
-    t0 = Date.now();
-    await loadProductImage(cluster, ROOT, say);
     await installProduct(cluster, ROOT);
     say(`product installed in ${seconds(t0)}`);
     t0 = Date.now();
@@ -100,8 +88,7 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
   }, 45 * 60_000);
 
   afterAll(async () => {
-    await cluster?.stop();
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+    await testCluster?.stop();
   }, 180_000);
 
   it('the example, applied with kubectl, is served by llama-server from the model cache and answers an OpenAI-style request with tokens', async () => {
@@ -155,7 +142,7 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
   });
 
   it('what a user sees when the server cannot start — a missing model, a missing image, too many CPUs — names the cause, and each recovers after the fix', async () => {
-    const cases: { name: string; broken: (spec: Record<string, any>) => void; phase: string; message: RegExp; fix: string }[] = [
+    const cases: { name: string; broken: (spec: TinySpec) => void; phase: string; message: RegExp; fix: string }[] = [
       { name: 'no-model', broken: (s) => (s.model.id = '/model-cache/missing.gguf'), phase: 'Failed', message: /CrashLoopBackOff|exit code|Error/, fix: '{"spec":{"model":{"id":"/model-cache/tiny.gguf"}}}' },
       { name: 'no-image', broken: (s) => (s.image = 'kubeairunway-local/no-such-server:1'), phase: 'Failed', message: /kubeairunway-local\/no-such-server:1/, fix: '{"spec":{"image":"kubeairunway-local/llama-server:forky"}}' },
       { name: 'too-big', broken: (s) => (s.resources.cpu = '64'), phase: 'Pending', message: /Insufficient cpu/, fix: '{"spec":{"resources":{"cpu":"250m"}}}' },
