@@ -116,7 +116,7 @@ describe('kubeairunway run: metrics and logs', () => {
       msg: expect.stringMatching(new RegExp(`^reconcileResource: created DynamoGraphDeployment '${llama}'; phase `)),
     });
     expect(logs.find((l) => l.activity === 'reconcileResource' && l.name === wrong)).toMatchObject({ level: 40, errorType: 'IncompatibleConfiguration', msg: 'reconcileResource: KAITO does not support sglang engine' });
-    expect(logs.find((l) => l.msg === 'kubeairunway controller running')).toMatchObject({ core: true, watcher: true, providers: ['dynamo', 'kaito', 'kuberay'], namespaces: [kube.namespace], metrics: running.metricsUrl });
+    expect(logs.find((l) => l.msg === 'kubeairunway controller running')).toMatchObject({ core: true, watcher: true, providers: ['deployment', 'dynamo', 'kaito', 'kuberay'], namespaces: [kube.namespace], metrics: running.metricsUrl });
     expect(typeof logs[0]?.time).toBe('string');
   });
 });
