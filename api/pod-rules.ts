@@ -110,6 +110,9 @@ function envNames(list: unknown, err: (path: string, message: string) => void): 
       if (typeof ref.name !== 'string' || ref.name === '') err(`${refPath}.name`, `${refPath}.name is required`);
       if (typeof ref.key !== 'string' || !/^[-._a-zA-Z0-9]{1,253}$/.test(ref.key)) {
         err(`${refPath}.key`, `${refPath}.key is required and can hold only letters, digits, '-', '_' and '.', got ${JSON.stringify(ref.key ?? null)}`);
+      } else if (ref.key === '.' || ref.key.startsWith('..')) {
+        // The pod's own rule for a Secret's or ConfigMap's key: the kubelet makes such keys into file names.
+        err(`${refPath}.key`, `${refPath}.key must not be '.' or start with '..', got ${JSON.stringify(ref.key)}`);
       }
     }
   });

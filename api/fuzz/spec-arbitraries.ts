@@ -30,6 +30,8 @@ export interface FuzzDeployment {
 // ---------------------------------------------------------------- names and labels
 
 const label63 = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/);
+/** A Secret's or ConfigMap's key, as pods take it: those characters, and never '.' or a '..' start. */
+const configKey = fc.stringMatching(/^[-._a-zA-Z0-9]{1,20}$/).filter((k) => k !== '.' && !k.startsWith('..'));
 
 /** A DNS-1123 subdomain: what the API server accepts as a ModelDeployment name (up to 253, dots, leading digits). */
 export const mdNameArb: Arb<string> = fc.oneof(
@@ -95,8 +97,8 @@ const envArb = fc.array(
     fc.record({
       name: fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,20}$/),
       valueFrom: fc.oneof(
-        fc.record({ secretKeyRef: fc.record({ name: label63, key: fc.stringMatching(/^[-._a-zA-Z0-9]{1,20}$/) }) }),
-        fc.record({ configMapKeyRef: fc.record({ name: label63, key: fc.stringMatching(/^[-._a-zA-Z0-9]{1,20}$/), optional: fc.boolean() }, { requiredKeys: ['name', 'key'], noNullPrototype: true }) }),
+        fc.record({ secretKeyRef: fc.record({ name: label63, key: configKey }) }),
+        fc.record({ configMapKeyRef: fc.record({ name: label63, key: configKey, optional: fc.boolean() }, { requiredKeys: ['name', 'key'], noNullPrototype: true }) }),
         fc.record({ fieldRef: fc.record({ fieldPath: fc.constantFrom('metadata.name', 'status.podIP') }) }),
       ),
     }),

@@ -42,7 +42,7 @@ describe.skipIf(!kubectlAvailable())('kubeairunway controller and provider', () 
     expect(result.stdout).toMatch(/deployment\.apps\/kaito-provider (created|configured|unchanged) \(server dry run\)/);
     expect(await kubeairunway(['provider', 'install', 'acme'])).toMatchObject({
       code: 1,
-      stderr: "error: Unknown provider 'acme': the built-in providers are dynamo, kaito, kuberay (a third-party provider comes with its own manifests).\n",
+      stderr: "error: Unknown provider 'acme': the built-in providers are deployment, dynamo, kaito, kuberay (a third-party provider comes with its own manifests).\n",
     });
   });
 

@@ -25,7 +25,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
  * all three; disaggregated-dynamo: Dynamo and KubeRay, KAITO has no disaggregated serving) and the
  * ScaledObject of each AsyncActor example (standalone and binding).
  */
-const EXAMPLES_PER_VERSION: Record<string, number> = { kaito: 3, dynamo: 2, kuberay: 2, keda: 2 };
+const EXAMPLES_PER_VERSION: Record<string, number> = { deployment: 1, kaito: 3, dynamo: 2, kuberay: 2, keda: 2 };
 
 function goldensOf(provider: string): number {
   return goldenInputs().filter((g) => g.provider === provider).length;
@@ -52,19 +52,21 @@ describe.skipIf(!hasUpstreamCrds(ROOT, ['kaitoWorkspaces', 'dynamoGraphDeploymen
   const kc = kubeConfig();
   const kube = withUpstreamCrds(kc, ROOT, 'conformance');
 
-  it('KAITO, KubeRay, KEDA and Dynamo v1alpha1: every object accepted as sent', async () => {
+  it('the deployment provider, KAITO, KubeRay, KEDA and Dynamo v1alpha1: every object accepted as sent', async () => {
     await installAndServe(kc, [dynamoCrd(ROOT, ['v1alpha1'], 'v1alpha1')]);
     const { code, report } = await conformance(['-n', kube.namespace]);
 
     expect(problems(report.results)).toEqual([]);
     expect(report.notes).toEqual([]);
     expect(report.targets.map((t) => [t.target, t.status, t.checked])).toEqual([
+      ['deployment', 'checked', ['apps/v1']],
       ['dynamo', 'checked', ['nvidia.com/v1alpha1']],
       ['kaito', 'checked', ['kaito.sh/v1beta1']],
       ['kuberay', 'checked', ['ray.io/v1']],
       ['keda', 'checked', ['keda.sh/v1alpha1']],
     ]);
     expect(countBy(report.results)).toEqual({
+      'deployment apps/v1': goldensOf('deployment') + EXAMPLES_PER_VERSION.deployment!,
       'dynamo nvidia.com/v1alpha1': goldensOf('dynamo') + EXAMPLES_PER_VERSION.dynamo!,
       'kaito kaito.sh/v1beta1': goldensOf('kaito') + EXAMPLES_PER_VERSION.kaito!,
       'kuberay ray.io/v1': goldensOf('kuberay') + EXAMPLES_PER_VERSION.kuberay!,
