@@ -21,11 +21,12 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 /**
  * What examples/ gives each target, per API version: the ModelDeployments rendered by every provider that
- * can serve them (cpu-gguf-kaito and cpu-llamacpp-minimal: KAITO only, llama.cpp on CPU; gpu-vllm-dynamo:
- * all three; disaggregated-dynamo: Dynamo and KubeRay, KAITO has no disaggregated serving) and the
- * ScaledObject of each AsyncActor example (standalone and binding).
+ * can serve them (cpu-gguf-kaito, cpu-llamacpp-minimal and llama-cpu-deployment: KAITO and the deployment
+ * provider, llama.cpp on CPU; gpu-vllm-dynamo: all four; disaggregated-dynamo: Dynamo, KubeRay and the
+ * deployment provider, KAITO has no disaggregated serving) and the ScaledObject of each AsyncActor example
+ * (standalone and binding).
  */
-const EXAMPLES_PER_VERSION: Record<string, number> = { deployment: 1, kaito: 3, dynamo: 2, kuberay: 2, keda: 2 };
+const EXAMPLES_PER_VERSION: Record<string, number> = { deployment: 5, kaito: 4, dynamo: 2, kuberay: 2, keda: 2 };
 
 function goldensOf(provider: string): number {
   return goldenInputs().filter((g) => g.provider === provider).length;
