@@ -30,6 +30,8 @@ export interface KindClientOptions {
   fieldManager: string;
   /** The object API calls go through, when the caller shares one; else a new one on `kc`. */
   objects?: CustomObjects;
+  /** The events' writer, when the caller shares one; else one made on `kc` at the first event. */
+  recorder?: EventRecorder;
 }
 
 export class KindClient<T extends KindObject> {
@@ -47,6 +49,7 @@ export class KindClient<T extends KindObject> {
     this.kc = options.kc;
     this.informers = options.informers;
     this.fieldManager = options.fieldManager;
+    this.events = options.recorder;
   }
 
   /** Made on first use: a client that only reads (a second kind a step looks at) posts no events. */
