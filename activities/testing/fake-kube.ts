@@ -16,6 +16,11 @@ export function kubeStatusError(code: number, reason: string, message = reason):
   return new KubeHttpError(code, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason, message, code });
 }
 
+/** What the API server answers for a resource type it does not serve (its CRD not installed): a plain 404, no Status. */
+export function noSuchKind(): KubeHttpError {
+  return new KubeHttpError(404, '404 page not found');
+}
+
 type Method = 'get' | 'list' | 'apply' | 'applyStatus' | 'mergePatch' | 'mergePatchStatus' | 'jsonPatch' | 'remove';
 
 interface PatchOp {
@@ -27,7 +32,7 @@ interface PatchOp {
 /** Objects by path, with the API server's bookkeeping a test relies on: uid, resourceVersion, deletion held by finalizers. */
 export class FakeObjects extends CustomObjects {
   private readonly stored = new Map<string, AnyObject>();
-  private readonly failures: { method: Method; error: unknown }[] = [];
+  private readonly failures: { method: Method; plural?: string; error: unknown }[] = [];
   private version = 0;
   /** Every call, as `method plural/name` (or `list plural`), in order. */
   readonly calls: string[] = [];
@@ -48,9 +53,9 @@ export class FakeObjects extends CustomObjects {
     return this.stored.get(objectPath(ref));
   }
 
-  /** The next call of `method` throws `error` (once per call to this). */
-  failNext(method: Method, error: unknown): void {
-    this.failures.push({ method, error });
+  /** The next call of `method` (on `plural`, when given) throws `error`: once per call to this. */
+  failNext(method: Method, error: unknown, plural?: string): void {
+    this.failures.push({ method, error, plural });
   }
 
   override async get(ref: ResourceRef): Promise<AnyObject | undefined> {
@@ -115,7 +120,7 @@ export class FakeObjects extends CustomObjects {
 
   private enter(method: Method, what: string): void {
     this.calls.push(`${method} ${what}`);
-    const i = this.failures.findIndex((f) => f.method === method);
+    const i = this.failures.findIndex((f) => f.method === method && (f.plural === undefined || what.split('/')[0] === f.plural));
     if (i >= 0) throw this.failures.splice(i, 1)[0]!.error;
   }
 
