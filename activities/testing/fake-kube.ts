@@ -83,8 +83,9 @@ export class FakeObjects extends CustomObjects {
 
   override async mergePatch(ref: ResourceRef, body: AnyObject): Promise<AnyObject> {
     this.enter('mergePatch', `${ref.plural}/${ref.name}`);
-    const current = this.existing(ref);
-    return this.put(ref, { ...current, ...body, metadata: { ...current.metadata, ...body.metadata, annotations: { ...current.metadata?.annotations, ...body.metadata?.annotations } } });
+    const patched = mergePatched(this.existing(ref), body);
+    if (!isObject(patched)) throw kubeStatusError(422, 'Invalid', 'a merge patch must leave an object');
+    return this.put(ref, patched);
   }
 
   override async mergePatchStatus(ref: ResourceRef, body: { metadata?: { resourceVersion?: string }; status?: object }): Promise<AnyObject> {
@@ -138,6 +139,24 @@ export class FakeObjects extends CustomObjects {
     this.version += 1;
     return String(this.version);
   }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A JSON merge patch (RFC 7386) applied: objects merge, `null` removes a key, anything else replaces. */
+function mergePatched(target: unknown, patch: unknown): unknown {
+  if (!isRecord(patch)) return patch;
+  const result: Record<string, unknown> = isRecord(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = mergePatched(result[key], value);
+  }
+  return result;
+}
+
+/** What the API server stores: an object whose metadata, when present, is an object too. */
+function isObject(v: unknown): v is AnyObject {
+  return isRecord(v) && (v.metadata === undefined || isRecord(v.metadata));
 }
 
 type Status = { conditions?: { type: string }[] } & Record<string, unknown>;
