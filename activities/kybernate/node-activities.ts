@@ -15,7 +15,7 @@ const HEARTBEAT_MS = 5_000;
  * repeated on an exited task (the client refuses a task that is not running or paused), and a
  * cancelled activity (its timeout, the workflow's cancellation) aborts the call.
  */
-export function createNodeActivities(containerd: ContainerdClient): NodeActivities {
+export function createNodeActivities(containerd: Pick<ContainerdClient, 'checkpoint' | 'deleteCheckpoint'>): NodeActivities {
   return {
     async checkpointContainer(input) {
       if (input.gpuPluginPath) await requireGpuPlugin(input.gpuPluginPath);
