@@ -3,6 +3,7 @@
 // route as they are now (for GatewayReady and status.gateway). Rendering them stays pure
 // (providers/shared/gateway.ts); this is the I/O around it.
 
+import { MANAGED_SELECTOR } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import type { UnifiedCondition } from '../../providers/contract.ts';
 import { CRDS } from '../../providers/crd-version.ts';
@@ -37,7 +38,7 @@ const crdName = (kind: { plural: string; apiVersion: string }) => `${kind.plural
 
 export class GatewayLookup {
   constructor(
-    private readonly objects: CustomObjects,
+    private readonly objects: Pick<CustomObjects, 'get' | 'list'>,
     private readonly informers: InformerSet | undefined,
     private readonly defaults: GatewayDefaults,
   ) {}
@@ -61,9 +62,13 @@ export class GatewayLookup {
     return this.read(at, 'read Gateway');
   }
 
-  /** The live HTTPRoute of that name in the deployment's namespace (ours, or the user's httpRouteRef). */
-  async route(namespace: string, name: string): Promise<AnyObject | undefined> {
-    return this.read({ ...splitApiVersion(HTTP_ROUTE_OWNED_KIND.apiVersion), plural: HTTP_ROUTE_OWNED_KIND.plural, namespace, name }, 'read HTTPRoute');
+  /**
+   * The live HTTPRoute of that name in the deployment's namespace: ours (carrying the managed-by label,
+   * so the provider's watch of routes holds it), or the user's httpRouteRef (read from the API server).
+   */
+  async route(namespace: string, name: string, ours: boolean): Promise<AnyObject | undefined> {
+    const at = { ...splitApiVersion(HTTP_ROUTE_OWNED_KIND.apiVersion), plural: HTTP_ROUTE_OWNED_KIND.plural, namespace, name };
+    return this.read(at, 'read HTTPRoute', ours ? MANAGED_SELECTOR : undefined);
   }
 
   private async gatewayFor(md: ModelDeployment): Promise<{ gateway: GatewayRef } | { problem: UnifiedCondition }> {
@@ -100,8 +105,9 @@ export class GatewayLookup {
   private async served(kind: { plural: string; apiVersion: string }): Promise<boolean> {
     const name = crdName(kind);
     const ref = { ...CRDS, name };
-    const cached = this.informers?.collection(`${name} CRD`, { ...CRDS, fieldSelector: `metadata.name=${name}` }) && this.informers.cached(ref);
-    if (cached && cached.known) return cached.object !== undefined;
+    this.informers?.collection(`${name} CRD`, { ...CRDS, fieldSelector: `metadata.name=${name}` });
+    const cached = this.informers?.cached(ref);
+    if (cached?.known) return cached.object !== undefined;
     return (await kubeCall(`detect ${name} CRD`, () => this.objects.get(ref))) !== undefined;
   }
 
@@ -114,8 +120,8 @@ export class GatewayLookup {
     return kubeCall('list Gateways', () => this.objects.list(collection));
   }
 
-  private async read(ref: ResourceRef, step: string): Promise<AnyObject | undefined> {
-    const cached = this.informers?.cached(ref);
+  private async read(ref: ResourceRef, step: string, labelSelector?: string): Promise<AnyObject | undefined> {
+    const cached = this.informers?.cached(ref, labelSelector ? { labelSelector } : {});
     if (cached?.known) return cached.object;
     return kubeCall(step, () => this.objects.get(ref));
   }

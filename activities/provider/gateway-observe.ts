@@ -20,8 +20,9 @@ export async function observeGateway(lookup: GatewayLookup, md: ModelDeployment,
   const gateway = decision.plan.gateway;
   if (!gateway) return undefined;
   const namespace = md.metadata.namespace ?? 'default';
-  const routeName = md.spec.gateway?.httpRouteRef ?? md.metadata.name ?? '';
-  const [route, gatewayObject] = await Promise.all([lookup.route(namespace, routeName), lookup.gateway(gateway)]);
+  const theirs = md.spec.gateway?.httpRouteRef;
+  const routeName = theirs ?? md.metadata.name ?? '';
+  const [route, gatewayObject] = await Promise.all([lookup.route(namespace, routeName, !theirs), lookup.gateway(gateway)]);
   return gatewayReport(md, gateway, routeName, route, gatewayObject);
 }
 

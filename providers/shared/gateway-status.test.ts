@@ -21,7 +21,7 @@ describe('gateway status', () => {
   it('is ready when the Gateway accepted the route and resolved its backend, and says where to call', () => {
     const report = gatewayReport(example1(), gateway, 'llama-8b', route([{ type: 'Accepted', status: 'True' }, { type: 'ResolvedRefs', status: 'True' }]), liveGateway);
     expect(report.condition).toEqual({ type: 'GatewayReady', status: 'True', reason: 'RouteAccepted', message: "HTTPRoute 'llama-8b' accepted by Gateway 'gateways/inference'" });
-    expect(report.status).toEqual({ endpoint: 'http://127.0.0.1:8000', modelName: 'meta-llama/Llama-3.1-8B-Instruct', gatewayName: 'inference', gatewayNamespace: 'gateways', apiFormats: ['openai'] });
+    expect(report.status).toEqual({ endpoint: 'http://127.0.0.1:8000', modelName: 'Llama-3.1-8B-Instruct', gatewayName: 'inference', gatewayNamespace: 'gateways', apiFormats: ['openai'] });
   });
 
   it("shows the Gateway's own reason when it refuses the route or cannot resolve its backend", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { applyDefaults } from '../../api/defaults.ts';
 import { builtinProviders } from '../index.ts';
 import { example1, example2, goldenText, modelDeployment } from '../testing/fixtures.ts';
 import { gatewayModelName, HTTP_ROUTE_API_VERSION, MODEL_NAME_HEADER, renderGatewayObjects, type GatewayPlan } from './gateway.ts';
@@ -57,11 +58,14 @@ describe('gateway objects', () => {
     expect(renderGatewayObjects(own, serving, pooled).map((o) => o.kind)).toEqual(['InferencePool']);
   });
 
-  it('takes the model name from spec.gateway.modelName, else servedName, else model.id', () => {
+  it('takes the model name from spec.gateway.modelName, else the served name (defaulted or not), else a custom model id', () => {
     const md = example1();
     expect(gatewayModelName(modelDeployment('llama-8b', { ...md.spec, gateway: { modelName: 'chat' } }))).toBe('chat');
     expect(gatewayModelName(modelDeployment('llama-8b', { ...md.spec, model: { ...md.spec.model, servedName: 'served' } }))).toBe('served');
-    expect(gatewayModelName(md)).toBe(md.spec.model!.id);
+    expect(gatewayModelName(md)).toBe('Llama-3.1-8B-Instruct');
+    expect(gatewayModelName(modelDeployment('llama-8b', applyDefaults(md.spec)))).toBe('Llama-3.1-8B-Instruct');
+    expect(gatewayModelName(modelDeployment('tiny', { model: { source: 'custom', id: '/models/tiny.gguf', servedName: 'ignored' } }))).toBe('/models/tiny.gguf');
+    expect(gatewayModelName(modelDeployment('tiny', { model: { source: 'custom' } }))).toBe('tiny');
   });
 
   it('is pure: the same input gives the same bytes, owned by the deployment', () => {

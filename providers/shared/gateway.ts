@@ -11,7 +11,7 @@ import type { ModelDeployment } from '../../api/types.ts';
 import type { KubernetesObject } from '../contract.ts';
 import { canonicalObject } from './rendered-object.ts';
 import { objectMeta } from './metadata.ts';
-import { resolveSpec } from './spec.ts';
+import { defaultServedName, resolveSpec } from './spec.ts';
 
 export const GATEWAY_GROUP = 'gateway.networking.k8s.io';
 export const HTTP_ROUTE_API_VERSION = `${GATEWAY_GROUP}/v1`;
@@ -51,10 +51,17 @@ export interface GatewayPlan {
   inferencePool?: { endpointPicker?: { name: string; port: number } };
 }
 
-/** The model name clients send: spec.gateway.modelName, else model.servedName, else model.id, else the deployment's name. */
+/**
+ * The model name clients send: spec.gateway.modelName; else the name the server answers to (servedName,
+ * by default the last segment of a HuggingFace id, as admission fills it in); else, for a custom image,
+ * model.id; else the deployment's name. The same whether or not admission defaulted the spec.
+ */
 export function gatewayModelName(md: ModelDeployment): string {
-  const spec = md.spec;
-  return spec.gateway?.modelName || spec.model?.servedName || spec.model?.id || md.metadata.name || '';
+  const { gateway, model } = md.spec;
+  if (gateway?.modelName) return gateway.modelName;
+  const id = model?.id || undefined;
+  if (model?.source !== 'custom' && id) return model?.servedName || defaultServedName(id);
+  return id || md.metadata.name || '';
 }
 
 /** Whether the deployment wants a route and names no route of its own (the controller then creates one). */
