@@ -58,6 +58,7 @@ export type EnvVar = NonNullable<ModelDeploymentSpec['env']>[number];
 export type PodTemplateSpec = NonNullable<ModelDeploymentSpec['podTemplate']>;
 export type SecretsSpec = NonNullable<ModelDeploymentSpec['secrets']>;
 export type Toleration = NonNullable<ModelDeploymentSpec['tolerations']>[number];
+export type GatewaySpec = NonNullable<ModelDeploymentSpec['gateway']>;
 
 // ---------------------------------------------------------------- ModelDeployment status
 
@@ -92,12 +93,22 @@ export interface EndpointStatus {
   port?: number;
 }
 
+/** Where the deployment is reached through its Gateway (api/crd/gateway-schema.ts). */
+export interface GatewayStatus {
+  endpoint?: string;
+  modelName?: string;
+  gatewayName?: string;
+  gatewayNamespace?: string;
+  apiFormats?: string[];
+}
+
 export interface ModelDeploymentStatus {
   phase?: Phase;
   message?: string;
   provider?: ProviderStatus;
   replicas?: ReplicaStatus;
   endpoint?: EndpointStatus;
+  gateway?: GatewayStatus;
   conditions?: Condition[];
   observedGeneration?: number;
 }

@@ -33,6 +33,8 @@ export const CONFIG_FIELDS = [
   // are immutable once created (the API server refuses that change, shown as the provider resource's
   // refusal would be), and a smaller size is refused likewise; rename the volume to get a new claim.
   'model.storage',
+  // Beyond the seed's table too: the route is an object beside the provider resource, patched in place.
+  'gateway',
 ] as const;
 
 export interface UpdateClassification {

@@ -16,6 +16,7 @@ export const UPSTREAM_CRD_FILES = {
   kaitoWorkspaces: 'kaito-workspaces.yaml',
   dynamoGraphDeployments: 'dynamo-dynamographdeployments.yaml',
   dynamoComponentDeployments: 'dynamo-dynamocomponentdeployments.yaml',
+  gaieInferencePools: 'gaie-inferencepools.yaml',
 } as const;
 
 export type UpstreamCrd = keyof typeof UPSTREAM_CRD_FILES;

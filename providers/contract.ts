@@ -5,6 +5,7 @@
 
 import type { OverrideSchema } from '../api/overrides.ts';
 import type { ConditionStatus, InferenceProviderConfig, ModelDeployment, Phase } from '../api/types.ts';
+import type { ServingEndpoint } from './shared/gateway.ts';
 
 export interface OwnerReferenceOut {
   apiVersion: string;
@@ -143,6 +144,11 @@ export interface ProviderDefinition {
    * not one of `resource.versions`; never throws otherwise.
    */
   render(md: ModelDeployment, context: RenderContext): RenderResult;
+  /**
+   * Where the model is served (the Service `mapStatus`'s endpoint names, and the pods behind it): what a
+   * deployment's HTTPRoute and InferencePool point at (providers/shared/gateway.ts). Pure.
+   */
+  servingEndpoint(md: ModelDeployment): ServingEndpoint;
   /**
    * Maps the live provider resource (or undefined when it does not exist) to the unified status, with
    * the objects of `statusReads` when the provider declares any (empty lists otherwise). Never throws.

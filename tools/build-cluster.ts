@@ -2,18 +2,24 @@
 // of the pod network, CoreDNS and the Helm client, from the Go module proxy (see build.ts for the shared
 // steps). None of the three modules has a replace directive at these versions, so `go install` builds
 // each as released, with the version its own release build stamps in.
-import { copyFileSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { downloadModule, goInstall } from './run.ts';
+import { downloadModule, goEnv, goInstall, run } from './run.ts';
 import {
   CNI_PLUGIN_PACKAGES,
   CNI_PLUGINS_MODULE,
   CNI_PLUGINS_VERSION,
   COREDNS_VERSION,
+  GATEWAY_API_CRD_DIR,
+  GATEWAY_API_CRD_FILES,
+  GATEWAY_API_MODULE,
+  GATEWAY_API_VERSION,
   HELM_VERSION,
   LOCAL_PATH_PROVISIONER_MANIFEST,
   LOCAL_PATH_PROVISIONER_MODULE,
   LOCAL_PATH_PROVISIONER_VERSION,
+  TRAEFIK_MODULE,
+  TRAEFIK_VERSION,
 } from './versions.ts';
 
 /**
@@ -66,4 +72,28 @@ export async function buildLocalPathProvisioner(work: string, out: string, logFi
   const gobin = await goInstall(`go install local-path-provisioner ${LOCAL_PATH_PROVISIONER_VERSION}`, [`${module}@v${LOCAL_PATH_PROVISIONER_VERSION}`], ldflags, work, logFile);
   renameSync(join(gobin, 'local-path-provisioner'), join(out, 'local-path-provisioner'));
   copyFileSync(join(info.Dir, 'deploy', 'local-path-storage.yaml'), join(out, LOCAL_PATH_PROVISIONER_MANIFEST));
+}
+
+/**
+ * Traefik as released: its go.mod has replace directives, so `go install` refuses it; it is built from a
+ * copy of its module (read-only in GOMODCACHE) with its own go.mod and go.sum, as its release build does,
+ * with the version its release build stamps in. The Gateway API's CRDs at the version Traefik implements
+ * go beside the binary (`gateway-api-crds/`): the cluster mode installs them as the Gateway API ships them.
+ */
+export async function buildTraefik(work: string, out: string, logFile: string): Promise<void> {
+  const info = await downloadModule(TRAEFIK_MODULE, TRAEFIK_VERSION, work, logFile);
+  const source = join(work, 'traefik-src');
+  rmSync(source, { recursive: true, force: true });
+  cpSync(info.Dir, source, { recursive: true });
+  await run('make the Traefik source copy writable', 'chmod', ['-R', 'u+w', source], { cwd: work, logFile });
+  const ldflags = `-s -w -X ${TRAEFIK_MODULE}/pkg/version.Version=v${TRAEFIK_VERSION}`;
+  await run(`go build traefik ${TRAEFIK_VERSION}`, 'go', ['build', '-trimpath', '-ldflags', ldflags, '-o', join(out, 'traefik'), './cmd/traefik'], { cwd: source, env: goEnv, logFile });
+  rmSync(source, { recursive: true, force: true });
+  const crds = await downloadModule(GATEWAY_API_MODULE, GATEWAY_API_VERSION, work, logFile);
+  const into = join(out, GATEWAY_API_CRD_DIR);
+  mkdirSync(into, { recursive: true });
+  for (const file of GATEWAY_API_CRD_FILES) {
+    copyFileSync(join(crds.Dir, 'config', 'crd', 'standard', file), join(into, file));
+    chmodSync(join(into, file), 0o644);
+  }
 }

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCniPlugins, buildCoredns, buildHelm, buildLocalPathProvisioner } from './build-cluster.ts';
+import { buildCniPlugins, buildCoredns, buildHelm, buildLocalPathProvisioner, buildTraefik } from './build-cluster.ts';
 import { buildKedaOperator, buildKuberayOperator } from './build-operators.ts';
 import { fetchCrdBundle } from './fetch-crds.ts';
 import { binaryVersion, cachedBinaryPath, cachedCrdBundleDir, resolveCrdBundle, resolveTool, toolsCacheDir } from './resolve.ts';
@@ -77,6 +77,7 @@ const BUILDERS: Record<ToolSpec['build'], Builder> = {
   coredns: (work, outs, logFile) => buildCoredns(work, outs.coredns!, logFile),
   helm: (work, outs, logFile) => buildHelm(work, outs.helm!, logFile),
   'local-path-provisioner': (work, outs, logFile) => buildLocalPathProvisioner(work, outs['local-path-provisioner']!, logFile),
+  traefik: (work, outs, logFile) => buildTraefik(work, outs.traefik!, logFile),
 };
 
 function checkGo(): void {

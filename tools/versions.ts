@@ -14,7 +14,8 @@ export type ToolName =
   | 'cni-plugins'
   | 'coredns'
   | 'helm'
-  | 'local-path-provisioner';
+  | 'local-path-provisioner'
+  | 'traefik';
 
 export interface ToolSpec {
   name: ToolName;
@@ -25,7 +26,7 @@ export interface ToolSpec {
    * Which build produces this binary: kube-apiserver and kube-controller-manager share one, and so do
    * the cluster mode's kubelet, kube-scheduler and kube-proxy (`kubernetes-node`).
    */
-  build: 'temporal' | 'etcd' | 'kubernetes' | 'kuberay' | 'keda' | 'kubernetes-node' | 'cni-plugins' | 'coredns' | 'helm' | 'local-path-provisioner';
+  build: 'temporal' | 'etcd' | 'kubernetes' | 'kuberay' | 'keda' | 'kubernetes-node' | 'cni-plugins' | 'coredns' | 'helm' | 'local-path-provisioner' | 'traefik';
   /**
    * `stack`: every local stack runs it; `operator`: an upstream operator that tests (and `npm run dev
    * --real-operators`) start on demand, so a stack starts without it; `cluster`: what the cluster mode
@@ -75,6 +76,17 @@ export const LOCAL_PATH_PROVISIONER_VERSION = '0.0.30';
 export const LOCAL_PATH_PROVISIONER_MODULE = 'github.com/rancher/local-path-provisioner';
 /** The upstream's own install manifest, kept beside the binary (the cluster mode applies it with the image it builds). */
 export const LOCAL_PATH_PROVISIONER_MANIFEST = 'local-path-storage.yaml';
+// The cluster mode's Gateway API implementation (controller and data plane in one binary). 3.6.12 is the
+// newest release whose dependencies the module proxy here serves in full (3.7's need a nested module of
+// Traefik's own repository and DNS libraries it does not serve).
+export const TRAEFIK_VERSION = '3.6.12';
+export const TRAEFIK_MODULE = 'github.com/traefik/traefik/v3';
+// The Gateway API's own CRDs, at the version Traefik 3.6 implements (its go.mod's), kept beside its binary.
+export const GATEWAY_API_VERSION = '1.4.0';
+export const GATEWAY_API_MODULE = 'sigs.k8s.io/gateway-api';
+/** The standard channel's CRD files Traefik watches, copied from the module into `gateway-api-crds/` beside the binary. */
+export const GATEWAY_API_CRD_DIR = 'gateway-api-crds';
+export const GATEWAY_API_CRD_FILES = ['gatewayclasses', 'gateways', 'httproutes', 'grpcroutes', 'referencegrants', 'backendtlspolicies'].map((p) => `gateway.networking.k8s.io_${p}.yaml`);
 
 export const TOOLS: readonly ToolSpec[] = [
   {
@@ -189,6 +201,16 @@ export const TOOLS: readonly ToolSpec[] = [
     // `local-path-provisioner version v0.0.30` (the version is stamped at build time as upstream's Makefile does).
     versionArgs: ['--version'],
     versionPattern: /version v(\d+\.\d+\.\d+)$/m,
+  },
+  {
+    name: 'traefik',
+    version: TRAEFIK_VERSION,
+    envVar: 'KUBEAIRUNWAY_TRAEFIK_BIN',
+    build: 'traefik',
+    role: 'cluster',
+    // `Version:      v3.6.12` (stamped at build time as upstream's release build does).
+    versionArgs: ['version'],
+    versionPattern: /^Version:\s+v(\d+\.\d+\.\d+)$/m,
   },
 ];
 

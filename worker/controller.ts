@@ -20,6 +20,8 @@ import { installRuntime } from './runtime.ts';
 import { createCoreWorker } from './core-worker.ts';
 import { createProviderWorker } from './provider-worker.ts';
 import { createProviderActivities } from '../activities/provider/create-provider-activities.ts';
+import type { GatewayDefaults } from '../activities/provider/gateway-lookup.ts';
+import { routeWatchKinds } from './route-watch.ts';
 
 export interface ControllerOptions {
   kc: KubeConfig;
@@ -55,6 +57,8 @@ export interface ControllerOptions {
    */
   providerCrdCheckMs?: number;
   log?: (line: string) => void;
+  /** Routing settings (--gateway-* flags) for every provider's activities. */
+  gateway?: GatewayDefaults;
   /** Activity interceptors per worker (metrics, step logs); `provider` is undefined for the core worker. */
   activityInterceptors?: (provider: string | undefined) => ActivityInterceptorsFactory[];
 }
@@ -99,6 +103,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
         informers,
         wrote: (stored) => ownerSignals.wrote(provider.resource.kind, stored),
         expectRemoval: (obj) => ownerSignals.expectRemoval(provider.resource.kind, obj),
+        ...(opts.gateway ? { gateway: opts.gateway } : {}),
       }),
     ]),
   );
@@ -132,6 +137,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
     );
   }
 
+  const routeKinds = opts.providers.length > 0 ? await routeWatchKinds(opts.kc, log) : [];
   const registrations: Registration[] = [];
   for (const provider of opts.providers) {
     workers.push(
@@ -149,7 +155,8 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       informers,
       resource: provider.resource,
       onChange: (obj, reason) => ownerSignals.changed(provider.resource.kind, obj, reason),
-      related: provider.statusReads,
+      // The deployments' HTTPRoutes too, when the Gateway API is installed: a Gateway accepting or refusing one is news.
+      related: [...(provider.statusReads ?? []), ...routeKinds],
       // A pod's change wakes the deployment that owns the provider resource of the same deployment label.
       onRelatedChange: (kind, obj, reason, resource) => {
         const owner = ownerSignals.controllerOf(resource);

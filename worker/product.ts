@@ -20,6 +20,7 @@ import { boundHeapGrowth } from './heap-growth.ts';
 import { NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
 import type { ProductLog } from './product-log.ts';
 import { registerSearchAttributes } from './search-attributes.ts';
+import type { GatewayDefaults } from '../activities/provider/gateway-lookup.ts';
 
 /** The local stack's simulators, as the product starts them (what they simulate is theirs to say). */
 export interface StartSimulators {
@@ -34,6 +35,8 @@ export interface ProductDescription {
   watcher: boolean;
   /** Names of built-in providers whose workers run here. */
   providers: readonly string[];
+  /** Routing settings for the providers' activities (--gateway-* flags). */
+  gateway?: GatewayDefaults;
   /** Namespaces the watcher, the gauges and the simulators watch; all when omitted. */
   namespaces?: readonly string[];
   settings?: Partial<ReconcileSettings>;
@@ -156,6 +159,7 @@ export function productParts(d: ProductDescription, started: Started = { served:
           core: d.core,
           watcher: d.watcher,
           providers: builtinProviders.filter((p) => d.providers.includes(p.name)),
+          ...(d.gateway ? { gateway: d.gateway } : {}),
           settings: d.settings,
           namespaces: d.namespaces,
           flags,

@@ -25,6 +25,9 @@ import { CLAIM_OWNED_KIND } from '../../providers/shared/storage.ts';
 import { readUpstream } from './upstream-read.ts';
 import { readRelated } from './related-read.ts';
 import { MANAGED_SELECTOR } from '../../api/constants.ts';
+import { renderGatewayObjects } from '../../providers/shared/gateway.ts';
+import { DEFAULT_GATEWAY_DEFAULTS, GatewayLookup, type GatewayDecision, type GatewayDefaults } from './gateway-lookup.ts';
+import { gatewayKinds, observeGateway, pruneGatewayObjects } from './gateway-observe.ts';
 import type { ApplyOutcome, CleanupOutcome, CompatibilityOutcome, ObservedStatus, ProviderActivities, ReconcileOutcome } from '../../contract/provider-activities.ts';
 
 export interface ProviderActivityDeps {
@@ -43,6 +46,8 @@ export interface ProviderActivityDeps {
    * function returned takes that back (finalizers hold the resource: its deletion will be news).
    */
   expectRemoval?: (obj: AnyObject) => () => void;
+  /** The controller's routing settings (--gateway-* flags): which Gateway, and what a route points at. */
+  gateway?: GatewayDefaults;
 }
 
 /** What the core writes in status (seed 000 "Status Ownership"): its conditions, and `provider.name` and `selectedReason` beside ours. */
@@ -58,7 +63,8 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
   const objects = new CustomObjects(deps.kc);
   const fieldManager = providerFieldManager(provider.name);
   const recorder = new EventRecorder(deps.kc, fieldManager);
-  const plurals = new Map(provider.ownedKinds.map((k) => [k.kind, k.plural]));
+  const plurals = new Map([...provider.ownedKinds, ...gatewayKinds].map((k) => [k.kind, k.plural]));
+  const gateways = new GatewayLookup(objects, deps.informers, deps.gateway ?? DEFAULT_GATEWAY_DEFAULTS);
 
   const deployments = new KindClient<ModelDeployment>(MODEL_DEPLOYMENT, { kc: deps.kc, informers: deps.informers, fieldManager, objects });
   const live = (ref: ReadRef) => deployments.read(ref);
@@ -80,7 +86,10 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     const choice = versionOfResource(provider.resource, crd);
     if (choice === undefined) return undefined;
     if ('error' in choice) throw activityFailure('UnsupportedCrdVersion', choice.error);
-    return { objects: provider.render(md, { apiVersion: choice.apiVersion }).objects.map(withRecordedIdentity(md)), crd };
+    const own = provider.render(md, { apiVersion: choice.apiVersion }).objects.map(withRecordedIdentity(md));
+    // The route (and pool) follow the provider's objects: applied, kept and cleaned up with them.
+    const gateway = await gateways.decide(md);
+    return { objects: [...own, ...renderGatewayObjects(md, provider.servingEndpoint(md), gateway.plan)], crd, gateway };
   };
 
   /**
@@ -166,6 +175,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       const answer = await applyOne(obj, obj);
       if ('refusal' in answer) return { ...refused(answer.refusal), stored, ...(recording ? { recording } : {}) };
     }
+    await pruneGatewayObjects(objects, md, ref, rendered);
     if (result === 'created') recorder.post(involved(ref), events.resourceCreated(primary.kind, primary.metadata.name));
     if (result === 'drift-restored') await record(ref, events.driftDetected());
     return { outcome: { result, resource, identityChanges: [], warnings: [] }, stored, ...(recording ? { recording } : {}) };
@@ -182,6 +192,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
     rendered: KubernetesObject[] | undefined,
     upstreamKnown?: AnyObject,
     refusal?: string,
+    gateway?: GatewayDecision,
   ): Promise<ObservedStatus> => {
     const conditions: DesiredCondition[] = [];
     let phase: ObservedStatus['phase'];
@@ -235,15 +246,18 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       if (i >= 0) conditions[i] = refused;
       else conditions.push(refused);
     }
+    const routing = gateway && !refusal ? await observeGateway(gateways, md, gateway) : undefined;
+    if (routing) conditions.push(routing.condition);
     const generation = md.metadata.generation ?? 0;
     const status = {
       observedGeneration: generation,
       phase,
       ...(message ? { message } : {}),
       ...extra,
+      ...(routing?.status ? { gateway: routing.status } : {}),
       conditions: withTransitionTimes(md.status?.conditions, conditions, kubeNow(), generation),
     };
-    const owned = { message: undefined, provider: undefined, replicas: undefined, endpoint: undefined, ...status };
+    const owned = { message: undefined, provider: undefined, replicas: undefined, endpoint: undefined, gateway: undefined, ...status };
     if (!statusUnchanged(md.status as Record<string, unknown> | undefined, owned, CORE_OWNED)) {
       const body = { apiVersion: API_VERSION, kind: MODEL_DEPLOYMENT_KIND, metadata: { name: ref.name, namespace: ref.namespace }, status };
       await kubeCall('write status', () => objects.applyStatus(modelDeploymentResource(ref), body, fieldManager));
@@ -257,6 +271,11 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       // Why a replica is not ready (a pod's image, crash loop, scheduling), once per distinct message:
       // the status already says it, the event puts it in `kubectl describe` and the event stream.
       await record(ref, { type: 'Warning', reason: notReadyReason, message });
+    }
+    if (routing?.condition.status === 'False') {
+      // A route the Gateway refuses (or no Gateway at all): said once per distinct message, as above.
+      const shown = md.status?.conditions?.find((c) => c.type === routing.condition.type);
+      if (shown?.message !== routing.condition.message) await record(ref, { type: 'Warning', reason: routing.condition.reason, message: routing.condition.message });
     }
     return { phase, message, ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True') };
   };
@@ -286,7 +305,7 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       // Runs that call apply and observe apart (histories before reconcileResource): what the schema
       // refused in the apply step is found again here, so both paths show the same status.
       const primary = rendered?.objects[0];
-      return observeWith(ref, md, compatibility, rendered?.objects, undefined, primary && rendered ? schemaRefusal(primary, rendered.crd) : undefined);
+      return observeWith(ref, md, compatibility, rendered?.objects, undefined, primary && rendered ? schemaRefusal(primary, rendered.crd) : undefined, rendered?.gateway);
     },
 
     async reconcileResource(ref): Promise<ReconcileOutcome> {
@@ -300,13 +319,15 @@ export function createProviderActivities(provider: ProviderDefinition, deps: Pro
       }
       const { outcome, stored, recording } = await applyRendered(ref, md, rendered);
       const upstream = outcome.result === 'recreating' ? undefined : stored;
-      const [observed] = await Promise.all([observeWith(ref, md, compatibility, rendered.objects, upstream, outcome.refusal), recording]);
+      const [observed] = await Promise.all([observeWith(ref, md, compatibility, rendered.objects, upstream, outcome.refusal, rendered.gateway), recording]);
       return { compatibility, apply: outcome, observed };
     },
 
     async cleanupResources(ref): Promise<CleanupOutcome> {
       const md = await live(ref);
-      const remaining = await deleteOwnedObjects(deps.kc, deps.informers, objects, provider, ref, md?.metadata.name ?? ref.name, deps.expectRemoval);
+      // The route and pool go too (they would by garbage collection, but within the cleanup's bound).
+      const routed = md?.status?.gateway ? { ...provider, ownedKinds: [...provider.ownedKinds, ...gatewayKinds] } : provider;
+      const remaining = await deleteOwnedObjects(deps.kc, deps.informers, objects, routed, ref, md?.metadata.name ?? ref.name, deps.expectRemoval);
       return { gone: remaining.length === 0, remaining };
     },
   };
@@ -322,6 +343,8 @@ function isUnchanged(obj: AnyObject, hash: string): boolean {
 interface Rendered {
   objects: KubernetesObject[];
   crd: unknown;
+  /** Which Gateway the objects route through, or why none (GatewayReady). */
+  gateway: GatewayDecision;
 }
 
 function withRecordedIdentity(md: ModelDeployment) {

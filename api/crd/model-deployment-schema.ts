@@ -7,6 +7,7 @@ import { MAX_GPU_COUNT, MAX_REPLICAS } from '../limits.ts';
 import { specCelRules, specTransitionRules } from './cel-rules.ts';
 import { modelStorageSchema, STORAGE_PATTERN_DESCRIPTIONS } from './storage-schema.ts';
 import { conditionsSchema } from './common-schemas.ts';
+import { gatewaySpecSchema, gatewayStatusSchema } from './gateway-schema.ts';
 import { bool, enumOf, freeObject, int, integer, listOf, mapOf, object, openObject, str, type Schema } from '../schema/typed.ts';
 import type { JSONSchemaProps } from './schema-types.ts';
 
@@ -104,6 +105,7 @@ export const modelDeploymentSpecSchema = object(
       type: enumOf(ENGINE_TYPES, 'Inference engine.', { maxLength: 16 }),
     }),
     env: listOf('Environment variables for the model containers.', envVarSchema),
+    gateway: gatewaySpecSchema,
     image: str('Custom container image (otherwise the provider default for the engine).', { maxLength: 1024 }),
     model: object(
       'Which model to serve.',
@@ -192,6 +194,7 @@ export const modelDeploymentStatusSchema: JSONSchemaProps = {
         port: { type: 'integer', format: 'int32', minimum: 1, maximum: 65535 },
       },
     },
+    gateway: gatewayStatusSchema,
     conditions: conditionsSchema,
     observedGeneration: { type: 'integer', format: 'int64' },
   },

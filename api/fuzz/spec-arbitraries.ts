@@ -190,6 +190,18 @@ export const validSpecArb: Arb<ModelDeploymentSpec> = fc
     tolerations: fc.option(fc.array(tolerationArb, { maxLength: 3 }), { nil: undefined }),
     overrides: overridesArb,
     storage: fc.option(storageArb, { nil: undefined, freq: 3 }),
+    gateway: fc.option(
+      fc.record(
+        {
+          enabled: fc.boolean(),
+          modelName: fc.oneof(modelIdArb, text(30).filter((t) => t.length > 0)),
+          httpRouteRef: label63,
+          gatewayRef: fc.record({ name: fc.oneof(label63, fc.constant('inference')), namespace: fc.option(label63, { nil: undefined }) }, { requiredKeys: ['name'] }),
+        },
+        { requiredKeys: [], noNullPrototype: true },
+      ),
+      { nil: undefined, freq: 3 },
+    ),
   })
   .map((g) => {
     const disaggregated = g.mode === 'disaggregated';
@@ -233,6 +245,7 @@ export const validSpecArb: Arb<ModelDeploymentSpec> = fc
     if (g.token !== undefined) spec.secrets = { huggingFaceToken: g.token };
     if (g.nodeSelector) spec.nodeSelector = g.nodeSelector;
     if (g.tolerations) spec.tolerations = g.tolerations;
+    if (g.gateway) spec.gateway = g.gateway;
     return plainCopy(spec) as ModelDeploymentSpec;
   });
 
@@ -253,6 +266,13 @@ export const FIELD_PATHS: readonly string[][] = [
   ['model', 'storage', 'volumes', '0', 'purpose'],
   ['model', 'storage', 'volumes', '0', 'claimName'],
   ['model', 'storage', 'volumes', '0', 'storageClassName'],
+  ['gateway'],
+  ['gateway', 'enabled'],
+  ['gateway', 'modelName'],
+  ['gateway', 'httpRouteRef'],
+  ['gateway', 'gatewayRef'],
+  ['gateway', 'gatewayRef', 'name'],
+  ['gateway', 'gatewayRef', 'namespace'],
   ['provider'],
   ['provider', 'name'],
   ['provider', 'overrides'],

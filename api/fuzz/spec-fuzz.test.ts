@@ -21,6 +21,9 @@ import { builtinProviders, selectProvider, UnsupportedApiVersionError, type Prov
 import { nonNegativeQuantity } from '../../test/fuzz/kube-names.ts';
 import { renderedProblems } from '../../test/fuzz/rendered-checks.ts';
 import { deploymentArb, type FuzzDeployment, type SpecKind } from './spec-arbitraries.ts';
+import { renderGatewayObjects, type GatewayPlan } from '../../providers/shared/gateway.ts';
+
+const GATEWAY_PLAN: GatewayPlan = { gateway: { name: 'inference', namespace: 'gateways' }, inferencePool: { endpointPicker: { name: 'epp', port: 9002 } } };
 
 const SEED = 20_240_610;
 const RUNS: Record<SpecKind, number> = { valid: 4_500, nearValid: 4_000, hostile: 2_000 };
@@ -176,6 +179,10 @@ export function checkDeployment(d: FuzzDeployment): void {
     } else if (bad.length > 0) fail(`${provider.name} rendered objects the API server would refuse`, bad);
     if (JSON.stringify(provider.render(structuredClone(md), renderContext(provider))) !== first) fail(`${provider.name} rendering is not byte-stable`, d.spec);
     if (JSON.stringify(provider.render(toDeployment(d), renderContext(provider))) !== first) fail(`${provider.name} renders differently before defaulting`, d.spec);
+    // The route and pool beside it: never a throw, and the same bytes before defaulting.
+    const routed = JSON.stringify(renderGatewayObjects(md, provider.servingEndpoint(md), GATEWAY_PLAN));
+    const raw = toDeployment(d);
+    if (JSON.stringify(renderGatewayObjects(raw, provider.servingEndpoint(raw), GATEWAY_PLAN)) !== routed) fail(`${provider.name} routes differently before defaulting`, d.spec);
   }
   if (acceptedOnce) s.accepted++;
 }

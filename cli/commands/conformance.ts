@@ -17,7 +17,7 @@ export const conformanceCommand: CommandRegistration = (program: Command, { io }
     .command('conformance')
     .description("Check that the cluster's installed provider CRDs accept every object kubeairunway renders (server-side dry-run, nothing is created).")
     .option('-n, --namespace <name>', 'existing namespace to dry-run the objects in', 'default')
-    .addOption(new Option('--target <name...>', 'check only these kinds (default: all)').choices(['deployment', 'kaito', 'dynamo', 'kuberay', 'keda']))
+    .addOption(new Option('--target <name...>', 'check only these kinds (default: all)').choices(['deployment', 'kaito', 'dynamo', 'kuberay', 'keda', 'httproute', 'inferencepool']))
     .option('-f, --filename <path...>', 'also render and check these ModelDeployment / AsyncActor manifests (file, directory, or - for stdin)')
     .option('--no-examples', "leave out the repository's examples/")
     .option('--no-golden', 'leave out the golden inputs (the renderings the test suite pins)')

@@ -14,13 +14,15 @@ const catalog = () => loadProviderCatalog(noFiles);
 const every = new Map(conformanceTargets().map((t) => [t.name, t.resource.versions.map((v) => `${t.resource.group}/${v}`)]));
 
 describe('conformance inputs', () => {
-  it('targets: the built-in providers and KEDA', () => {
+  it('targets: the built-in providers, KEDA, and the routes and pools of every deployment', () => {
     expect(conformanceTargets().map((t) => `${t.name} ${t.resource.plural}.${t.resource.group}`)).toEqual([
       'deployment deployments.apps',
       'dynamo dynamographdeployments.nvidia.com',
       'kaito workspaces.kaito.sh',
       'kuberay rayservices.ray.io',
       'keda scaledobjects.keda.sh',
+      'httproute httproutes.gateway.networking.k8s.io',
+      'inferencepool inferencepools.inference.networking.k8s.io',
     ]);
   });
 

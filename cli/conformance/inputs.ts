@@ -14,6 +14,7 @@ import { builtinProviders, findProvider, type ProviderDefinition, type ProviderR
 import { modelDeploymentFacts, renderAsyncActorDocument, type ModelDeploymentFacts } from '../../kinds/asya/manifests.ts';
 import { planDeployment } from '../../kinds/model-deployment/deployment-plan.ts';
 import { describeObject, kindOf, type ManifestDocument } from '../../present/documents.ts';
+import { GATEWAY_GROUP, INFERENCE_GROUP, renderGatewayObjects, type GatewayPlan } from '../../providers/shared/gateway.ts';
 import type { ProviderCatalog } from '../../kinds/model-deployment/provider-catalog.ts';
 
 /** A kind the check sends to the cluster: a built-in provider's resource, or KEDA's ScaledObject (AsyncActors). */
@@ -28,9 +29,22 @@ export const KEDA_TARGET: ConformanceTarget = {
   resource: { group: KEDA_GROUP, kind: SCALED_OBJECT_KIND, plural: SCALED_OBJECT_PLURAL, versions: [KEDA_VERSION] },
 };
 
+/** A deployment's route (the Gateway API) and pool (its Inference Extension), rendered beside every provider's objects. */
+export const GATEWAY_TARGETS: readonly ConformanceTarget[] = [
+  { name: 'httproute', resource: { group: GATEWAY_GROUP, kind: 'HTTPRoute', plural: 'httproutes', versions: ['v1'] } },
+  { name: 'inferencepool', resource: { group: INFERENCE_GROUP, kind: 'InferencePool', plural: 'inferencepools', versions: ['v1'] } },
+];
+
 export function conformanceTargets(): ConformanceTarget[] {
-  return [...builtinProviders.map((p) => ({ name: p.name, resource: p.resource })), KEDA_TARGET];
+  return [...builtinProviders.map((p) => ({ name: p.name, resource: p.resource })), KEDA_TARGET, ...GATEWAY_TARGETS];
 }
+
+/** How routes are checked: attached to a Gateway of this name (the API server does not look it up), to the Service or to the pool. */
+const CONFORMANCE_GATEWAY = { name: 'conformance-gateway', namespace: 'default' };
+const GATEWAY_PLANS: readonly GatewayPlan[] = [
+  { gateway: CONFORMANCE_GATEWAY },
+  { gateway: CONFORMANCE_GATEWAY, inferencePool: { endpointPicker: { name: 'conformance-epp', port: 9002 } } },
+];
 
 export interface RenderedCase {
   target: string;
@@ -73,6 +87,7 @@ export function renderCases(inputs: ConformanceInputs, catalog: ProviderCatalog,
       if ('error' in rendered) notes.push(`golden ${golden.provider}/${golden.name} (${apiVersion}): ${rendered.error}`);
       else cases.push({ target: provider.name, apiVersion, source: `golden ${golden.provider}/${golden.name}`, object: rendered.object });
     }
+    cases.push(...gatewayCases(provider, golden.md, `golden ${golden.provider}/${golden.name}`, versionsOf));
   }
 
   const facts: ModelDeploymentFacts[] = [];
@@ -109,6 +124,21 @@ export function renderCases(inputs: ConformanceInputs, catalog: ProviderCatalog,
     }
   }
   return { cases, notes };
+}
+
+/** The route (to the Service, and to the pool) and the pool rendered for a deployment, for the versions each target is checked in. */
+function gatewayCases(provider: ProviderDefinition, md: ModelDeployment, source: string, versionsOf: (target: string) => readonly string[]): RenderedCase[] {
+  const out: RenderedCase[] = [];
+  for (const plan of GATEWAY_PLANS) {
+    for (const object of renderGatewayObjects(md, provider.servingEndpoint(md), plan)) {
+      const target = GATEWAY_TARGETS.find((t) => t.resource.kind === object.kind)!;
+      if (!versionsOf(target.name).includes(object.apiVersion)) continue;
+      // Both plans render the same pool: checked once.
+      if (out.some((c) => c.object.kind === object.kind && object.kind === 'InferencePool')) continue;
+      out.push({ target: target.name, apiVersion: object.apiVersion, source: `${source} (${provider.name})`, object });
+    }
+  }
+  return out;
 }
 
 function withUid(md: ModelDeployment): ModelDeployment {

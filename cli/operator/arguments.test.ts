@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../present/errors.ts';
-import { checkDuration, kindFlagValues, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
+import { checkDuration, gatewayDefaults, kindFlagValues, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
 import { operatorKinds, resolveKind } from './kinds.ts';
 import { describeTarget, parseTarget } from './target.ts';
 import { temporalConnectionSettings } from './temporal-connection.ts';
@@ -165,5 +165,19 @@ describe('temporalConnectionSettings', () => {
   it('says which file it cannot read, and that a certificate needs its key', async () => {
     await expect(temporalConnectionSettings({ ...base, temporalTlsCa: 'missing.pem' }, io)).rejects.toThrow('Cannot read the Temporal CA certificate missing.pem: ENOENT: no such file.');
     await expect(temporalConnectionSettings({ ...base, temporalTlsCert: 'crt.pem' }, io)).rejects.toThrow('--temporal-tls-cert and --temporal-tls-key go together');
+  });
+});
+
+describe('routing flags', () => {
+  it('take a Gateway, a backend and an endpoint picker, and refuse what they cannot use', () => {
+    expect(gatewayDefaults({})).toEqual({ backend: 'auto' });
+    expect(gatewayDefaults({ gatewayName: 'inference', gatewayNamespace: 'gateways', gatewayBackend: 'service', endpointPicker: '{name}-epp:9002' })).toEqual({
+      backend: 'service',
+      gateway: { name: 'inference', namespace: 'gateways' },
+      endpointPicker: { name: '{name}-epp', port: 9002 },
+    });
+    expect(() => gatewayDefaults({ gatewayBackend: 'nginx' })).toThrow("--gateway-backend takes auto, service, inference-pool, got 'nginx'.");
+    expect(() => gatewayDefaults({ gatewayNamespace: 'gateways' })).toThrow('--gateway-namespace needs --gateway-name.');
+    expect(() => gatewayDefaults({ endpointPicker: 'epp' })).toThrow("--endpoint-picker takes NAME:PORT (NAME may hold {name}, the deployment's name), got 'epp'.");
   });
 });

@@ -18,7 +18,8 @@ import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
 import type { KubeOptions, TemporalOptions } from './connection-options.ts';
-import { checkDuration, kindFlagValues, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
+import { checkDuration, gatewayDefaults, kindFlagValues, parseBoolean, parseCount, parsePort, parseService, resolveParts, splitList } from './run-parts.ts';
+import type { GatewayDefaults } from '../../activities/provider/gateway-lookup.ts';
 import { firstLine, openKube } from './session.ts';
 import { temporalConnectionSettings, type TemporalConnectionSettings } from './temporal-connection.ts';
 
@@ -31,6 +32,10 @@ export interface RunOptions extends KubeOptions, TemporalOptions {
   taskQueuePrefix: string;
   resyncPeriod?: string;
   cleanupTimeout?: string;
+  gatewayName?: string;
+  gatewayNamespace?: string;
+  gatewayBackend?: string;
+  endpointPicker?: string;
   workflowCache?: string;
   metrics: boolean;
   metricsPort: string;
@@ -72,6 +77,7 @@ export interface RunPlan {
   namespaces: string[] | undefined;
   selector: boolean;
   settings: Partial<ReconcileSettings>;
+  gateway: GatewayDefaults;
   metricsPort: number;
   workflowCache: number | undefined;
   webhookPort: number;
@@ -96,6 +102,7 @@ export function planRun(opts: RunOptions): RunPlan {
       ...(opts.resyncPeriod ? { resyncPeriod: checkDuration(opts.resyncPeriod, '--resync-period') } : {}),
       ...(opts.cleanupTimeout ? { cleanupTimeout: checkDuration(opts.cleanupTimeout, '--cleanup-timeout') } : {}),
     },
+    gateway: gatewayDefaults(opts),
     metricsPort: parsePort(opts.metricsPort, '--metrics-port'),
     workflowCache: opts.workflowCache !== undefined ? parseCount(opts.workflowCache, '--workflow-cache') : undefined,
     webhookPort: parsePort(opts.webhookPort, '--webhook-port'),
@@ -152,6 +159,7 @@ export function describeRun(
     providers: parts.providers,
     namespaces: plan.namespaces,
     settings: plan.settings,
+    gateway: plan.gateway,
     flags: plan.flags,
     ...(plan.workflowCache !== undefined ? { maxCachedWorkflows: plan.workflowCache } : {}),
     ...(opts.metrics ? { metrics: { port: plan.metricsPort, host: opts.metricsAddress } } : {}),

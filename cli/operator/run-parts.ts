@@ -5,6 +5,7 @@ import type { RunFlag, RunFlagValues } from '../../kinds/kind-module.ts';
 import { flagName } from '../../kinds/run-flags.ts';
 import { CliError } from '../../present/errors.ts';
 import { parseDuration } from '../../workflows/engine/durations.ts';
+import type { GatewayDefaults } from '../../activities/provider/gateway-lookup.ts';
 
 export const BUILTIN_PROVIDER_NAMES = ['deployment', 'dynamo', 'kaito', 'kuberay'] as const;
 
@@ -106,4 +107,27 @@ export function parseService(value: string): { namespace: string; name: string }
   const [namespace, name, ...rest] = value.split('/');
   if (!namespace || !name || rest.length > 0) throw new CliError(`--webhook-service takes NAMESPACE/NAME, got '${value}'.`);
   return { namespace, name };
+}
+
+const GATEWAY_BACKENDS = ['auto', 'service', 'inference-pool'] as const;
+
+/** The routing flags, checked: --gateway-name/--gateway-namespace, --gateway-backend, --endpoint-picker NAME:PORT. */
+export function gatewayDefaults(opts: { gatewayName?: string; gatewayNamespace?: string; gatewayBackend?: string; endpointPicker?: string }): GatewayDefaults {
+  const backend = opts.gatewayBackend ?? 'auto';
+  if (!(GATEWAY_BACKENDS as readonly string[]).includes(backend)) throw new CliError(`--gateway-backend takes ${GATEWAY_BACKENDS.join(', ')}, got '${backend}'.`);
+  if (opts.gatewayNamespace && !opts.gatewayName) throw new CliError('--gateway-namespace needs --gateway-name.');
+  const picker = opts.endpointPicker ? parseEndpointPicker(opts.endpointPicker) : undefined;
+  return {
+    backend: backend as GatewayDefaults['backend'],
+    ...(opts.gatewayName ? { gateway: { name: opts.gatewayName, ...(opts.gatewayNamespace ? { namespace: opts.gatewayNamespace } : {}) } } : {}),
+    ...(picker ? { endpointPicker: picker } : {}),
+  };
+}
+
+function parseEndpointPicker(value: string): { name: string; port: number } {
+  const at = value.lastIndexOf(':');
+  const name = at > 0 ? value.slice(0, at) : '';
+  const port = Number(value.slice(at + 1));
+  if (!name || !Number.isInteger(port) || port < 1 || port > 65535) throw new CliError(`--endpoint-picker takes NAME:PORT (NAME may hold {name}, the deployment's name), got '${value}'.`);
+  return { name, port };
 }

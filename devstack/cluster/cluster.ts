@@ -9,6 +9,7 @@ import { stopProcess, type ManagedProcess } from '../process.ts';
 import { startStack, type Stack, type StackOptions } from '../stack.ts';
 import { applyClusterServices } from './cluster-services.ts';
 import { startCoreDns } from './coredns.ts';
+import { startGateway, type ClusterGateway } from './gateway.ts';
 import { startKubeProxy } from './kube-proxy.ts';
 import { startKubeScheduler } from './kube-scheduler.ts';
 import { installLocalPathStorage } from './local-path.ts';
@@ -26,14 +27,18 @@ export const CLUSTER_NODE_NAME = 'kubeairunway-node';
 export interface Cluster extends Stack {
   engine: DockerEngine;
   node: KubeletNode;
+  /** Traefik serving the Gateway API's `gateways/inference` Gateway, reachable from this machine. */
+  gateway: ClusterGateway;
 }
 
 export type ClusterOptions = Omit<StackOptions, 'cluster'> & {
   /** A Docker engine already running (the tests share one); started here (and stopped with the cluster) otherwise. */
   engine?: DockerEngine;
+  /** The Gateway's HTTP port, on the host's loopback as in the namespace; a free one when left out. */
+  gatewayPort?: number;
 };
 
-const CLUSTER_TOOLS = ['kube-scheduler', 'kube-proxy', 'coredns', 'cni-plugins', 'local-path-provisioner'] as const;
+const CLUSTER_TOOLS = ['kube-scheduler', 'kube-proxy', 'coredns', 'cni-plugins', 'local-path-provisioner', 'traefik'] as const;
 
 /** Builds (once, from the Go module proxy) the cluster's tools that plain setup skips; quick when cached. */
 export async function ensureClusterTools(log: (line: string) => void): Promise<void> {
@@ -55,13 +60,14 @@ function tool(name: ToolName): string {
 
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const log = opts.log ?? (() => undefined);
-  const bins = { scheduler: tool('kube-scheduler'), proxy: tool('kube-proxy'), coredns: tool('coredns'), cni: tool('cni-plugins') };
+  const bins = { scheduler: tool('kube-scheduler'), proxy: tool('kube-proxy'), coredns: tool('coredns'), cni: tool('cni-plugins'), traefik: tool('traefik') };
   const stack = await startStack({ ...opts, cluster: true });
   const network = stack.network!;
   const ownEngine = !opts.engine;
   const extra: ManagedProcess[] = [];
   let engine: DockerEngine | undefined = opts.engine;
   let node: KubeletNode | undefined;
+  let gateway: ClusterGateway | undefined;
   const stop = async () => {
     for (const proc of extra.reverse()) await stopProcess(proc);
     await node?.stop();
@@ -100,11 +106,16 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     extra.push(await timed('CoreDNS', () => startCoreDns(bins.coredns, opts.stateDir, kubeconfig, dnsPorts, network.netns)));
     await timed(`node ${CLUSTER_NODE_NAME} Ready`, () => nodeReady(kc, CLUSTER_NODE_NAME, 120_000));
     await timed('local-path storage (the default StorageClass)', () => installLocalPathStorage({ engine: started, node: node!, kubeconfigPath: kubeconfig }, log));
+    const gatewayPort = opts.gatewayPort ?? (await freePort());
+    await reach(gatewayPort);
+    const pingPort = await port();
+    gateway = await timed('Gateway (Traefik, Gateway API CRDs)', () => startGateway({ bin: bins.traefik, stateDir: opts.stateDir, kubeconfig, netns: network.netns, port: gatewayPort, pingPort }));
+    extra.push(gateway.process);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { ...stack, processes: [...stack.processes, ...extra], engine, node, stop };
+  return { ...stack, processes: [...stack.processes, ...extra], engine, node, gateway: gateway!, stop };
 }
 
 async function nodeReady(kc: KubeConfig, name: string, timeoutMs: number): Promise<void> {

@@ -5,6 +5,7 @@ import { DEPLOYMENT_CONFIG, DEPLOYMENT_DISPLAY_NAME, DEPLOYMENT_PROVIDER_NAME, D
 import { DEPLOYMENT_OVERRIDE_SCHEMA } from './overrides.ts';
 import { renderDeployment } from './render.ts';
 import { mapDeploymentStatus } from './status.ts';
+import { deploymentServingEndpoint } from './serving.ts';
 
 export const deploymentProvider: ProviderDefinition = {
   name: DEPLOYMENT_PROVIDER_NAME,
@@ -24,5 +25,6 @@ export const deploymentProvider: ProviderDefinition = {
   ],
   compatibility: deploymentCompatibility,
   render: renderDeployment,
+  servingEndpoint: deploymentServingEndpoint,
   mapStatus: mapDeploymentStatus,
 };

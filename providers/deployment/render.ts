@@ -32,8 +32,7 @@ export function renderDeployment(md: ModelDeployment, context: RenderContext): R
   const warnings: string[] = [];
   const base = providerResourceName(spec.name, MAX_BASE_NAME);
   if (base !== spec.name) warnings.push(renamedWarning(DEPLOYMENT_RESOURCE.kind, spec.name, base, MAX_BASE_NAME));
-  // Compatibility refuses any other engine; rendering still never throws, so it falls back to vLLM.
-  const engine: DeploymentEngine = spec.engine === 'sglang' || spec.engine === 'llamacpp' ? spec.engine : 'vllm';
+  const engine = deploymentEngine(spec);
   const settings = deploymentSettings(spec.overrides);
   if (settings.shmSize && !usesSharedMemory(engine)) warnings.push('spec.provider.overrides.shmSize is ignored for llama.cpp (no /dev/shm volume)');
 
@@ -47,8 +46,13 @@ export function renderDeployment(md: ModelDeployment, context: RenderContext): R
   return { objects: [...[...deployments, ...services].map(canonicalObject), ...storage.claims], warnings };
 }
 
+/** Compatibility refuses any other engine; rendering still never throws, so it falls back to vLLM. */
+export function deploymentEngine(spec: ResolvedSpec): DeploymentEngine {
+  return spec.engine === 'sglang' || spec.engine === 'llamacpp' ? spec.engine : 'vllm';
+}
+
 /** The serving roles, the endpoint's first. */
-function servingRoles(spec: ResolvedSpec, base: string): Role[] {
+export function servingRoles(spec: ResolvedSpec, base: string): Role[] {
   const own = (c: ResolvedSpec['prefill']): RoleResources => ({ gpu: c?.gpu ?? spec.gpu, memory: c?.memory ?? spec.memory, cpu: c?.cpu ?? spec.cpu });
   if (spec.mode !== 'disaggregated') return [{ role: 'server', name: base, replicas: spec.replicas, resources: own(undefined) }];
   return [
@@ -57,7 +61,7 @@ function servingRoles(spec: ResolvedSpec, base: string): Role[] {
   ];
 }
 
-function selector(spec: ResolvedSpec, role: ServingRole): Record<string, string> {
+export function selector(spec: ResolvedSpec, role: ServingRole): Record<string, string> {
   return sortedMap({ ...ownedObjectSelector(spec.name), [ROLE_LABEL]: role }) ?? {};
 }
 

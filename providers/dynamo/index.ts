@@ -5,6 +5,7 @@ import { DYNAMO_CONFIG, DYNAMO_DISPLAY_NAME, DYNAMO_NAME, DYNAMO_RESOURCE } from
 import { DYNAMO_OVERRIDE_SCHEMA } from './overrides.ts';
 import { renderDynamo } from './render.ts';
 import { mapDynamoStatus } from './status.ts';
+import { dynamoServingEndpoint } from './serving.ts';
 
 export const dynamoProvider: ProviderDefinition = {
   name: DYNAMO_NAME,
@@ -20,5 +21,6 @@ export const dynamoProvider: ProviderDefinition = {
   ],
   compatibility: dynamoCompatibility,
   render: renderDynamo,
+  servingEndpoint: dynamoServingEndpoint,
   mapStatus: mapDynamoStatus,
 };

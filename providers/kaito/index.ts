@@ -5,6 +5,7 @@ import { KAITO_CONFIG, KAITO_DISPLAY_NAME, KAITO_NAME, KAITO_RESOURCE } from './
 import { KAITO_OVERRIDE_SCHEMA } from './overrides.ts';
 import { renderKaito } from './render.ts';
 import { mapKaitoStatus } from './status.ts';
+import { kaitoServingEndpoint } from './serving.ts';
 
 export const kaitoProvider: ProviderDefinition = {
   name: KAITO_NAME,
@@ -21,5 +22,6 @@ export const kaitoProvider: ProviderDefinition = {
   ],
   compatibility: kaitoCompatibility,
   render: renderKaito,
+  servingEndpoint: kaitoServingEndpoint,
   mapStatus: mapKaitoStatus,
 };

@@ -5,6 +5,7 @@ import { KUBERAY_CONFIG, KUBERAY_DISPLAY_NAME, KUBERAY_NAME, KUBERAY_RESOURCE } 
 import { KUBERAY_OVERRIDE_SCHEMA } from './overrides.ts';
 import { renderKuberay } from './render.ts';
 import { mapKuberayStatus } from './status.ts';
+import { kuberayServingEndpoint } from './serving.ts';
 
 export const kuberayProvider: ProviderDefinition = {
   name: KUBERAY_NAME,
@@ -20,5 +21,6 @@ export const kuberayProvider: ProviderDefinition = {
   ],
   compatibility: kuberayCompatibility,
   render: renderKuberay,
+  servingEndpoint: kuberayServingEndpoint,
   mapStatus: mapKuberayStatus,
 };

@@ -35,6 +35,8 @@ interface MdStatus {
   message?: string;
   replicas?: { desired?: number; ready?: number };
   endpoint?: { service: string; port: number };
+  gateway?: { endpoint?: string; modelName?: string; gatewayName?: string; gatewayNamespace?: string };
+  conditions?: { type: string; status: string; reason?: string; message?: string }[];
 }
 
 describe.skipIf(unavailable !== undefined)(`a model that answers on the real node${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
@@ -75,6 +77,20 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
       expect(response.status).toBe(200);
       return (await response.json()) as { choices: { text: string }[]; usage: { completion_tokens: number } };
     });
+
+  /** A request to the cluster's Gateway (Traefik) for one model name, as a client on this machine sends it. */
+  const viaGateway = (endpoint: string, modelName: string, path: string, body?: unknown) =>
+    fetch(`${endpoint}${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { 'x-gateway-model-name': modelName, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(60_000),
+    });
+  const routed = (name: string) =>
+    eventually(`${name} GatewayReady`, async () => {
+      const s = await status(name);
+      return s.gateway?.endpoint && s.conditions?.some((c) => c.type === 'GatewayReady' && c.status === 'True') ? s : undefined;
+    }, 60_000, 500);
 
   beforeAll(async () => {
     testCluster = await startTestCluster('model', say);
@@ -132,13 +148,49 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
 
   it('a second ModelDeployment on the same claim starts from the model already there (no second copy)', async () => {
     const t0 = Date.now();
-    await apply(tinyLlama('tiny-two'));
+    await apply(tinyLlama('tiny-two', (s) => Object.assign(s, { engine: { type: 'llamacpp', contextLength: 256 }, gateway: { modelName: 'tiny-two' } })));
     const running = await phaseOf('tiny-two', 'Running');
     say(`tiny-two Running ${seconds(t0)} after apply, from the same claim`);
     expect((await complete(running.endpoint!)).usage.completion_tokens).toBeGreaterThan(0);
     // The model was written once: the Job ran one pod, and no claim was made for the second deployment.
     expect(await cmd.kubectlOk(['get', 'job', 'tiny-model', '-o', 'jsonpath={.status.succeeded}'])).toBe('1');
     expect((await cmd.kubectlOk(['get', 'pvc', '-o', 'name'])).trim()).toBe('persistentvolumeclaim/models');
+  });
+
+  it('each model answers through the Gateway at status.gateway.endpoint, chosen by its model name; an unknown name gets the gateway\'s 404', async () => {
+    const t0 = Date.now();
+    const [one, two] = [await routed(NAME), await routed('tiny-two')];
+    say(`both routes accepted by the Gateway ${seconds(t0)} after asking; endpoint ${one.gateway!.endpoint}`);
+    expect(one.gateway).toMatchObject({ endpoint: cluster.gateway.url, modelName: 'tiny-llama', gatewayName: 'inference', gatewayNamespace: 'gateways' });
+    expect(two.gateway).toMatchObject({ endpoint: cluster.gateway.url, modelName: 'tiny-two' });
+    expect(await cmd.kubectlOk(['get', 'httproute', NAME, '-o', 'jsonpath={.status.parents[0].conditions[?(@.type=="Accepted")].status}'])).toBe('True');
+    // Each name reaches its own server: llama-server's /props says the context size each was started with.
+    const props = async (name: string) => ((await (await viaGateway(one.gateway!.endpoint!, name, '/props')).json()) as { default_generation_settings: { n_ctx: number } }).default_generation_settings.n_ctx;
+    expect(await props('tiny-llama')).toBe(512);
+    expect(await props('tiny-two')).toBe(256);
+    const answer = await viaGateway(one.gateway!.endpoint!, 'tiny-llama', '/v1/completions', { prompt: 'hello world', max_tokens: 8, temperature: 0 });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { usage: { completion_tokens: number } };
+    say(`through the Gateway: ${body.usage.completion_tokens} tokens from tiny-llama`);
+    expect(body.usage.completion_tokens).toBeGreaterThan(0);
+    expect((await viaGateway(one.gateway!.endpoint!, 'no-such-model', '/v1/models')).status).toBe(404);
+  });
+
+  it('a route the Gateway refuses shows its reason in kubectl describe', async () => {
+    // A second Gateway that takes routes from its own namespace only: Traefik refuses a route from 'default'.
+    await apply({
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'Gateway',
+      metadata: { name: 'closed', namespace: 'gateways' },
+      spec: { gatewayClassName: 'traefik', listeners: [{ name: 'web', protocol: 'HTTP', port: Number(new URL(cluster.gateway.url).port), allowedRoutes: { namespaces: { from: 'Same' } } }] },
+    });
+    await apply(tinyLlama('refused', (s) => Object.assign(s, { scaling: { replicas: 0 }, gateway: { gatewayRef: { name: 'closed', namespace: 'gateways' } } })));
+    const shown = await eventually('GatewayReady False', async () => (await status('refused')).conditions?.find((c) => c.type === 'GatewayReady' && c.status === 'False'), 60_000, 500);
+    say(`refused route: ${shown.reason}: ${shown.message}`);
+    expect(shown.message).toContain("Gateway 'gateways/closed' did not accept HTTPRoute 'refused'");
+    expect(await cmd.kubectlOk(['describe', 'md', 'refused'])).toContain(shown.reason!);
+    await cmd.kubectlOk(['delete', 'md', 'refused', '--timeout=120s']);
+    await cmd.kubectlOk(['delete', 'gateway', 'closed', '-n', 'gateways']);
   });
 
   it('what a user sees when the server cannot start — a missing model, a missing image, too many CPUs — names the cause, and each recovers after the fix', async () => {
@@ -163,7 +215,11 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
   });
 
   it("deleting the deployments removes what the controller made and keeps the user's claim", async () => {
+    const endpoint = (await status('tiny-two')).gateway!.endpoint!;
     await cmd.kubectlOk(['delete', 'md', NAME, 'tiny-two', '--timeout=120s']);
+    expect((await cmd.kubectlOk(['get', 'httproutes', '-o', 'name'])).trim()).toBe('');
+    // Traefik applies a configuration change within a few seconds of seeing it.
+    await eventually("the gateway's 404 for a deleted model", async () => ((await viaGateway(endpoint, 'tiny-two', '/v1/models')).status === 404 ? true : undefined), 30_000, 500);
     // Pods go after their Deployment, by the garbage collector: a little later.
     await eventually('nothing of theirs left', async () => (await cmd.kubectlOk(['get', 'deployments,services,pods', '-l', 'kubeairunway.ai/managed-by=kubeairunway', '-o', 'name'])).trim() === '' || undefined, 120_000, 500);
     expect(await cmd.kubectlOk(['get', 'pvc', 'models', '-o', 'jsonpath={.status.phase}'])).toBe('Bound');

@@ -3,7 +3,12 @@
 // accepted by a server-side dry-run with fieldValidation=Strict, with nothing pruned. The counts are
 // asserted too, so the check cannot pass by checking nothing; and the checker is shown to catch a
 // refusal, a pruned field and a missing CRD on this same API server.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { readCrdFiles } from '../../devstack/crds.ts';
+import { loadUpstreamCrd } from '../../devstack/upstream-crds.ts';
+import { CustomObjects } from '../../kube/custom-objects.ts';
+import { resolveTool } from '../../tools/resolve.ts';
+import { GATEWAY_API_CRD_DIR } from '../../tools/versions.ts';
 import { describe, expect, it } from 'vitest';
 import { hasUpstreamCrds } from '../../devstack/upstream-crds.ts';
 import { conformanceCommand } from '../../cli/commands/conformance.ts';
@@ -65,6 +70,9 @@ describe.skipIf(!hasUpstreamCrds(ROOT, ['kaitoWorkspaces', 'dynamoGraphDeploymen
       ['kaito', 'checked', ['kaito.sh/v1beta1']],
       ['kuberay', 'checked', ['ray.io/v1']],
       ['keda', 'checked', ['keda.sh/v1alpha1']],
+      // The shared stack installs neither the Gateway API nor its Inference Extension (checked below).
+      ['httproute', 'skipped', []],
+      ['inferencepool', 'skipped', []],
     ]);
     expect(countBy(report.results)).toEqual({
       'deployment apps/v1': goldensOf('deployment') + EXAMPLES_PER_VERSION.deployment!,
@@ -75,6 +83,27 @@ describe.skipIf(!hasUpstreamCrds(ROOT, ['kaitoWorkspaces', 'dynamoGraphDeploymen
     });
     expect(report.summary).toMatchObject({ refused: 0, pruned: 0, errors: 0, unsupported: 0 });
     expect(code).toBe(0);
+  });
+
+  it("every provider's HTTPRoute (to its Service, and to its pool) and InferencePool: accepted as sent by the Gateway API's and GAIE's own CRDs", async () => {
+    const crds = [...readCrdFiles([join(dirname(resolveTool('traefik')!.path), GATEWAY_API_CRD_DIR, 'gateway.networking.k8s.io_httproutes.yaml')]), loadUpstreamCrd(ROOT, 'gaieInferencePools')];
+    await installAndServe(kc, crds);
+    try {
+      const { code, report } = await conformance(['-n', kube.namespace, '--target', 'httproute', '--target', 'inferencepool', '--no-examples']);
+      expect(problems(report.results)).toEqual([]);
+      expect(report.targets.map((t) => [t.target, t.status, t.checked])).toEqual([
+        ['httproute', 'checked', ['gateway.networking.k8s.io/v1']],
+        ['inferencepool', 'checked', ['inference.networking.k8s.io/v1']],
+      ]);
+      // Each golden input: a route to the Service and one to the pool, and the pool.
+      const goldens = goldenInputs().length;
+      expect(countBy(report.results)).toEqual({ 'httproute gateway.networking.k8s.io/v1': 2 * goldens, 'inferencepool inference.networking.k8s.io/v1': goldens });
+      expect(code).toBe(0);
+    } finally {
+      // The shared stack's later files expect a cluster without the Gateway API.
+      const objects = new CustomObjects(kc);
+      for (const crd of crds) await objects.remove({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', name: crd.metadata!.name! });
+    }
   });
 
   it('Dynamo v1beta1 (upstream storage version): every object accepted as sent', async () => {

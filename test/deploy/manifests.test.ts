@@ -18,6 +18,7 @@ import { DEFAULT_SECRET_NAME } from '../../webhook/index.ts';
 import { DEPLOY_DIR, INSTALL_FILE, kubectlAvailable, renderInstall } from '../../deploy/render.ts';
 import { componentNames, find, NODE_COMPONENT, NODE_NAMESPACE, overlay, parseManifests, rendered, type Manifest } from './manifests.ts';
 import { allows, resourcesOf, rulesOf } from './rbac-rules.ts';
+import { gatewayKinds } from '../../activities/provider/gateway-observe.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(DEPLOY_DIR, '..', 'package.json'), 'utf8')) as { version: string }).version;
 const IMAGE = `ghcr.io/kubeairunway/kubeairunway:v${VERSION}`;
@@ -241,12 +242,22 @@ describe('install roles match the code', () => {
       for (const kind of provider.statusReads ?? []) {
         for (const verb of ['get', 'list', 'watch']) expect(allows(rules, verb, splitApiVersion(kind.apiVersion).group, kind.plural), `${verb} ${kind.plural}`).toBe(true);
       }
+      // Routing (spec.gateway): its route and pool applied, found, deleted and (routes) watched; Gateways read; the two CRDs looked up.
+      for (const kind of gatewayKinds) {
+        for (const verb of ['get', 'create', 'patch', 'list', 'delete']) expect(allows(rules, verb, splitApiVersion(kind.apiVersion).group, kind.plural), `${verb} ${kind.plural}`).toBe(true);
+      }
+      expect(allows(rules, 'watch', 'gateway.networking.k8s.io', 'httproutes')).toBe(true);
+      for (const verb of ['get', 'list', 'watch']) expect(allows(rules, verb, 'gateway.networking.k8s.io', 'gateways'), `${verb} gateways`).toBe(true);
+      expect(allows(rules, 'patch', 'gateway.networking.k8s.io', 'gateways')).toBe(false);
+      for (const crd of ['httproutes.gateway.networking.k8s.io', 'inferencepools.inference.networking.k8s.io']) {
+        for (const verb of ['get', 'list', 'watch']) expect(allows(rules, verb, 'apiextensions.k8s.io', 'customresourcedefinitions', crd), `${verb} ${crd}`).toBe(true);
+      }
       expect(allows(rules, 'get', 'apiextensions.k8s.io', 'customresourcedefinitions', 'modeldeployments.kubeairunway.ai')).toBe(false);
       expect(allows(rules, 'create', 'kubeairunway.ai', 'inferenceproviderconfigs', provider.name)).toBe(true);
       expect(allows(rules, 'patch', 'kubeairunway.ai', 'inferenceproviderconfigs/status', provider.name)).toBe(true);
       expect(allows(rules, 'patch', 'kubeairunway.ai', 'inferenceproviderconfigs', 'another-provider')).toBe(false);
       // Nothing beyond its own kinds, the ModelDeployment, its registration, its CRD and events.
-      const own = new Set([`${plural}.${group}`, ...[...provider.ownedKinds, ...(provider.statusReads ?? [])].map((k) => (splitApiVersion(k.apiVersion).group ? `${k.plural}.${splitApiVersion(k.apiVersion).group}` : k.plural))]);
+      const own = new Set([`${plural}.${group}`, 'gateways.gateway.networking.k8s.io', ...[...provider.ownedKinds, ...(provider.statusReads ?? []), ...gatewayKinds].map((k) => (splitApiVersion(k.apiVersion).group ? `${k.plural}.${splitApiVersion(k.apiVersion).group}` : k.plural))]);
       const shared = ['modeldeployments.kubeairunway.ai', 'modeldeployments/status.kubeairunway.ai', 'modeldeployments/finalizers.kubeairunway.ai', 'inferenceproviderconfigs.kubeairunway.ai', 'inferenceproviderconfigs/status.kubeairunway.ai', 'customresourcedefinitions.apiextensions.k8s.io', 'events'];
       expect([...resourcesOf(rules)].filter((r) => !own.has(r) && !shared.includes(r))).toEqual([]);
     });

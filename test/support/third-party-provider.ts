@@ -76,6 +76,7 @@ export function thirdPartyProvider(name: string, selectionRules: SelectionRule[]
     ownedKinds: [{ apiVersion: `${group}/v1`, kind: KIND, plural: PLURAL }],
     compatibility: (md: ModelDeployment) =>
       md.spec.engine?.type === 'vllm' ? { compatible: true, errors: [], warnings: [] } : { compatible: false, errors: [`${name} does not support ${md.spec.engine?.type} engine`], warnings: [] },
+    servingEndpoint: (md) => ({ service: md.metadata.name ?? '', port: 8000, pods: { labels: { app: md.metadata.name ?? '' }, port: 8000 } }),
     render: (md, context) => ({
       objects: [
         {
