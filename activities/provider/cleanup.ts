@@ -1,12 +1,10 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProviderDefinition } from '../../providers/contract.ts';
 import { ownedObjectSelector } from '../../providers/shared/metadata.ts';
 import { splitApiVersion, type AnyObject, type CustomObjects } from '../../kube/custom-objects.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { classifyKubeError, kubeCall } from '../../kube/errors.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
-import { providerCrdRef, versionOfResource } from '../../providers/crd-version.ts';
-import { readCrd } from '../../kube/installed-crd.ts';
+import { versionOfResource } from '../../providers/crd-version.ts';
 import { MANAGED_SELECTOR } from '../../api/constants.ts';
 
 /**
@@ -15,7 +13,8 @@ import { MANAGED_SELECTOR } from '../../api/constants.ts';
  * their own finalizers. A kind whose CRD is not installed has nothing to delete: it counts as gone.
  */
 export async function deleteOwnedObjects(
-  kc: KubeConfig,
+  /** The provider's CRD as installed (undefined: missing): its primary kind is deleted at the version the CRD serves. */
+  providerCrd: () => Promise<unknown>,
   informers: InformerSet | undefined,
   objects: CustomObjects,
   provider: ProviderDefinition,
@@ -29,7 +28,7 @@ export async function deleteOwnedObjects(
   /** Kinds left in place: a recreation (an identity change) keeps the storage claims, and the model cache on them. */
   keepKinds: readonly string[] = [],
 ): Promise<string[]> {
-  const installed = versionOfResource(provider.resource, await kubeCall(`detect ${provider.resource.kind} CRD`, () => readCrd(kc, informers, providerCrdRef(provider.resource))));
+  const installed = versionOfResource(provider.resource, await kubeCall(`detect ${provider.resource.kind} CRD`, providerCrd));
   const labels = Object.entries(ownedObjectSelector(name));
   const selector = labels.map(([k, v]) => `${k}=${v}`).join(',');
   const ours = (i: AnyObject) => labels.every(([k, v]) => i.metadata?.labels?.[k] === v) && Boolean(i.metadata?.ownerReferences?.some((o) => o.uid === ref.uid));

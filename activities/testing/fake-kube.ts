@@ -66,8 +66,10 @@ export class FakeObjects extends CustomObjects {
   override async list(ref: CollectionRef & { labelSelector?: string }): Promise<AnyObject[]> {
     this.enter('list', ref.plural);
     const prefix = `${collectionPath(ref)}/`;
-    const [key, value] = ref.labelSelector?.split('=') ?? [];
-    return [...this.stored].filter(([path, obj]) => path.startsWith(prefix) && (key === undefined || obj.metadata?.labels?.[key] === value)).map(([, obj]) => obj);
+    // Equality requirements only (`k=v,k2=v2`): what the controller's selectors use.
+    const wanted = (ref.labelSelector ?? '').split(',').filter(Boolean).map((term) => term.split('='));
+    const selected = (obj: AnyObject) => wanted.every(([key, value]) => obj.metadata?.labels?.[key!] === value);
+    return [...this.stored].filter(([path, obj]) => path.startsWith(prefix) && selected(obj)).map(([, obj]) => obj);
   }
 
   override async apply(ref: ResourceRef, body: AnyObject): Promise<AnyObject> {
