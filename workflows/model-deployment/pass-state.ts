@@ -42,4 +42,6 @@ export interface PassState {
   reconcileResource(name: string, ref: ReadRef): Promise<ReconcileOutcome>;
   /** The provider's cleanup, in process when `inProcess` says so. */
   cleanupResources(name: string, ref: ReadRef, scheduleToStartMs: number, inProcess: boolean): Promise<CleanupOutcome>;
+  /** Whether this run takes the change a patch new at level `since` guards (docs/code-levels.md). */
+  takes(patchId: string, since: number): boolean;
 }
