@@ -46,6 +46,7 @@ export async function runPass(state: PassState): Promise<PassEnd> {
   state.view.paused = false;
 
   state.at('validate');
+  // The assessment validates every object it finds neither deleting nor paused; its type cannot say so.
   const validation = assessed.validation ?? (await state.core.validateDeployment(ref));
   if (!validation.valid) return refuseInvalid(state, snap, stopped, validation);
   const validated = validatedCondition(validation);
