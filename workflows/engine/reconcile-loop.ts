@@ -39,12 +39,7 @@ export interface Reconciler<V extends LoopView> {
   settling?(): void;
   /** The wait ended by its timer (a resync or a backoff), not by a signal. */
   timedOut?(): void;
-  /** Whether this run takes the change a patch guards (see code-level.ts). */
-  takes(patchId: string, since?: number): boolean;
 }
-
-/** Patch ID (code level 2): one timer bounds the waits between passes until it fires (see PassTimer). */
-const TIMER_KEPT_ACROSS_PASSES = 'timer-kept-across-passes';
 
 /**
  * The level-triggered loop every kind's workflow runs: a pass, then a wait that any signal cuts short,
@@ -78,9 +73,8 @@ export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promi
     };
   });
   setHandler(viewQuery, () => view);
-  // Runs begun before level 2 started a timer for each wait and canceled it when a signal came first.
-  const timer = r.takes(TIMER_KEPT_ACROSS_PASSES, 2) ? new PassTimer() : undefined;
-  const wait = async (ms: number): Promise<boolean> => (timer ? timer.wait(ms, () => r.dirty) : !(await condition(() => r.dirty, ms)));
+  // One timer bounds the waits between passes until it fires (see PassTimer).
+  const timer = new PassTimer();
 
   for (;;) {
     // Every run starts with a pass; signals that arrive during a pass mark it for one more.
@@ -102,7 +96,7 @@ export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promi
     if (end.done) return view;
 
     r.settling?.();
-    if (await wait(end.afterMs)) r.timedOut?.();
+    if (await timer.wait(end.afterMs, () => r.dirty)) r.timedOut?.();
     const info = workflowInfo();
     // A retry update still waiting for its pass gets that pass first; the next iteration continues as new.
     if ((info.continueAsNewSuggested || info.historyLength > settings.maxHistoryEvents) && allHandlersFinished()) {
