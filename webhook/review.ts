@@ -113,8 +113,10 @@ export function validateRequest(req: AdmissionRequest, facts: ClusterFacts = {})
   warnings.push(...unsupported);
   if (req.operation === 'UPDATE' && errors.length === 0 && isPlainObject(spec) && isPlainObject(specOf(req.oldObject))) {
     const { identity } = classifyUpdate(specOf(req.oldObject) as ModelDeploymentSpec, spec as ModelDeploymentSpec);
-    // What happens next depends on whether the provider takes the new spec: say the one that will happen.
-    if (identity.length > 0) warnings.push(provider && unsupported.length > 0 ? unsupportedIdentityChangeWarning(identity, provider) : identityChangeWarning(identity));
+    // What happens next depends on whether the provider that runs it takes the new spec: say the one that
+    // will happen. A change of provider.name itself is a switch, with its own course (not judged here).
+    const refused = provider !== undefined && unsupported.length > 0 && !identity.includes('provider.name');
+    if (identity.length > 0) warnings.push(refused ? unsupportedIdentityChangeWarning(identity, provider) : identityChangeWarning(identity));
   }
 
   if (errors.length > 0) return deny(req.uid, dedupe(errors.map((e) => e.message)).join(ERROR_SEPARATOR), dedupe(warnings));
