@@ -4,12 +4,13 @@
 // the deadline the finalizer goes anyway with a FinalizerTimeout event naming what may be left.
 import { describe, expect, it } from 'vitest';
 import type { ActorAssessment, AsyaActivities, ReleaseOutcome } from '../../contract/asya-activities.ts';
-import type { AsyncActorView } from '../../workflows/asya/async-actor.ts';
+import { asyncActorWorkflow } from '../../workflows/asya/async-actor.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
-import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
+import { reconcileSignal } from '../../workflows/engine/definitions.ts';
 import { TEST_SETTINGS } from '../support/controller.ts';
-import { eventually, uniqueName } from '../support/env.ts';
+import { uniqueName } from '../support/env.ts';
 import { stubWorkers } from './stub-workers.ts';
+import { viewReader } from './workflow-views.ts';
 
 const QUEUE = 'queue asya-echo';
 
@@ -60,15 +61,12 @@ describe('asyncActorWorkflow deletion with stub activities', () => {
     const taskQueue = uniqueName('asya-wf');
     await stub.start(taskQueue, fake.activities());
     const ref = { namespace: 'default', name: uniqueName('echo'), uid: uniqueName('uid') };
-    const handle = await stub.env.client.workflow.start('asyncActorWorkflow', {
+    const handle = await stub.env.client.workflow.start(asyncActorWorkflow, {
       taskQueue,
       workflowId: `asyncactor/${ref.namespace}/${ref.name}/${ref.uid}`,
       args: [{ ref, settings: { ...TEST_SETTINGS, ...settings }, codeLevel: CODE_LEVEL }],
     });
-    const viewWhere = (what: string, ok: (v: AsyncActorView) => boolean) => eventually(what, async () => {
-      const v = (await handle.query(viewQuery)) as AsyncActorView;
-      return ok(v) ? v : undefined;
-    }, 30_000);
+    const { viewWhere } = viewReader(stub.env, handle);
     /** The object's deletion as the watcher reports it: a signal, and the assessment says so from now on. */
     const deleteObject = async (at = new Date()) => {
       fake.assessment = { ...fake.assessment, deleting: true, deletionTimestamp: at.toISOString() };

@@ -10,13 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { nodeTaskQueue } from '../../api/kybernate/constants.ts';
 import type { CheckpointActivities, CheckpointAssessment, CheckpointResult, CheckpointStatusInput, NodeActivities, PodResolution } from '../../contract/kybernate-activities.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
-import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
-import type { CheckpointView } from '../../workflows/kybernate/checkpoint.ts';
+import { reconcileSignal } from '../../workflows/engine/definitions.ts';
+import { kybernateCheckpointWorkflow } from '../../workflows/kybernate/checkpoint.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { TEST_SETTINGS } from '../support/controller.ts';
-import { eventually, uniqueName } from '../support/env.ts';
+import { uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 import { stubWorkers } from './stub-workers.ts';
+import { viewReader } from './workflow-views.ts';
 
 const CONTAINER_ID = 'b7c1e2d3f4a5968778695a4b3c2d1e0f1a2b3c4d5e6f708192a3b4c5d6e7f809';
 const IMAGE = `containerd.io/checkpoint/${CONTAINER_ID}:20250101T120000.000Z`;
@@ -141,17 +142,12 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
     if (opts.nodeWorker ?? true) {
       await stub.start(nodeTaskQueue(taskQueuePrefix, fake.node), fake.nodeActivities(), { workflows: false });
     }
-    const handle = await stub.env.client.workflow.start('kybernateCheckpointWorkflow', {
+    const handle = await stub.env.client.workflow.start(kybernateCheckpointWorkflow, {
       taskQueue,
       workflowId: `kybernatecheckpoint/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
       args: [{ ref: fake.ref, settings: { ...TEST_SETTINGS, ...opts.settings, taskQueuePrefix }, codeLevel: CODE_LEVEL }],
     });
-    const view = () => handle.query(viewQuery) as Promise<CheckpointView>;
-    const viewWhere = (what: string, ok: (v: CheckpointView) => boolean, timeoutMs = 30_000) =>
-      eventually(what, async () => {
-        const v = await view();
-        return ok(v) ? v : undefined;
-      }, timeoutMs);
+    const { view, viewWhere } = viewReader(stub.env, handle);
     /** Idle after a terminal phase (the pass that wrote it has ended). */
     const settled = (what: string, timeoutMs?: number) => viewWhere(what, (v) => v.step === 'idle' && (v.phase === 'Completed' || v.phase === 'Failed'), timeoutMs);
     /** Marks the object deleted (now, unless given) and tells the workflow. */

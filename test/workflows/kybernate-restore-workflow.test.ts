@@ -7,13 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RestoreActivities, RestoreAssessment, RestorePodState, RestoreSourceResolution, RestoreStatusInput } from '../../contract/kybernate-restore-activities.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
-import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
-import type { RestoreView } from '../../workflows/kybernate/restore.ts';
+import { reconcileSignal } from '../../workflows/engine/definitions.ts';
+import { kybernateRestoreWorkflow } from '../../workflows/kybernate/restore.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { TEST_SETTINGS } from '../support/controller.ts';
 import { eventually, uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 import { stubWorkers } from './stub-workers.ts';
+import { viewReader } from './workflow-views.ts';
 
 const IMAGE = 'containerd.io/checkpoint/b7c1e2d3f4a5:20250101T120000.000Z';
 const CHECKPOINT = 'my-checkpoint';
@@ -81,16 +82,12 @@ describe('kybernateRestoreWorkflow with stub activities', () => {
   async function start(fake: FakeRestore, settings: Partial<ReconcileSettings> = {}) {
     const taskQueue = `${uniqueName('kyb')}-core`;
     await stub.start(taskQueue, fake.activities());
-    const handle = await stub.env.client.workflow.start('kybernateRestoreWorkflow', {
+    const handle = await stub.env.client.workflow.start(kybernateRestoreWorkflow, {
       taskQueue,
       workflowId: `kybernaterestore/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
       args: [{ ref: fake.ref, settings: { ...TEST_SETTINGS, ...settings }, codeLevel: CODE_LEVEL }],
     });
-    const viewWhere = (what: string, ok: (v: RestoreView) => boolean, timeoutMs = 30_000) =>
-      eventually(what, async () => {
-        const v = (await handle.query(viewQuery)) as RestoreView;
-        return ok(v) ? v : undefined;
-      }, timeoutMs);
+    const { viewWhere } = viewReader(stub.env, handle);
     const poke = () => handle.signal(reconcileSignal, { reason: 'changed' });
     return { handle, viewWhere, poke };
   }
