@@ -1,6 +1,7 @@
 // The workflow tests' Temporal: this vitest worker's time-skipping test server (test/setup/temporal-only.ts),
 // reached as the SDK's time-skipping environment, which `createTimeSkipping()` would otherwise give only
 // for a server it downloads and starts itself.
+import { Client } from '@temporalio/client';
 import { Connection, InternalConnectionOptionsSymbol, type InternalConnectionOptions } from '@temporalio/client/lib/connection.js';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection, Runtime } from '@temporalio/worker';
@@ -27,6 +28,14 @@ class RunningTestServerEnvironment extends TestWorkflowEnvironment {
     const [connection, nativeConnection] = await Promise.all([Connection.connect(options), NativeConnection.connect({ address })]);
     return new RunningTestServerEnvironment(Runtime.instance(), { server: { type: 'existing' }, client: {}, plugins: [] }, true, 'existing', connection, nativeConnection, namespace, address);
   }
+}
+
+/**
+ * A client on the environment whose `result()` leaves the clock alone (the environment's own lets it run
+ * free while it waits): tests start workflows with it and skip time in steps (workflow-views.ts).
+ */
+export function steppingClient(env: TestWorkflowEnvironment): Client {
+  return new Client({ connection: env.connection, namespace: env.namespace });
 }
 
 export function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {

@@ -148,7 +148,7 @@ describe('kybernateWorkloadWorkflow with stub activities', () => {
   async function start(fake: FakeWorkload) {
     const taskQueue = `${uniqueName('kwl')}-core`;
     await stub.start(taskQueue, fake.activities());
-    const handle = await stub.env.client.workflow.start(kybernateWorkloadWorkflow, {
+    const handle = await stub.client.workflow.start(kybernateWorkloadWorkflow, {
       taskQueue,
       workflowId: `kybernateworkload/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
       args: [{ ref: fake.ref, settings: TEST_SETTINGS, codeLevel: CODE_LEVEL }],

@@ -20,8 +20,8 @@ import type { DeploymentView } from '../../workflows/model-deployment/view.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
 import { notServed } from '../../worker/core-worker.ts';
 import { uniqueName } from '../support/env.ts';
-import { viewReader } from './workflow-views.ts';
-import { ServerClock, testServerInfo, timeSkippingEnvironment } from '../support/time-skipping.ts';
+import { skippedResult, viewReader } from './workflow-views.ts';
+import { ServerClock, steppingClient, testServerInfo, timeSkippingEnvironment } from '../support/time-skipping.ts';
 
 let env: TestWorkflowEnvironment;
 /** The workflows' clock, the file's test environment's (one per file: stubEnvironment's hooks set it). */
@@ -243,11 +243,11 @@ export function stubEnvironment() {
     await runWorker({ taskQueue, workflowBundle: await workflowBundle(), activities: { ...fake.coreActivities(), ...local, default: notServed } });
     const codeLevel = opts.codeLevel === undefined ? CODE_LEVEL : opts.codeLevel;
     const input: ModelDeploymentInput = { ref: fake.ref, settings, ...(codeLevel === null ? {} : { codeLevel }) };
-    const handle = await env.client.workflow.start(modelDeploymentWorkflow, { taskQueue, workflowId: workflowIdFor('ModelDeployment', fake.ref), args: [input] });
+    const handle = await steppingClient(env).workflow.start(modelDeploymentWorkflow, { taskQueue, workflowId: workflowIdFor('ModelDeployment', fake.ref), args: [input] });
     handles.push(handle);
     const reader = viewReader(env, handle);
     const view = async () => wholeView(await reader.view());
-    const result = async () => wholeView(await handle.result());
+    const result = async () => wholeView(await skippedResult(env, handle));
     const viewWhere = async (what: string, ok: (v: DeploymentView) => boolean, timeoutMs?: number) => wholeView(await reader.viewWhere(what, (v) => ok(wholeView(v)), timeoutMs));
     const skipUntil = async (what: string, ok: (v: DeploymentView) => boolean, timeoutMs?: number) => wholeView(await reader.skipUntil(what, (v) => ok(wholeView(v)), timeoutMs));
     return { fake, handle, result, view, viewWhere, skipUntil, serveProvider };

@@ -4,11 +4,14 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { workflowBundle } from '../support/controller.ts';
-import { ServerClock, testServerInfo, timeSkippingEnvironment } from '../support/time-skipping.ts';
+import type { Client } from '@temporalio/client';
+import { ServerClock, steppingClient, testServerInfo, timeSkippingEnvironment } from '../support/time-skipping.ts';
 
 export interface StubWorkers {
   /** The test environment (set once the file's beforeAll ran). */
   readonly env: TestWorkflowEnvironment;
+  /** The client tests start workflows with: waiting on a result moves no clock (see steppingClient). */
+  readonly client: Client;
   /** The workflows' clock (time skipping moves it ahead of the machine's). */
   readonly clock: ServerClock;
   /** Starts a worker on `taskQueue` with these activities, and the product's workflows unless `workflows` is false. */
@@ -31,6 +34,9 @@ export function stubWorkers(): StubWorkers {
   });
   return {
     clock,
+    get client() {
+      return steppingClient(this.env);
+    },
     get env() {
       if (!env) throw new Error('the test environment is not ready: use it inside a test');
       return env;
