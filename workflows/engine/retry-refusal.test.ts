@@ -1,6 +1,5 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { RETRY_REFUSED, retryRefusal, validateRetry } from './retry-refusal.ts';
+import { RETRY_REFUSED, RetryRefused, retryRefusal, validateRetry } from './retry-refusal.ts';
 
 describe("the retry update's refusals", () => {
   it('refuses a paused object, naming the annotation to remove', () => {
@@ -16,7 +15,7 @@ describe("the retry update's refusals", () => {
     for (const step of ['apply', 'cleanup', 'switch-provider', 'idle']) expect(retryRefusal({ step }, false)).toBeUndefined();
   });
 
-  it('throws the refusal as a non-retryable RetryRefused failure', () => {
+  it('throws the refusal as a RetryRefused error, the failure type the client sees', () => {
     const thrown = (() => {
       try {
         validateRetry({ step: 'paused' }, false);
@@ -25,8 +24,9 @@ describe("the retry update's refusals", () => {
         return err;
       }
     })();
-    expect(thrown).toBeInstanceOf(ApplicationFailure);
-    expect(thrown).toMatchObject({ type: RETRY_REFUSED, nonRetryable: true });
+    expect(thrown).toBeInstanceOf(RetryRefused);
+    // The SDK names the failure after the class: the two must agree.
+    expect(RetryRefused.name).toBe(RETRY_REFUSED);
     expect(() => validateRetry({ step: 'idle' }, false)).not.toThrow();
   });
 });

@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import type { LoopView } from './view.ts';
 
@@ -18,8 +17,13 @@ export function retryRefusal(view: Pick<LoopView, 'step'>, objectGone: boolean):
 /** The failure type of a refused retry, as the client sees it (`WorkflowUpdateFailedError`'s cause). */
 export const RETRY_REFUSED = 'RetryRefused';
 
+/** A refused retry. The SDK turns an error thrown by a validator into a failure typed by its class's name. */
+export class RetryRefused extends Error {
+  override readonly name = RETRY_REFUSED;
+}
+
 /** The `retry` update's validator: throws the refusal, typed, when there is one. */
 export function validateRetry(view: Pick<LoopView, 'step'>, objectGone: boolean): void {
   const refusal = retryRefusal(view, objectGone);
-  if (refusal) throw ApplicationFailure.create({ type: RETRY_REFUSED, message: refusal, nonRetryable: true });
+  if (refusal) throw new RetryRefused(refusal);
 }
