@@ -2,6 +2,7 @@ import { allHandlersFinished, condition, setHandler, workflowInfo } from '@tempo
 import { reconcileSignal, retrySignal, retryUpdate, viewQuery, type ReconcileRequest } from './definitions.ts';
 import { backoffMs } from './durations.ts';
 import { PassTimer } from './pass-timer.ts';
+import { validateRetry } from './retry-refusal.ts';
 import type { LoopView, RetryResult, StepError } from './view.ts';
 
 /** How a pass ended: stop (object gone), or wait for a signal or at most `afterMs`. */
@@ -49,6 +50,8 @@ export interface Reconciler<V extends LoopView> {
 export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promise<V> {
   const { view, settings } = r;
   let inPass = false;
+  /** The last pass found the object gone: the run is ending. */
+  let objectGone = false;
 
   setHandler(reconcileSignal, (request) => {
     r.heard?.(request);
@@ -58,20 +61,27 @@ export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promi
     r.retried?.();
     r.dirty = true;
   });
-  setHandler(retryUpdate, async (): Promise<RetryResult> => {
-    const retried = view.lastError?.step ?? (view.waitingFor ? view.step : undefined);
-    const previousError = view.lastError;
-    const target = view.passes + (inPass ? 2 : 1);
-    r.retried?.();
-    r.dirty = true;
-    await condition(() => view.passes >= target);
-    return {
-      retried,
-      previousError,
-      outcome: view.lastError ? 'failed' : view.waitingFor ? 'waiting' : 'succeeded',
-      error: view.lastError,
-    };
-  });
+  setHandler(
+    retryUpdate,
+    async (): Promise<RetryResult> => {
+      const retried = view.lastError?.step ?? (view.waitingFor ? view.step : undefined);
+      const previousError = view.lastError;
+      const target = view.passes + (inPass ? 2 : 1);
+      r.retried?.();
+      r.dirty = true;
+      await condition(() => view.passes >= target);
+      return {
+        retried,
+        previousError,
+        outcome: view.lastError ? 'failed' : view.waitingFor ? 'waiting' : 'succeeded',
+        error: view.lastError,
+      };
+    },
+    {
+      // Refused before it is accepted (and recorded): what it cannot do, said to the operator at once.
+      validator: () => validateRetry(view, objectGone),
+    },
+  );
   setHandler(viewQuery, () => view);
   // One timer bounds the waits between passes until it fires (see PassTimer).
   const timer = new PassTimer();
@@ -93,7 +103,10 @@ export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promi
     inPass = false;
     view.passes++;
     r.publish();
-    if (end.done) return view;
+    if (end.done) {
+      objectGone = true;
+      return view;
+    }
 
     r.settling?.();
     if (await timer.wait(end.afterMs, () => r.dirty)) r.timedOut?.();
