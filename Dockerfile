@@ -5,7 +5,7 @@
 # webpack at start); the runtime stage holds the production dependencies (no tsx, no compiler), dist/,
 # package.json and the entry point, and runs as a non-root user.
 #
-#   docker build -t ghcr.io/kubeairunway/kubeairunway:v0.1.0 .
+#   docker build -t ghcr.io/kubeairunway/kubeairunway:v$(node -p 'require("./package.json").version') .
 #
 # NODE_IMAGE is the runtime's base; BUILD_IMAGE (the same by default) the one the two npm stages run on,
 # which needs npm. Without a registry, bases made from Debian's packages serve (docs/operations.md,

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Three projects: pure unit tests (next to the code they test, no stack); workflow tests (test/workflows:
@@ -7,10 +9,16 @@ import { defineConfig } from 'vitest/config';
 // Two workers, whatever the core count: vitest's default (cores - 1) is one on this two-core machine, which
 // ran every file one after another. The groups run one after another (sequence.groupOrder); `npm test`
 // (scripts/test.mjs) runs the workflow project beside the integration project in a second vitest run.
+//
+// The JSON report goes where KUBEAIRUNWAY_VITEST_REPORT says (`npm test` sets it for each of its runs and
+// merges them into .vitest-results.json); a plain `vitest run` writes its own, named by its process id, so
+// two runs in one checkout never write one file.
+const report = process.env.KUBEAIRUNWAY_VITEST_REPORT ?? join(tmpdir(), `kubeairunway-vitest-${process.pid}.json`);
+
 export default defineConfig({
   test: {
     maxWorkers: 2,
-    reporters: ['default', ['json', { outputFile: process.env.KUBEAIRUNWAY_VITEST_REPORT ?? '.vitest-results.json' }]],
+    reporters: ['default', ['json', { outputFile: report }]],
     projects: [
       {
         test: {

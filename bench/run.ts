@@ -5,9 +5,6 @@
 // `--ours-only` runs that bench with ours alone. Figures on a shared 2-core machine vary by ±20% from run
 // to run; compare ratios between runs on the same machine rather than absolute numbers.
 import { cpus } from 'node:os';
-import { benchPure } from './pure.ts';
-import { benchE2e } from './e2e.ts';
-import { benchVersus } from './versus/versus.ts';
 import { PEER_DIR_FLAG, PeerDirError, peerDirArgument } from './versus/peer-dir.ts';
 import { benchRequest, benchUsage } from './flags.ts';
 
@@ -38,6 +35,9 @@ if (process.argv.includes('--cli')) {
 
 const versusFlags = [PEER_DIR_FLAG, '--versus-reference', '--ours-only'];
 if (versusFlags.some((flag) => process.argv.includes(flag))) {
+  // Each bench's code (the product, the local stack) is loaded only when that bench runs: --help and a
+  // flag mistake answer at once.
+  const { benchVersus } = await import('./versus/versus.ts');
   const { lines, ok } = await benchVersus({
     repoRoot: new URL('..', import.meta.url).pathname,
     quick: process.argv.includes('--quick'),
@@ -58,6 +58,7 @@ if (versusFlags.some((flag) => process.argv.includes(flag))) {
   for (const line of lines) console.log(line);
   process.exit(ok ? 0 : 1);
 }
+const [{ benchPure }, { benchE2e }] = await Promise.all([import('./pure.ts'), import('./e2e.ts')]);
 console.log('\npure core (operations per second):');
 for (const [name, ops] of Object.entries(benchPure())) console.log(`  ${name.padEnd(42)} ${Math.round(ops).toLocaleString('en-US').padStart(10)}`);
 

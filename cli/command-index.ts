@@ -90,6 +90,12 @@ export const COMMAND_INDEX: readonly IndexedCommand[] = [
     summary: 'Install or uninstall a built-in provider as its own Deployment (kubectl over deploy/providers/NAME).',
     load: async () => (await import('./commands/install.ts')).providerCommand,
   },
+  {
+    name: 'version',
+    term: 'version',
+    summary: 'Print the kubeairunway version.',
+    load: async () => (await import('./commands/version.ts')).versionCommand,
+  },
 ];
 
 /**

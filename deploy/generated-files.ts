@@ -3,7 +3,9 @@
 // kinds/<module>/role.ts) with, for a role bound on its own, its binding and kustomization; the users'
 // roles gathered from kinds/<module>/user-roles.yaml; the module folders deploy/core lists; and the CRD
 // files deploy/ lists (kustomize cannot glob); and, outside deploy/, the workflow bundle's entry
-// (workflows/index.ts, kinds/workflow-entry.ts). A new kind writes none of these by hand.
+// (workflows/index.ts, kinds/workflow-entry.ts). A new kind writes none of these by hand. Besides, the
+// controller image's tag in the base kustomization and docker-compose.yml, from package.json's version
+// (release-version.ts).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -12,6 +14,7 @@ import type { KindModule } from '../kinds/kind-module.ts';
 import { renderClusterRole } from '../kinds/rbac.ts';
 import { WORKFLOW_ENTRY, workflowEntry } from '../kinds/workflow-entry.ts';
 import { DEPLOY_DIR } from './render.ts';
+import { composeTagged, kustomizationTagged, packageJson, taggedKustomizations } from './release-version.ts';
 
 export interface GeneratedFile {
   /** Absolute path (under deploy/, but for the workflow bundle's entry). */
@@ -108,7 +111,18 @@ export function generatedFiles(modules: readonly KindModule[] = KIND_MODULES): G
   const crds = readdirSync(join(DEPLOY_DIR, 'crds')).filter((f) => f.endsWith('.yaml')).sort().map((f) => `crds/${f}`);
   files.push({ path: install, text: relist(readFileSync(install, 'utf8'), (entry) => entry.startsWith('crds/'), crds) });
   files.push({ path: join(REPO, WORKFLOW_ENTRY), text: workflowEntry(modules) });
-  return files.sort((a, b) => a.path.localeCompare(b.path));
+  return releaseTagged(files).sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** `files` and the other files naming the controller image, each with package.json's version as its tag. */
+function releaseTagged(files: GeneratedFile[]): GeneratedFile[] {
+  const { version } = packageJson();
+  const generated = new Map(files.map((f) => [f.path, f.text]));
+  const kustomizations = taggedKustomizations().map((f) => join(DEPLOY_DIR, f));
+  const tagged = kustomizations.map((path) => ({ path, text: kustomizationTagged(generated.get(path) ?? readFileSync(path, 'utf8'), version) }));
+  const compose = join(REPO, 'docker-compose.yml');
+  tagged.push({ path: compose, text: composeTagged(readFileSync(compose, 'utf8'), version) });
+  return [...files.filter((f) => !kustomizations.includes(f.path)), ...tagged];
 }
 
 function readIfExists(path: string): string {

@@ -68,6 +68,24 @@ export function removePidFile(stateDir: string): void {
 }
 
 /**
+ * A guard for processes started beside a stack, in its state folder (an operator a test file starts):
+ * should this process die without stopping them (a test worker killed), the guard stops them, as it does
+ * the stack's own servers. Their command lines must name the folder. Released when they are stopped.
+ */
+export function guardBesideStack(stateDir: string, name: string, pids: number[]): OrphanGuard {
+  const fileName = `${name}.pids.json`;
+  const record: PidRecord = { owner: process.pid, pids };
+  writeFileSync(join(stateDir, fileName), JSON.stringify(record));
+  const guard = startOrphanGuard(stateDir, fileName);
+  return {
+    release() {
+      guard.release();
+      rmSync(join(stateDir, fileName), { force: true });
+    },
+  };
+}
+
+/**
  * Reaps like `reapStack` and waits (boundedly) until the killed processes are gone, so their ports are
  * free when the new run chooses its own: a port still held by the previous run would otherwise look
  * taken and the new run would have to move.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { resolveOperator } from '../tools/resolve.ts';
 import { generateCertificates, hostsFrom } from '../webhook/certificates.ts';
 import { probe } from './http.ts';
+import { guardBesideStack } from './leftovers.ts';
 import { freePort } from './ports.ts';
 import { killChildrenOnExit, startProcess, stopProcess, waitUntil, type ManagedProcess } from './process.ts';
 
@@ -28,12 +29,23 @@ export interface RunningOperator {
   stop(): Promise<void>;
 }
 
-async function started(proc: ManagedProcess, healthPort: number, readyWithinMs: number): Promise<RunningOperator> {
-  // A test worker that exits without its afterAll (an uncaught error) must not leave the operator running.
+async function started(proc: ManagedProcess, stateDir: string, healthPort: number, readyWithinMs: number): Promise<RunningOperator> {
+  // A test worker that exits without its afterAll (an uncaught error) must not leave the operator running;
+  // nor one that is killed (no exit handler runs then): its guard stops the operator.
   killChildrenOnExit();
+  const guard = guardBesideStack(stateDir, `${proc.name}-${proc.pid}`, [proc.pid]);
+  const stop = async () => {
+    await stopProcess(proc);
+    guard.release();
+  };
   // controller-runtime's /readyz answers once the manager runs; a crash at start shows the log's tail.
-  await waitUntil(proc, 'ready', readyWithinMs, async () => (await probe(`http://127.0.0.1:${healthPort}/readyz`)).status === 200);
-  return { name: proc.name, pid: proc.pid, logFile: proc.logFile, process: proc, stop: () => stopProcess(proc) };
+  try {
+    await waitUntil(proc, 'ready', readyWithinMs, async () => (await probe(`http://127.0.0.1:${healthPort}/readyz`)).status === 200);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { name: proc.name, pid: proc.pid, logFile: proc.logFile, process: proc, stop };
 }
 
 /**
@@ -58,7 +70,7 @@ export async function startKuberayOperator(opts: OperatorOptions): Promise<Runni
     ],
     logFile,
   );
-  return started(proc, health, opts.readyWithinMs ?? 60_000);
+  return started(proc, opts.stateDir, health, opts.readyWithinMs ?? 60_000);
 }
 
 export interface KedaOperatorOptions extends OperatorOptions {
@@ -108,7 +120,7 @@ export async function startKedaOperator(opts: KedaOperatorOptions): Promise<Runn
       POD_NAMESPACE: opts.clusterObjectNamespace ?? 'keda',
     },
   );
-  return started(proc, health, opts.readyWithinMs ?? 60_000);
+  return started(proc, opts.stateDir, health, opts.readyWithinMs ?? 60_000);
 }
 
 export interface RealOperators {

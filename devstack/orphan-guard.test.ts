@@ -27,15 +27,18 @@ async function until(what: string, check: () => boolean, timeoutMs = 10_000): Pr
  * An owner process: starts a "server" in its own session whose command line names `stateDir` (as the
  * stack's servers do), records its pid, optionally releases the guard, prints the server's pid, and waits.
  */
-function startOwner(stateDir: string, release: boolean): { owner: ChildProcess; serverPid: Promise<number> } {
+function startOwner(stateDir: string, release: boolean, beside?: string): { owner: ChildProcess; serverPid: Promise<number> } {
   const leftovers = resolve('devstack/leftovers.ts');
+  const dir = JSON.stringify(stateDir);
+  // A stack's server (its pid file), or, with `beside`, a process started beside the stack (an operator).
+  const record = beside ? `guardBesideStack(${dir}, ${JSON.stringify(beside)}, [server.pid]);` : `recordPids(${dir}, [server.pid]);`;
   const code = `
     import { spawn } from 'node:child_process';
-    import { recordPids, removePidFile } from ${JSON.stringify(leftovers)};
-    const server = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ${JSON.stringify(stateDir)}], { stdio: 'ignore', detached: true });
+    import { guardBesideStack, recordPids, removePidFile } from ${JSON.stringify(leftovers)};
+    const server = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ${dir}], { stdio: 'ignore', detached: true });
     server.unref();
-    recordPids(${JSON.stringify(stateDir)}, [server.pid]);
-    ${release ? `removePidFile(${JSON.stringify(stateDir)});` : ''}
+    ${record}
+    ${release ? `removePidFile(${dir});` : ''}
     process.stdout.write(server.pid + '\\n');
     setInterval(() => {}, 1000);
   `;
@@ -56,6 +59,17 @@ describe('orphan guard', () => {
     owner.kill('SIGKILL');
     await until('the server to be stopped', () => !pidExists(pid));
     await until('the pid file to go', () => !existsSync(join(stateDir, 'stack.pids.json')));
+  });
+
+  it('stops a process started beside the stack (an operator) when its owner is killed, and removes its own pid file', async () => {
+    const stateDir = join(dir, 'beside');
+    await import('node:fs').then((fs) => fs.mkdirSync(stateDir));
+    const { owner, serverPid } = startOwner(stateDir, false, 'kuberay-operator-1');
+    const pid = await serverPid;
+    expect(existsSync(join(stateDir, 'kuberay-operator-1.pids.json'))).toBe(true);
+    owner.kill('SIGKILL');
+    await until('the operator to be stopped', () => !pidExists(pid));
+    await until('its pid file to go', () => !existsSync(join(stateDir, 'kuberay-operator-1.pids.json')));
   });
 
   it('leaves the servers alone once the owner has released it', async () => {

@@ -88,13 +88,18 @@ export async function ensureSearchAttributes(address: string, namespace: string)
     const known = new Set(Object.keys(existing.customAttributes ?? {}));
     const missing = SEARCH_ATTRIBUTES.filter((k) => !known.has(k.name));
     if (missing.length === 0) return;
-    await connection.operatorService.addSearchAttributes({
-      namespace,
-      searchAttributes: Object.fromEntries(missing.map((k) => [k.name, indexedValueType(k.type)])),
-    });
+    await addSearchAttributes(connection, namespace, missing);
   } finally {
     await connection.close();
   }
+}
+
+/** Registers search attributes (all the product's unless told): the test server has no list to ask first, but adds what it already has. */
+export async function addSearchAttributes(connection: Connection, namespace: string, keys: readonly { name: string; type: string }[] = SEARCH_ATTRIBUTES): Promise<void> {
+  await connection.operatorService.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(keys.map((k) => [k.name, indexedValueType(k.type)])),
+  });
 }
 
 function indexedValueType(type: string): number {

@@ -23,18 +23,13 @@ import type { KindPresentation } from '../cli/operator/kind-presentation.ts';
 import type { InformerSet } from '../kube/informer-set.ts';
 import type { StepOutcomeReader } from '../observability/step-outcome.ts';
 import type { WatchedKind } from '../watcher/watched-kind.ts';
-import type * as Workflows from '../workflows/index.ts';
 import type { ClusterRoleSpec } from './rbac.ts';
 
-/** A workflow of the bundle, by its export name from workflows/index.ts. */
-export type WorkflowName = keyof typeof Workflows & string;
 
 /** One reconciled kind: what watches it, which workflow runs it, its CRD and how the CLI shows it. */
 export interface RegisteredKind {
-  /** The watcher's and the core's view of the kind (watcher/kinds/). */
+  /** The watcher's and the core's view of the kind (watcher/kinds/), with the workflow that reconciles one object (`workflowType`). */
   watched: WatchedKind;
-  /** The workflow that reconciles one object; equal to `watched.workflowType` (a test checks). */
-  workflow: WorkflowName;
   /** The file under workflows/ that exports it: the bundle's entry is written from these (kinds/workflow-entry.ts). */
   workflowModule: string;
   /** Its CustomResourceDefinition, declared beside its schema in api/; `npm run crds` writes it into deploy/crds/. */

@@ -51,10 +51,10 @@ export function registryProblems(modules: readonly KindModule[], facts: Reposito
     if (!registeredCrds.includes(crd.file)) problems.push(`the CRD of ${crd.file} (${crd.in}) is registered by no module: npm run crds would not write it`);
   }
   for (const name of facts.workflowExports) {
-    if (!kinds.some(({ kind }) => kind.workflow === name)) problems.push(`workflow ${name} (workflows/index.ts) is registered by no kind`);
+    if (!kinds.some(({ kind }) => kind.watched.workflowType === name)) problems.push(`workflow ${name} (workflows/index.ts) is registered by no kind`);
   }
   for (const [name, file] of Object.entries(facts.workflowFunctions)) {
-    if (!kinds.some(({ kind }) => kind.workflow === name)) problems.push(`workflow ${name} (${file}) is registered by no kind: the bundle's entry leaves it out`);
+    if (!kinds.some(({ kind }) => kind.watched.workflowType === name)) problems.push(`workflow ${name} (${file}) is registered by no kind: the bundle's entry leaves it out`);
   }
   for (const name of facts.watchedKinds) {
     if (!kinds.some(({ kind }) => kind.watched.kind === name)) problems.push(`WatchedKind ${name} (watcher/kinds/) is registered by no module`);
@@ -66,11 +66,11 @@ export function registryProblems(modules: readonly KindModule[], facts: Reposito
 
   for (const { module, kind } of kinds) {
     const name = kind.watched.kind;
-    if (kind.workflow !== kind.watched.workflowType) problems.push(`${name}: its workflow ${kind.workflow} is not its WatchedKind's ${kind.watched.workflowType}`);
-    if (!facts.workflowExports.includes(kind.workflow)) problems.push(`${name}: workflow ${kind.workflow} is not exported from workflows/index.ts`);
-    const declaredIn = facts.workflowFunctions[kind.workflow];
+    const workflow = kind.watched.workflowType;
+    if (!facts.workflowExports.includes(workflow)) problems.push(`${name}: workflow ${workflow} is not exported from workflows/index.ts`);
+    const declaredIn = facts.workflowFunctions[workflow];
     if (declaredIn !== kind.workflowModule) {
-      problems.push(`${name}: its workflowModule ${kind.workflowModule} does not declare ${kind.workflow}${declaredIn ? ` (${declaredIn} does)` : ''}`);
+      problems.push(`${name}: its workflowModule ${kind.workflowModule} does not declare ${workflow}${declaredIn ? ` (${declaredIn} does)` : ''}`);
     }
     const { group, plural } = kind.watched.collection;
     if (kind.crd.spec.names.kind !== name || kind.crd.spec.group !== group || kind.crd.spec.names.plural !== plural) {

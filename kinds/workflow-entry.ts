@@ -12,7 +12,7 @@ export const WORKFLOW_ENTRY = 'workflows/index.ts';
 
 const HEADER = [
   "// The workflow bundle's entry: every workflow type the core worker registers, one per kind.",
-  "// Generated from the kinds' registrations (kinds/index.ts: `workflow`, `workflowModule`) by",
+  "// Generated from the kinds' registrations (kinds/index.ts: `watched.workflowType`, `workflowModule`) by",
   '// `npm run manifests`: edit them there (kinds/workflow-entry.ts).',
   '// First: nothing the workflows below create captures a stack (see the module).',
   "import './stack-traces.ts';",
@@ -20,6 +20,6 @@ const HEADER = [
 
 /** workflows/index.ts as the modules register their kinds, in module order. */
 export function workflowEntry(modules: readonly KindModule[]): string {
-  const exports = modules.flatMap((m) => m.kinds).map((k) => `export { ${k.workflow} } from './${k.workflowModule.replace(/^workflows\//, '')}';`);
+  const exports = modules.flatMap((m) => m.kinds).map((k) => `export { ${k.watched.workflowType} } from './${k.workflowModule.replace(/^workflows\//, '')}';`);
   return `${[...HEADER, ...exports].join('\n')}\n`;
 }

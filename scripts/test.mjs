@@ -6,16 +6,22 @@
 // Both mostly wait on servers and timers, so two cores carry them at once.
 //
 // With arguments (`npm test -- <files or vitest flags>`) it is plain `vitest run <arguments>`.
-// Each run writes its JSON report; the three are merged into .vitest-results.json (what .ci/run reads).
+// Each run writes its JSON report; the three are merged into .vitest-results.json (what .ci/run reads), or
+// into $KUBEAIRUNWAY_VITEST_REPORT when that is set. Two `npm test` in one checkout at once must not mix
+// their reports: each run's partial reports live in a folder of its own, and the merged one is written
+// under a temporary name and renamed into place, so a reader sees one whole run's report, never a blend.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const vitest = join(root, 'node_modules', '.bin', 'vitest');
-const REPORT = join(root, '.vitest-results.json');
+const REPORT = process.env.KUBEAIRUNWAY_VITEST_REPORT || join(root, '.vitest-results.json');
+/** This run's own folder for the partial reports. */
+const PARTS = mkdtempSync(join(tmpdir(), 'kubeairunway-vitest-'));
 
 /** Runs vitest with `args`, its JSON report to `report`; output as is, or each line prefixed. Resolves to the exit code. */
 function runVitest(args, report, prefix) {
@@ -58,20 +64,37 @@ process.on('SIGINT', () => {
   interrupted = true;
 });
 
-const args = process.argv.slice(2);
-if (args.length > 0) process.exit(await runVitest(args, REPORT));
+/** Puts `body` at REPORT in one step (a temporary name beside it, then a rename). */
+function publishReport(body) {
+  const temporary = `${REPORT}.${process.pid}.tmp`;
+  writeFileSync(temporary, body);
+  renameSync(temporary, REPORT);
+}
 
-const reports = ['unit', 'workflows', 'integration'].map((p) => join(root, `.vitest-results.${p}.json`));
-for (const f of [REPORT, ...reports]) rmSync(f, { force: true });
+/** Exits with `code` once this run's folder is gone. */
+function finish(code) {
+  rmSync(PARTS, { recursive: true, force: true });
+  process.exit(code);
+}
+
+const args = process.argv.slice(2);
+if (args.length > 0) {
+  const own = join(PARTS, 'run.json');
+  const code = await runVitest(args, own);
+  if (existsSync(own)) publishReport(readFileSync(own));
+  finish(code);
+}
+
+const reports = ['unit', 'workflows', 'integration'].map((p) => join(PARTS, `${p}.json`));
+rmSync(REPORT, { force: true });
 const unit = await runVitest(['--project', 'unit'], reports[0]);
-if (interrupted) process.exit(130);
+if (interrupted) finish(130);
 process.stdout.write('[test] the workflow files (lines prefixed [workflows]) run beside the integration files\n');
 const [workflows, integration] = await Promise.all([
   runVitest(['--project', 'workflows', '--maxWorkers=1'], reports[1], '[workflows]'),
   runVitest(['--project', 'integration'], reports[2]),
 ]);
-writeFileSync(REPORT, JSON.stringify(mergeReports(reports)));
-for (const f of reports) rmSync(f, { force: true });
+publishReport(JSON.stringify(mergeReports(reports)));
 const failed = Object.entries({ unit, workflows, integration }).filter(([, code]) => code !== 0);
 if (failed.length > 0) process.stdout.write(`[test] failed: ${failed.map(([p, code]) => `${p} (exit ${code})`).join(', ')}\n`);
-process.exit(failed.length > 0 ? 1 : 0);
+finish(failed.length > 0 ? 1 : 0);

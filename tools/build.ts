@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { buildCniPlugins, buildCoredns, buildHelm, buildLocalPathProvisioner, buildTraefik } from './build-cluster.ts';
 import { buildKedaOperator, buildKuberayOperator } from './build-operators.ts';
 import { fetchCrdBundle } from './fetch-crds.ts';
+import { checkMaven, fetchMavenTool, resolveMavenTool } from './maven-tool.ts';
 import { binaryVersion, cachedBinaryPath, cachedCrdBundleDir, resolveCrdBundle, resolveTool, toolsCacheDir } from './resolve.ts';
 import { elapsed, freshModule, goEnv, goInstall, run, say, StepError, tail, withOutput } from './run.ts';
-import { CRD_BUNDLES, ETCD_VERSION, KUBERNETES_VERSION, TEMPORAL_VERSION, TOOLS, type ToolName, type ToolSpec } from './versions.ts';
+import { CRD_BUNDLES, ETCD_VERSION, KUBERNETES_VERSION, TEMPORAL_TEST_SERVER, TEMPORAL_VERSION, TOOLS, type ToolName, type ToolSpec } from './versions.ts';
 
 async function buildTemporal(work: string, out: string, logFile: string): Promise<void> {
   const ldflags = `-s -w -X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_VERSION}`;
@@ -115,6 +116,29 @@ async function fetchCrdBundles(only?: Set<string>): Promise<void> {
   }
 }
 
+/** Fetches the workflow tests' time-skipping server (Java jars from Maven Central) unless it is there. */
+export async function fetchTestServer(only?: Set<string>): Promise<void> {
+  const spec = TEMPORAL_TEST_SERVER;
+  if (only && !only.has(spec.name)) return;
+  const found = resolveMavenTool(spec);
+  if (found) {
+    say(`${spec.name}: using ${found} (${process.env[spec.envVar] ? 'env' : `cache, ${spec.version}`})`);
+    return;
+  }
+  checkMaven(spec);
+  const logFile = join(toolsCacheDir(), 'logs', `${spec.name}-${spec.version}.log`);
+  mkdirSync(join(toolsCacheDir(), 'logs'), { recursive: true });
+  const t0 = Date.now();
+  say(`fetching ${spec.name} ${spec.version} from Maven Central (log: ${logFile})`);
+  try {
+    await fetchMavenTool(spec, join(toolsCacheDir(), 'src', `${spec.name}-${spec.version}`), logFile);
+  } catch (err) {
+    const why = err instanceof StepError ? `at step "${err.step}". Last lines of ${logFile}:\n${tail(logFile)}` : (err as Error).message;
+    throw new Error(`fetching ${spec.name} ${spec.version} failed ${why}\n\nTo use jars fetched elsewhere, set ${spec.envVar}=/path/to/folder.`);
+  }
+  say(`fetched ${spec.name} in ${elapsed(t0)}`);
+}
+
 export interface BuildSelection {
   /** Exactly these tools or CRD bundles, nothing else. */
   only?: Set<string>;
@@ -125,11 +149,13 @@ export interface BuildSelection {
 }
 
 /**
- * The stack's binaries and the CRD bundles, plus what the selection adds. Plain `npm run dev` builds no
- * more than the stack, so its first start does not wait for the longer optional builds.
+ * The stack's binaries, the CRD bundles and the workflow tests' test server (jars: seconds, not a build),
+ * plus what the selection adds. Plain `npm run dev` builds no more than the stack, so its first start does
+ * not wait for the longer optional builds.
  */
 export async function buildTools({ only, operators = false, cluster = false }: BuildSelection = {}): Promise<void> {
   await fetchCrdBundles(only);
+  await fetchTestServer(only);
   const extra = (role: ToolSpec['role']) => (role === 'operator' && operators) || (role === 'cluster' && cluster);
   const wanted = TOOLS.filter((t) => (only ? only.has(t.name) : t.role === 'stack' || extra(t.role)));
   const missing = wanted.filter((spec) => {

@@ -247,6 +247,33 @@ export const CRD_BUNDLES: readonly CrdBundleSpec[] = [
   },
 ];
 
+/**
+ * A Java program that Maven Central ships as jars (not built here): its artifact and all it depends on
+ * are copied into one folder of the tools cache, and `java -cp '<folder>/*' <mainClass>` runs it.
+ */
+export interface MavenToolSpec {
+  name: 'temporal-test-server';
+  groupId: string;
+  artifactId: string;
+  version: string;
+  mainClass: string;
+  /** Environment variable that points at a folder holding these jars instead of fetching them. */
+  envVar: string;
+}
+
+// The Java SDK's time-skipping test server: the same service `TestWorkflowEnvironment.createTimeSkipping()`
+// downloads at run time (which this machine cannot), served on a port for the workflow tests.
+export const TEMPORAL_TEST_SERVER_VERSION = '1.31.0';
+
+export const TEMPORAL_TEST_SERVER: MavenToolSpec = {
+  name: 'temporal-test-server',
+  groupId: 'io.temporal',
+  artifactId: 'temporal-test-server',
+  version: TEMPORAL_TEST_SERVER_VERSION,
+  mainClass: 'io.temporal.testserver.TestServer',
+  envVar: 'KUBEAIRUNWAY_TEMPORAL_TEST_SERVER_JARS',
+};
+
 export function crdBundleSpec(name: CrdBundleSpec['name']): CrdBundleSpec {
   const spec = CRD_BUNDLES.find((b) => b.name === name);
   if (!spec) throw new Error(`unknown CRD bundle ${name}`);

@@ -2,13 +2,17 @@ import type { SearchAttributePair } from '@temporalio/common';
 import type { AnyObject, CollectionRef } from '../kube/custom-objects.ts';
 import type { CollectionSpec } from '../kube/informer-set.ts';
 import type { ObjectRef } from '../contract/object-ref.ts';
+import type * as Workflows from '../workflows/index.ts';
+
+/** A workflow of the bundle, by its export name from workflows/index.ts. */
+export type WorkflowName = keyof typeof Workflows & string;
 
 /** Where a kind's workflows run and how they are found: enough to start or signal one. */
 export interface WorkflowKind {
   /** The Kubernetes kind, e.g. `ModelDeployment`; also the `Kind` search attribute and the workflow ID's prefix. */
   kind: string;
-  /** The workflow function's name in the bundle (`workflows/index.ts`). */
-  workflowType: string;
+  /** The workflow function's name in the bundle (`workflows/index.ts`); the kind's registration takes it from here. */
+  workflowType: WorkflowName;
   /** Search attributes the workflow starts with, besides `Kind`. */
   startAttributes(ref: ObjectRef): SearchAttributePair[];
 }

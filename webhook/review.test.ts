@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InferenceProviderConfig, ModelDeploymentSpec } from '../api/types.ts';
 import type { AdmissionRequest, AdmissionResponse } from './admission.ts';
-import { identityChangeWarning, mutateRequest, providerCrdWaitWarning, validateRequest } from './review.ts';
+import { identityChangeWarning, mutateRequest, providerCrdWaitWarning, unsupportedIdentityChangeWarning, validateRequest } from './review.ts';
 import { providerNotInstalled, SERVED_NAME_WARNING, seedCases, servedNameWithCustomSource, validSpec } from './testing/seed-cases.ts';
 
 const kind = { group: 'kubeairunway.ai', version: 'v1alpha1', kind: 'ModelDeployment' };
@@ -117,6 +117,23 @@ describe('validateRequest: updates', () => {
   it('an identity change is admitted with the downtime warning (seed §4.11)', () => {
     const res = validateRequest(update(validSpec(), { ...validSpec(), model: { id: 'other/model' } }));
     expect(res).toEqual({ uid: 'u2', allowed: true, warnings: [identityChangeWarning(['model.id'])] });
+  });
+
+  it('an identity change to an engine the running provider does not support warns that nothing is recreated and the old resource keeps serving', () => {
+    const before: ModelDeploymentSpec = { ...validSpec(), engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
+    const after: ModelDeploymentSpec = { ...before, engine: { type: 'sglang' } };
+    const status = { provider: { name: 'kaito' } };
+    const res = validateRequest(update(before, after, status), { providerConfigs: [ipc('kaito', { engines: ['vllm'] })] });
+    expect(res.allowed).toBe(true);
+    expect(res.warnings).toEqual(["Provider 'kaito' does not support sglang engine", unsupportedIdentityChangeWarning(['engine.type'], 'kaito')]);
+    expect(res.warnings?.join('\n')).not.toContain('deletes and recreates');
+  });
+
+  it('an identity change the running provider supports keeps the recreate warning', () => {
+    const before: ModelDeploymentSpec = { ...validSpec(), engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
+    const after: ModelDeploymentSpec = { ...before, engine: { type: 'llamacpp' } };
+    const res = validateRequest(update(before, after, { provider: { name: 'kaito' } }), { providerConfigs: [ipc('kaito', { engines: ['vllm', 'llamacpp'] })] });
+    expect(res.warnings).toEqual([identityChangeWarning(['engine.type'])]);
   });
 
   it('a config change has no warning', () => {

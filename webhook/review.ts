@@ -41,6 +41,19 @@ export function identityChangeWarning(fields: readonly string[]): string {
 }
 
 /**
+ * The warning for an identity change the deployment's provider does not support (by the capabilities it
+ * publishes). Nothing is deleted then: the provider refuses the new spec before any write, the
+ * deployment turns Failed (ProviderCompatible=False), and the resource it runs now keeps serving the
+ * previous spec — availability is kept until the spec is one the provider accepts again.
+ */
+export function unsupportedIdentityChangeWarning(fields: readonly string[], provider: string): string {
+  return (
+    `Changing ${fields.join(', ')} to what provider '${provider}' does not support: nothing is recreated; the deployment turns Failed ` +
+    `and the provider resource it runs now keeps serving the previous spec until the change is reverted or the provider is changed`
+  );
+}
+
+/**
  * Only creates and spec-changing updates of the main resource are reviewed. The webhook configuration
  * already filters the rest; this is the second line, so a misconfigured rule can still never block a
  * delete, a finalizer removal or a status write.
@@ -96,10 +109,14 @@ export function validateRequest(req: AdmissionRequest, facts: ClusterFacts = {})
   // Pending, with the same message in its Validated condition until the CRD is there.
   const errors = result.errors.filter((e) => e.awaits !== 'ProviderCrd');
   const warnings = [...result.errors.filter((e) => e.awaits === 'ProviderCrd').map((e) => providerCrdWaitWarning(e.message)), ...result.warnings.map((w) => w.message)];
-  if (errors.length === 0 && facts.providerConfigs) warnings.push(...capabilityWarnings(spec, provider, facts.providerConfigs));
+  const unsupported = errors.length === 0 && facts.providerConfigs ? capabilityWarnings(spec, provider, facts.providerConfigs) : [];
+  warnings.push(...unsupported);
   if (req.operation === 'UPDATE' && errors.length === 0 && isPlainObject(spec) && isPlainObject(specOf(req.oldObject))) {
     const { identity } = classifyUpdate(specOf(req.oldObject) as ModelDeploymentSpec, spec as ModelDeploymentSpec);
-    if (identity.length > 0) warnings.push(identityChangeWarning(identity));
+    // What happens next depends on whether the provider that runs it takes the new spec: say the one that
+    // will happen. A change of provider.name itself is a switch, with its own course (not judged here).
+    const refused = provider !== undefined && unsupported.length > 0 && !identity.includes('provider.name');
+    if (identity.length > 0) warnings.push(refused ? unsupportedIdentityChangeWarning(identity, provider) : identityChangeWarning(identity));
   }
 
   if (errors.length > 0) return deny(req.uid, dedupe(errors.map((e) => e.message)).join(ERROR_SEPARATOR), dedupe(warnings));

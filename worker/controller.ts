@@ -13,7 +13,7 @@ import { PROVIDER_CONFIGS } from '../api/constants.ts';
 import type { RunFlagValues } from '../kinds/kind-module.ts';
 import { KINDS } from './kinds.ts';
 import { InformerSet } from '../kube/informer-set.ts';
-import { registerProvider, type Registration } from './registration.ts';
+import { registerProvider } from './registration.ts';
 import { watchProviderLiveness } from './provider-liveness.ts';
 import { PROVIDER_STALE_AFTER_MS } from '../providers/provider-liveness.ts';
 import { installRuntime } from './runtime.ts';
@@ -22,6 +22,7 @@ import { createProviderWorker } from './provider-worker.ts';
 import { createProviderActivities } from '../activities/provider/create-provider-activities.ts';
 import type { GatewayDefaults } from '../activities/provider/gateway-lookup.ts';
 import { routeWatchKinds } from './route-watch.ts';
+import { UNTIMED, type TimePhase } from './start-phases.ts';
 
 export interface ControllerOptions {
   kc: KubeConfig;
@@ -61,6 +62,8 @@ export interface ControllerOptions {
   gateway?: GatewayDefaults;
   /** Activity interceptors per worker (metrics, step logs); `provider` is undefined for the core worker. */
   activityInterceptors?: (provider: string | undefined) => ActivityInterceptorsFactory[];
+  /** Times each step of the start (worker/start-phases.ts); untimed when omitted. */
+  timePhase?: TimePhase;
 }
 
 export interface Controller {
@@ -77,13 +80,13 @@ export interface Controller {
 /** One process of the product: any subset of the core worker, the provider workers and the watcher. */
 export async function startController(opts: ControllerOptions): Promise<Controller> {
   const log = opts.log ?? (() => {});
+  const phase = opts.timePhase ?? UNTIMED;
   const settings: ReconcileSettings = { ...DEFAULT_SETTINGS, ...opts.settings };
   installRuntime();
   // One native (Rust) connection for the workers and the client: cheaper than a second, JavaScript
   // gRPC connection, and what eager workflow start requires.
-  const nativeConnection = await NativeConnection.connect({ address: opts.temporalAddress, ...opts.temporalConnection });
+  const nativeConnection = await phase('temporal connection', () => NativeConnection.connect({ address: opts.temporalAddress, ...opts.temporalConnection }));
   const client = new Client({ connection: nativeConnection, namespace: opts.temporalNamespace });
-  const workers: Worker[] = [];
   const stops: (() => Promise<void>)[] = [];
   // One cache per process, as controller-runtime's manager has: the watcher's handlers and every
   // activity's reads share each collection's single list and watch.
@@ -120,36 +123,10 @@ export async function startController(opts: ControllerOptions): Promise<Controll
     informers.collection('InferenceProviderConfig', PROVIDER_CONFIGS);
     const liveness = watchProviderLiveness({ kc: opts.kc, informers, staleAfterMs: opts.providerStaleAfterMs ?? PROVIDER_STALE_AFTER_MS, log });
     stops.push(() => liveness.stop());
-    workers.push(
-      await createCoreWorker({
-        connection: nativeConnection,
-        namespace: opts.temporalNamespace,
-        kc: opts.kc,
-        informers,
-        taskQueuePrefix: settings.taskQueuePrefix,
-        workflowBundle: opts.workflowBundle,
-        activityInterceptors: opts.activityInterceptors?.(undefined),
-        flags: opts.flags,
-        onStop: (close) => closeAfterWorkers.push(close),
-        inProcessProviders: providerActivities,
-        ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
-      }),
-    );
   }
 
   const routeKinds = opts.providers.length > 0 ? await routeWatchKinds(opts.kc, log) : [];
-  const registrations: Registration[] = [];
   for (const provider of opts.providers) {
-    workers.push(
-      await createProviderWorker({
-        connection: nativeConnection,
-        namespace: opts.temporalNamespace,
-        provider,
-        activities: providerActivities[provider.name]!,
-        taskQueuePrefix: settings.taskQueuePrefix,
-        activityInterceptors: opts.activityInterceptors?.(provider.name),
-      }),
-    );
     const watch = watchProviderResources({
       kc: opts.kc,
       informers,
@@ -166,14 +143,53 @@ export async function startController(opts: ControllerOptions): Promise<Controll
       log,
     });
     stops.push(() => watch.stop());
-    registrations.push(await registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, crdCheckMs: opts.providerCrdCheckMs, informers, log }));
   }
-
+  // The watcher's handlers are registered before the informers start, so the first lists reach them.
   let watcher: Watcher | undefined;
   if (opts.watcher) {
     watcher = startWatcher({ informers, client, kinds, settings: { ...opts.settings, taskQueuePrefix: settings.taskQueuePrefix }, namespaces: opts.namespaces, eagerStart: opts.core, log });
   }
-  await informers.start();
+
+  // Four waits on four different things, side by side rather than one after another (they were most
+  // of a start's time): the core worker loads its workflow code into a thread of its own, the provider
+  // workers register with Temporal, the providers apply their configs, and the informers make their
+  // first lists. A workflow the watcher starts meanwhile waits on its task queue until the workers run.
+  const coreWorker = opts.core
+    ? phase('core worker', () =>
+        createCoreWorker({
+          connection: nativeConnection,
+          namespace: opts.temporalNamespace,
+          kc: opts.kc,
+          informers,
+          taskQueuePrefix: settings.taskQueuePrefix,
+          workflowBundle: opts.workflowBundle,
+          activityInterceptors: opts.activityInterceptors?.(undefined),
+          flags: opts.flags,
+          onStop: (close) => closeAfterWorkers.push(close),
+          inProcessProviders: providerActivities,
+          ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
+        }),
+      )
+    : undefined;
+  const providerWorkers = phase('provider workers', () =>
+    Promise.all(
+      opts.providers.map((provider) =>
+        createProviderWorker({
+          connection: nativeConnection,
+          namespace: opts.temporalNamespace,
+          provider,
+          activities: providerActivities[provider.name]!,
+          taskQueuePrefix: settings.taskQueuePrefix,
+          activityInterceptors: opts.activityInterceptors?.(provider.name),
+        }),
+      ),
+    ),
+  );
+  const registering = phase('provider registration', () =>
+    Promise.all(opts.providers.map((provider) => registerProvider(opts.kc, provider, { heartbeatMs: opts.heartbeatMs, crdCheckMs: opts.providerCrdCheckMs, informers, log }))),
+  );
+  const [core, providers, registrations] = await Promise.all([coreWorker, providerWorkers, registering, phase('informer sync', () => informers.start())]);
+  const workers: Worker[] = [...(core ? [core] : []), ...providers];
 
   const runs = workers.map((w) =>
     w.run().catch((err: Error) => {

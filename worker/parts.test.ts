@@ -26,6 +26,9 @@ function recordLog(): RecordLog & { records: { level: string; fields: object; ms
   return { records, info: at('info'), warn: at('warn'), error: at('error') };
 }
 
+/** What the stops logged: every record but the start's timings. */
+const stopRecords = (log: ReturnType<typeof recordLog>) => log.records.filter((r) => r.msg !== 'start phase');
+
 describe('startParts', () => {
   it('starts the parts in order and stops them in reverse', async () => {
     const events: string[] = [];
@@ -43,7 +46,7 @@ describe('startParts', () => {
     await running.stop();
     expect(Date.now() - t0).toBeLessThan(1_000);
     expect(events.slice(3)).toEqual(['stop c', 'stop b', 'stop a']);
-    expect(log.records).toEqual([
+    expect(stopRecords(log)).toEqual([
       { level: 'warn', fields: {}, msg: 'c did not stop within 0.02s; going on' },
       { level: 'warn', fields: {}, msg: 'b did not stop within 0.02s; going on' },
     ]);
@@ -55,7 +58,7 @@ describe('startParts', () => {
     const running = await startParts([fakePart('a', events), fakePart('b', events, 'reject'), fakePart('c', events, 'throw')], { log });
     await running.stop();
     expect(events.slice(3)).toEqual(['stop c', 'stop b', 'stop a']);
-    expect(log.records).toEqual([
+    expect(stopRecords(log)).toEqual([
       { level: 'error', fields: { part: 'c', err: 'c threw' }, msg: 'stopping failed' },
       { level: 'error', fields: { part: 'b', err: 'b broke' }, msg: 'stopping failed' },
     ]);
@@ -83,7 +86,18 @@ describe('startParts', () => {
     const failing: PartSpec = { name: 'c', start: () => Promise.reject(new Error('no')) };
     await expect(startParts([fakePart('a', events), fakePart('b', events, 'hang'), failing], { log, stopWithinMs: 20 })).rejects.toMatchObject({ part: 'c' });
     expect(events).toEqual(['start a', 'start b', 'stop b', 'stop a']);
-    expect(log.records.map((r) => r.msg)).toEqual(['b did not stop within 0.02s; going on']);
+    expect(stopRecords(log).map((r) => r.msg)).toEqual(['b did not stop within 0.02s; going on']);
+  });
+
+  it("records each started part's start time, in start order, and none for a part that failed", async () => {
+    const log = recordLog();
+    const failing: PartSpec = { name: 'c', start: () => Promise.reject(new Error('no')) };
+    await startParts([fakePart('a', []), fakePart('b', []), failing], { log }).catch(() => undefined);
+    const phases = log.records.filter((r) => r.msg === 'start phase');
+    expect(phases.map((r) => r.fields)).toEqual([
+      { phase: 'a', ms: expect.any(Number) },
+      { phase: 'b', ms: expect.any(Number) },
+    ]);
   });
 
   it('stops once however often stop is called', async () => {

@@ -3,6 +3,8 @@
 // talks to is already gone, so every stop is bounded; and a part that fails to start must not leave
 // the ones before it running (a half-started process would hold ports and watches until killed).
 
+import { startPhases } from './start-phases.ts';
+
 /** Fields first, then the message: pino's calling convention, so a pino logger fits as is. */
 export interface RecordLog {
   info(fields: object, msg: string): void;
@@ -48,9 +50,11 @@ export async function startParts(specs: readonly PartSpec[], opts: { log: Record
   const stopAll = async () => {
     for (const { name, part } of [...started].reverse()) await bounded(name, stopOf(part), opts.log, opts.stopWithinMs);
   };
+  // Each part's start is timed (one `start phase` record each): where a slow start goes shows in the log.
+  const timed = startPhases(opts.log);
   for (const spec of specs) {
     try {
-      started.push({ name: spec.name, part: await spec.start() });
+      started.push({ name: spec.name, part: await timed(spec.name, () => spec.start()) });
     } catch (err) {
       await stopAll();
       throw new PartStartError(spec.name, err instanceof Error ? err : new Error(String(err)));

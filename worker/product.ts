@@ -13,12 +13,13 @@ import { createMetrics, startMetricsServer, stepObserver, watchDeployments, type
 import type { HealthReport } from '../observability/metrics-server.ts';
 import { watchTemporalLink, type TemporalLink } from '../observability/temporal-link.ts';
 import { builtinProviders } from '../providers/index.ts';
-import { startWebhookServer, type WebhookRegistration, type WebhookServer } from '../webhook/index.ts';
+import type { WebhookRegistration, WebhookServer } from '../webhook/index.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
 import { startController, type Controller, type ControllerOptions } from './controller.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
 import { NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
 import type { ProductLog } from './product-log.ts';
+import { startPhases } from './start-phases.ts';
 import { registerSearchAttributes } from './search-attributes.ts';
 import type { GatewayDefaults } from '../activities/provider/gateway-lookup.ts';
 
@@ -167,6 +168,7 @@ export function productParts(d: ProductDescription, started: Started = { served:
           workflowBundle: d.workflowBundle,
           heartbeatMs: d.heartbeatMs,
           log: log.lines('controller'),
+          timePhase: startPhases(log.records('controller')),
           activityInterceptors: stepObservers,
         })),
     },
@@ -201,15 +203,19 @@ export function productParts(d: ProductDescription, started: Started = { served:
     },
     d.webhook !== undefined && {
       name: 'webhook',
-      start: async () =>
-        (started.webhook = await startWebhookServer({
+      start: async () => {
+        // Loaded only when served: its certificate code (x509 and its ASN.1 schemas) takes about half a
+        // second to load, which every controller process without a webhook would wait for at start.
+        const { startWebhookServer } = await import('../webhook/index.ts');
+        return (started.webhook = await startWebhookServer({
           kc: d.kc,
           namespace: d.webhook!.namespace,
           ...(d.webhook!.host !== undefined ? { host: d.webhook!.host } : {}),
           ...(d.webhook!.port !== undefined ? { port: d.webhook!.port } : {}),
           ...(d.webhook!.register ? { register: d.webhook!.register } : {}),
           log: log.records('webhook'),
-        })),
+        }));
+      },
     },
     d.simulators !== undefined && {
       name: 'simulators',

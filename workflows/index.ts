@@ -1,5 +1,5 @@
 // The workflow bundle's entry: every workflow type the core worker registers, one per kind.
-// Generated from the kinds' registrations (kinds/index.ts: `workflow`, `workflowModule`) by
+// Generated from the kinds' registrations (kinds/index.ts: `watched.workflowType`, `workflowModule`) by
 // `npm run manifests`: edit them there (kinds/workflow-entry.ts).
 // First: nothing the workflows below create captures a stack (see the module).
 import './stack-traces.ts';

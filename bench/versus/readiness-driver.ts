@@ -40,7 +40,8 @@ export class ReadinessDriver {
 
   private constructor(
     private readonly objects: CustomObjects,
-    private readonly dgd: DgdRef,
+    /** The DynamoGraphDeployment version it watches and patches in. */
+    readonly dgd: DgdRef,
   ) {}
 
   static async start(kc: KubeConfig, trackers: ReadonlyMap<string, DeploymentTracker>): Promise<ReadinessDriver> {

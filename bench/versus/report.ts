@@ -5,6 +5,7 @@ import { cpus } from 'node:os';
 import { percentile } from '../measure.ts';
 import type { RequestCounts } from './apiserver-requests.ts';
 import { IDLE_SETTLE_MS, type SubjectResult } from './subject-run.ts';
+import { fieldLossVerdict } from './field-loss.ts';
 
 type Metric = { label: string; ours?: string; reference?: string; ratio?: number };
 
@@ -15,6 +16,7 @@ const withBeside = (main: string | undefined, beside: string | undefined) => (ma
 const ratioOf = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || !(b > 0) || Number.isNaN(a) ? undefined : a / b);
 
 interface Figures {
+  startS?: number;
   singleExistsP50?: number;
   singleExistsP95?: number;
   singleCreatedP50?: number;
@@ -38,6 +40,7 @@ interface Figures {
 function figures(r: SubjectResult | undefined): Figures {
   const fig: Figures = { burst: new Map() };
   if (!r) return fig;
+  fig.startS = r.startSeconds;
   if (r.single && r.single.applies.length > 0) {
     fig.singleExistsP50 = percentile(r.single.existsMs, 50);
     fig.singleExistsP95 = percentile(r.single.existsMs, 95);
@@ -97,6 +100,7 @@ export function buildReport(ours: SubjectResult, reference: SubjectResult | unde
   const push = (label: string, ours: string | undefined, reference: string | undefined, ratio?: number) => rows.push({ label, ours, reference, ratio });
   const pair = (a: number | undefined, b: number | undefined, unit: string) => (a === undefined ? undefined : `${f0(a)} / ${f0(b)} ${unit}`);
 
+  push('controller start → running, s', o.startS === undefined ? undefined : `${o.startS.toFixed(1)} s`, r.startS === undefined ? undefined : `${r.startS.toFixed(1)} s`, ratioOf(o.startS, r.startS));
   const n = ours.single?.applies.length ?? 0;
   push(`single apply → provider resource exists, p50 / p95 (${n} applies)`, pair(o.singleExistsP50, o.singleExistsP95, 'ms'), pair(r.singleExistsP50, r.singleExistsP95, 'ms'), ratioOf(o.singleExistsP50, r.singleExistsP50));
   push('single apply → ResourceCreated, p50 / p95', pair(o.singleCreatedP50, o.singleCreatedP95, 'ms'), pair(r.singleCreatedP50, r.singleCreatedP95, 'ms'), ratioOf(o.singleCreatedP50, r.singleCreatedP50));
@@ -136,6 +140,11 @@ export function buildReport(ours: SubjectResult, reference: SubjectResult | unde
     `(ratio ours ÷ reference; CPU per deployment on our side counts the Temporal server too; requests exclude the bench's own applies, deletes and status patches and the API server's background; ${lb === undefined ? '' : `RSS, idle and delete from the burst of ${lb}; idle measured once both had been quiet and then ${IDLE_SETTLE_MS / 1000} s more; `}the other controller is not running while one is measured)`,
   );
   if (opts.referenceSkipped) lines.push(`reference skipped: ${opts.referenceSkipped}`);
+  // A subject whose objects lost fields on write measured its own rewrite loop: said where the ratios are read.
+  for (const result of reference ? [ours, reference] : [ours]) {
+    const verdict = fieldLossVerdict(result.subject.label, result.fieldLoss);
+    if (verdict) lines.push(verdict);
+  }
 
   const ratio = (v: number | undefined) => (v === undefined ? 'n/a' : v.toFixed(2));
   const b100o = o.burst.get(100);
@@ -148,6 +157,7 @@ export function buildReport(ours: SubjectResult, reference: SubjectResult | unde
     ` burst1000-created ${opts.quick ? 'n/a' : ratio(ratioOf(b1000o?.created, b1000r?.created))} burst1000-running ${opts.quick ? 'n/a' : ratio(ratioOf(b1000o?.running, b1000r?.running))}` +
     ` cpu-per-deployment ${ratio(ratioOf(b100o && b100o.cpuMs + b100o.besideCpuMs, b100r?.cpuMs))}` +
     ` requests-per-deployment ${ratio(ratioOf(b100o?.requests, b100r?.requests))}` +
-    ` rss ${ratio(ratioOf(o.rssAfterBurst, r.rssAfterBurst))} idle-cpu ${ratio(ratioOf(o.idleCpu, r.idleCpu))} delete ${ratio(ratioOf(o.deleteS, r.deleteS))}`;
+    ` rss ${ratio(ratioOf(o.rssAfterBurst, r.rssAfterBurst))} idle-cpu ${ratio(ratioOf(o.idleCpu, r.idleCpu))} delete ${ratio(ratioOf(o.deleteS, r.deleteS))}` +
+    ` start ${ratio(ratioOf(o.startS, r.startS))}`;
   return { lines, ratioLine };
 }

@@ -11,6 +11,7 @@ import { cost, quiesce, rss, snapshot, type Meter } from './process-window.ts';
 import type { ReadinessDriver } from './readiness-driver.ts';
 import { medianApply, runSingleApplies, type SingleApply, type SingleResults } from './single-applies.ts';
 import type { Subject } from './subjects.ts';
+import { fieldLossVerdict, type FieldLossSample } from './field-loss.ts';
 
 export interface IdleResult {
   running: number;
@@ -23,6 +24,10 @@ export interface IdleResult {
 export interface SubjectResult {
   subject: Subject;
   processes: { name: string; pid: number }[];
+  /** From starting its processes to their saying they run (ours: `kubeairunway controller running`; the peer: every process's `Starting workers`). */
+  startSeconds?: number;
+  /** Its provider resources sampled after the first burst: fields it wrote that were not stored. */
+  fieldLoss?: FieldLossSample;
   rssStartBytes?: number;
   besideRssStartBytes?: number;
   single?: SingleResults;
@@ -45,6 +50,8 @@ export interface SubjectRunOptions {
   bursts: readonly number[];
   idleSeconds: number;
   breakdown: (apply: SingleApply) => Promise<string[]>;
+  /** Reads a few of the subject's provider resources as stored and compares them with what it wrote. */
+  sampleFieldLoss: (namespace: string) => Promise<FieldLossSample>;
   log: (line: string) => void;
 }
 
@@ -56,6 +63,7 @@ export interface MeteredController {
   controller: RunningController;
   meter: Meter;
   processes: { name: string; pid: number }[];
+  startSeconds: number;
   rssStartBytes: number;
   besideRssStartBytes: number;
 }
@@ -76,10 +84,11 @@ export async function startMetered(
   const controller = await subject.start();
   try {
     const processes = [...controller.processes.map((p) => ({ name: p.name, pid: p.pid })), ...subject.beside];
-    log(`${subject.label}: running in ${((Date.now() - t0) / 1000).toFixed(1)} s (${processes.map((p) => `${p.name} pid ${p.pid}`).join(', ')})`);
+    const startSeconds = (Date.now() - t0) / 1000;
+    log(`${subject.label}: running in ${startSeconds.toFixed(1)} s (${processes.map((p) => `${p.name} pid ${p.pid}`).join(', ')})`);
     const meter: Meter = { ...base, pids: controller.processes.map((p) => p.pid), besidePids: subject.beside.map((b) => b.pid), benchRequests };
     await quiesce(meter, quietMs);
-    return { controller, meter, processes, rssStartBytes: rss(meter.pids), besideRssStartBytes: rss(meter.besidePids) };
+    return { controller, meter, processes, startSeconds, rssStartBytes: rss(meter.pids), besideRssStartBytes: rss(meter.besidePids) };
   } catch (err) {
     await controller.stop();
     throw err;
@@ -97,6 +106,7 @@ export async function runSubject(subject: Subject, o: SubjectRunOptions): Promis
     controller = started.controller;
     const meter = started.meter;
     result.processes = started.processes;
+    result.startSeconds = started.startSeconds;
     result.rssStartBytes = started.rssStartBytes;
     result.besideRssStartBytes = started.besideRssStartBytes;
     const deps = { client, tracker: o.tracker, driver: o.driver, meter, log: o.log };
@@ -112,6 +122,11 @@ export async function runSubject(subject: Subject, o: SubjectRunOptions): Promis
       o.log(`${subject.label}: burst of ${size}`);
       const burst = await runBurst(size, deps);
       result.bursts.push(burst);
+      if (i === 0) {
+        result.fieldLoss = await o.sampleFieldLoss(subject.namespace);
+        const verdict = fieldLossVerdict(subject.label, result.fieldLoss);
+        if (verdict) o.log(verdict);
+      }
       if (i === o.bursts.length - 1) {
         // Idle is the steady state: the burst's tail (last status writes, the garbage collector's
         // clean-up after it) settles first, the same wait for both controllers.

@@ -18,6 +18,8 @@ export interface Subject {
   plural: string;
   manifest(name: string): AnyObject;
   start(): Promise<RunningController>;
+  /** The DynamoGraphDeployment version it writes: the stack's CRD stores it while this subject runs (dynamo-storage.ts). */
+  dynamoVersion: string;
   /** Processes whose CPU and memory are shown beside the controller's (the Temporal server for ours). */
   beside: { name: string; pid: number }[];
 }
@@ -29,7 +31,10 @@ function example(repoRoot: string): AnyObject {
   return parse(readFileSync(`${repoRoot}/examples/gpu-vllm-dynamo.yaml`, 'utf8')) as AnyObject;
 }
 
-export function oursSubject(repoRoot: string, namespace: string, start: () => Promise<RunningController>, temporalPid: number): Subject {
+/** The version the Go reference writes its DynamoGraphDeployments in (it predates v1beta1). */
+export const REFERENCE_DYNAMO_VERSION = 'v1alpha1';
+
+export function oursSubject(repoRoot: string, namespace: string, start: () => Promise<RunningController>, temporalPid: number, dynamoVersion: string): Subject {
   const template = example(repoRoot);
   return {
     label: 'ours',
@@ -39,6 +44,7 @@ export function oursSubject(repoRoot: string, namespace: string, start: () => Pr
     plural: MODEL_DEPLOYMENT_PLURAL,
     manifest: (name) => ({ ...template, metadata: { name, namespace } }),
     start,
+    dynamoVersion,
     beside: [{ name: 'Temporal server', pid: temporalPid }],
   };
 }
@@ -55,6 +61,7 @@ export function referenceSubject(repoRoot: string, namespace: string, start: () 
     plural: 'modeldeployments',
     manifest: (name) => ({ ...template, apiVersion: `${REFERENCE_GROUP}/v1alpha1`, metadata: { name, namespace } }),
     start,
+    dynamoVersion: REFERENCE_DYNAMO_VERSION,
     beside: [],
   };
 }

@@ -12,7 +12,9 @@ import { startStack, type Stack } from '../../devstack/stack.ts';
 import { CustomObjects, collectionPath } from '../../kube/custom-objects.ts';
 import { readRequestCounts, total, delta } from './apiserver-requests.ts';
 import { sleep } from './concurrency.ts';
-import { startOurs, startReference } from './controller-processes.ts';
+import { buildOurs, startOurs, startReference } from './controller-processes.ts';
+import { DGD_CRD, oursDynamoVersion, storeDynamoAs } from './dynamo-storage.ts';
+import { sampleFieldLoss, type FieldLossSample } from './field-loss.ts';
 import { DeploymentTracker } from './deployment-tracker.ts';
 import { watchCollection, type ObjectWatch } from './object-watch.ts';
 import { PEER_DIR_ENV, PEER_DIR_FLAG, PEER_DIR_HOWTO, resolvePeerDir, type PeerDir } from './peer-dir.ts';
@@ -49,6 +51,14 @@ async function prepareNamespace(kc: KubeConfig, namespace: string): Promise<void
   );
 }
 
+/** How many provider resources are compared with what their controller wrote, after its first burst. */
+const FIELD_LOSS_SAMPLE = 5;
+
+async function sampleProviderResources(objects: CustomObjects, dgd: ReadinessDriver['dgd'], namespace: string): Promise<FieldLossSample> {
+  const stored = await objects.list({ ...dgd, namespace, limit: FIELD_LOSS_SAMPLE });
+  return sampleFieldLoss('DynamoGraphDeployment', stored);
+}
+
 /** The report's lines, the ratio line last; `ok` is false when a controller stopped early. */
 export async function benchVersus(opts: VersusOptions): Promise<{ lines: string[]; ok: boolean }> {
   const { log } = opts;
@@ -82,10 +92,14 @@ export async function benchVersus(opts: VersusOptions): Promise<{ lines: string[
     const token = kc.getCurrentUser()?.token;
     if (!token) throw new Error('the stack kubeconfig has no admin token');
 
+    const objects = new CustomObjects(kc);
+    const build = await buildOurs(opts.repoRoot);
+    log(`ours built in ${build.seconds.toFixed(1)} s (${build.outDir}; not part of its start figure)`);
     const subjects: Subject[] = [];
     const temporal = stack.processes.find((p) => p.name === 'temporal')!;
     const s = stack;
-    subjects.push(oursSubject(opts.repoRoot, NAMESPACES.ours, () => startOurs(opts.repoRoot, s, NAMESPACES.ours), temporal.pid));
+    const oursDynamo = oursDynamoVersion(await objects.get(DGD_CRD));
+    subjects.push(oursSubject(opts.repoRoot, NAMESPACES.ours, () => startOurs(build.outDir, s, NAMESPACES.ours), temporal.pid, oursDynamo));
     if (peer) subjects.push(referenceSubject(opts.repoRoot, NAMESPACES.reference, () => startReference(peer, { kubeconfigPath: s.kubeconfigPath, logDir: s.stateDir })));
 
     const trackers = new Map<string, DeploymentTracker>();
@@ -97,6 +111,7 @@ export async function benchVersus(opts: VersusOptions): Promise<{ lines: string[
       watches.push(await watchCollection(kc, path, (type, obj, at) => tracker.onModelDeployment(type, obj, at)));
     }
     driver = await ReadinessDriver.start(kc, trackers);
+    const dgd = driver.dgd;
 
     // What the API server serves with no controller running, so it is not charged to either.
     const b0 = await readRequestCounts(stack.kubeApiServerUrl, token);
@@ -109,6 +124,8 @@ export async function benchVersus(opts: VersusOptions): Promise<{ lines: string[
     const results: SubjectResult[] = [];
     for (const subject of subjects) {
       const tracker = trackers.get(subject.namespace)!;
+      await storeDynamoAs(objects, subject.dynamoVersion);
+      log(`${DGD_CRD.name} now stores ${subject.dynamoVersion}, the version ${subject.label} writes (no conversion on this stack)`);
       results.push(
         await runSubject(subject, {
           kc,
@@ -118,6 +135,7 @@ export async function benchVersus(opts: VersusOptions): Promise<{ lines: string[
           singles: opts.singles,
           bursts,
           idleSeconds,
+          sampleFieldLoss: (namespace) => sampleProviderResources(objects, dgd, namespace),
           breakdown: (apply) =>
             subject.label === 'ours'
               ? ourReconcileBreakdown(client, { namespace: subject.namespace, name: apply.name, uid: apply.uid }, apply)

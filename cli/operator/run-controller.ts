@@ -193,6 +193,8 @@ function explainStartFailure(err: unknown, address: string): unknown {
 export async function runRun(io: CliIO, opts: RunOptions): Promise<ExitCode> {
   planRun(opts); // a flag mistake is reported before anything starts
   const logger = createLogger({ level: opts.logLevel });
+  // From the process's start (node's time origin) to here: node itself and the modules it loaded.
+  logger.info({ phase: 'process and modules', ms: Math.round(performance.now()) }, 'start phase');
   // Before any worker exists. Signals are ours to handle: the providers mark themselves not ready
   // before their workers stop, which the runtime's own signal handling would cut short.
   Runtime.install({

@@ -8,7 +8,7 @@ import { asyaRole } from './role.ts';
 
 export const asyaModule: KindModule = {
   name: 'asya',
-  kinds: [{ watched: asyncActorKind, workflow: 'asyncActorWorkflow', workflowModule: 'workflows/asya/async-actor.ts', crd: asyncActorCrd }],
+  kinds: [{ watched: asyncActorKind, workflowModule: 'workflows/asya/async-actor.ts', crd: asyncActorCrd }],
   flags: [
     {
       flag: '--amqp-url <url>',

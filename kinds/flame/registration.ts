@@ -13,7 +13,7 @@ export const flameModule: KindModule = {
   kinds: [
     {
       watched: flameClusterKind,
-      workflow: 'flameClusterWorkflow',
+     
       workflowModule: 'workflows/flame/flame-cluster.ts',
       crd: flameClusterCrd,
       presentation: { noun: 'FlameCluster', owns: 'its pods, Services and ConfigMap', status: flameClusterStatusView },

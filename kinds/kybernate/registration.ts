@@ -13,9 +13,9 @@ import { kybernateRole } from './role.ts';
 export const kybernateModule: KindModule = {
   name: 'kybernate',
   kinds: [
-    { watched: kybernateCheckpointKind, workflow: 'kybernateCheckpointWorkflow', workflowModule: 'workflows/kybernate/checkpoint.ts', crd: kybernateCheckpointCrd },
-    { watched: kybernateRestoreKind, workflow: 'kybernateRestoreWorkflow', workflowModule: 'workflows/kybernate/restore.ts', crd: kybernateRestoreCrd },
-    { watched: kybernateWorkloadKind, workflow: 'kybernateWorkloadWorkflow', workflowModule: 'workflows/kybernate/workload.ts', crd: kybernateWorkloadCrd },
+    { watched: kybernateCheckpointKind, workflowModule: 'workflows/kybernate/checkpoint.ts', crd: kybernateCheckpointCrd },
+    { watched: kybernateRestoreKind, workflowModule: 'workflows/kybernate/restore.ts', crd: kybernateRestoreCrd },
+    { watched: kybernateWorkloadKind, workflowModule: 'workflows/kybernate/workload.ts', crd: kybernateWorkloadCrd },
   ],
   activities: async (ctx) => {
     const [checkpoint, restore, workload] = await Promise.all([

@@ -18,7 +18,7 @@ export const modelDeploymentModule: KindModule = {
   kinds: [
     {
       watched: modelDeploymentKind,
-      workflow: 'modelDeploymentWorkflow',
+     
       workflowModule: 'workflows/model-deployment/model-deployment.ts',
       crd: modelDeploymentCrd,
       presentation: {

@@ -196,6 +196,38 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     await cmd.kubectlOk(['delete', 'namespace', 'burst', '--timeout=120s']);
   });
 
+  it('a rolling upgrade to another image while ModelDeployments are being created: every one reaches Running with exactly one provider resource, and both replicas end on the new image', async () => {
+    // Image B: the suite's image under another tag, so the Deployment's pod template changes and the
+    // Deployment controller replaces the two replicas one by one (SIGTERM, the 60 s grace, readiness).
+    const next = `${image}-upgrade`;
+    await cluster.engine.run(['tag', image, next]);
+    await cluster.node.importImages([next]);
+    await cmd.kubectlOk(['create', 'namespace', 'upgrade']);
+    const docs = Array.from({ length: BURST }, (_, i) => ({ apiVersion: 'kubeairunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name: `up-${i}`, namespace: 'upgrade' }, spec: { model: { id: 'Qwen/Qwen3-8B', source: 'huggingface' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } }, provider: { name: 'dynamo' } } }));
+    const list = (items: object[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
+    const t0 = Date.now();
+    await cmd.kubectlOk(['apply', '-f', '-'], list(docs.slice(0, BURST / 2)));
+    await cmd.kubectlOk(['set', 'image', '-n', SYSTEM, 'deployment/kubeairunway-controller', `kubeairunway=${next}`]);
+    await cmd.kubectlOk(['apply', '-f', '-'], list(docs.slice(BURST / 2)));
+    await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--timeout=300s']);
+    say(`controller rolled to ${next} ${seconds(t0)} after the first apply`);
+    await eventually(`all ${BURST} Running`, async () => {
+      const phases = (await cmd.kubectlOk(['get', 'md', '-n', 'upgrade', '-o', 'jsonpath={.items[*].status.phase}'])).trim().split(/\s+/);
+      return phases.filter((p) => p === 'Running').length === BURST ? true : undefined;
+    }, 300_000);
+    say(`${BURST} ModelDeployments Running ${seconds(t0)} after the first apply, the controller rolled to a new image meanwhile`);
+    // The old replicas are gone once their grace period ends; the two left run image B.
+    await eventually('only image B controller pods', async () => {
+      const images = (await systemPods()).items.filter((p) => p.metadata.name.startsWith('kubeairunway-controller-')).map((p) => p.spec.containers[0]!.image);
+      return images.length === 2 && images.every((i) => i === next) ? true : undefined;
+    }, 120_000);
+    const graphs = JSON.parse(await cmd.kubectlOk(['get', 'dynamographdeployments.nvidia.com', '-n', 'upgrade', '-o', 'json'])) as { items: { metadata: { ownerReferences?: { kind: string; name: string }[] } }[] };
+    const owners = graphs.items.map((g) => g.metadata.ownerReferences?.filter((o) => o.kind === 'ModelDeployment').map((o) => o.name).join(','));
+    expect(owners.sort()).toEqual(docs.map((d) => d.metadata.name).sort());
+    await cmd.kubectlOk(['delete', 'md', '--all', '-n', 'upgrade', '--timeout=300s']);
+    await cmd.kubectlOk(['delete', 'namespace', 'upgrade', '--timeout=120s']);
+  });
+
   it('`kubeairunway controller uninstall` leaves nothing of ours behind', async () => {
     const out = await cmd.kar(['controller', 'uninstall'], 300_000);
     expect(out.code, out.stderr).toBe(0);

@@ -1,7 +1,7 @@
 // Real histories of a ModelDeployment whose provider runs in the core worker's process (the default
 // `run`): its reconcile and its cleanup are local activities named after it, and the cleanup's markers
-// are committed by a timer before the workflow completes (patch cleanup-in-process-provider). They must
-// replay on the current code; with KUBEAIRUNWAY_RECORD_HISTORIES=<label> they are written to
+// are committed by a timer before the workflow completes. They must replay on the current code; with
+// KUBEAIRUNWAY_RECORD_HISTORIES=<label> they are written to
 // workflows/__histories__/<label>-<scenario>.json for the replay test (worker/replay.test.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

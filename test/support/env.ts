@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
 import { Client, Connection } from '@temporalio/client';
 import { inject } from 'vitest';
-import type { TemporalInfo } from './stack-info.ts';
 
 /** A short random suffix so parallel tests never share a namespace, object or task queue. */
 export function uniqueName(prefix: string): string {
@@ -11,11 +10,6 @@ export function uniqueName(prefix: string): string {
 
 export function stackInfo() {
   return inject('stack');
-}
-
-/** The Temporal server of this run: the workflow tests' own (`workflows` project), else the shared stack's. */
-export function temporalInfo(): TemporalInfo {
-  return inject('temporal') ?? inject('stack');
 }
 
 export function kubeConfig(): KubeConfig {

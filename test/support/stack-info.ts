@@ -15,6 +15,7 @@ export interface StackInfo extends TemporalInfo {
 declare module 'vitest' {
   export interface ProvidedContext {
     stack: StackInfo;
-    temporal: TemporalInfo;
+    /** The workflow tests' time-skipping test servers, one per vitest worker (`VITEST_POOL_ID` 1..n). */
+    temporalTestServers: TemporalInfo[];
   }
 }

@@ -4,12 +4,13 @@
 // the deadline the finalizer goes anyway with a FinalizerTimeout event naming what may be left.
 import { describe, expect, it } from 'vitest';
 import type { ActorAssessment, AsyaActivities, ReleaseOutcome } from '../../contract/asya-activities.ts';
-import type { AsyncActorView } from '../../workflows/asya/async-actor.ts';
+import { asyncActorWorkflow } from '../../workflows/asya/async-actor.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
-import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
+import { reconcileSignal } from '../../workflows/engine/definitions.ts';
 import { TEST_SETTINGS } from '../support/controller.ts';
-import { eventually, uniqueName } from '../support/env.ts';
+import { uniqueName } from '../support/env.ts';
 import { stubWorkers } from './stub-workers.ts';
+import { skippedResult, viewReader } from './workflow-views.ts';
 
 const QUEUE = 'queue asya-echo';
 
@@ -20,7 +21,6 @@ class FakeActor {
   log: string[] = [];
   releases = 0;
   events: { type: string; reason: string; message: string }[] = [];
-  finalizerRemovedAt: number | undefined;
 
   activities(): AsyaActivities {
     return {
@@ -42,7 +42,6 @@ class FakeActor {
         return this.release();
       },
       removeActorFinalizer: async () => {
-        this.finalizerRemovedAt = Date.now();
         this.log.push('finalizer removed');
       },
       recordActorEvent: async (_ref, event) => {
@@ -60,17 +59,14 @@ describe('asyncActorWorkflow deletion with stub activities', () => {
     const taskQueue = uniqueName('asya-wf');
     await stub.start(taskQueue, fake.activities());
     const ref = { namespace: 'default', name: uniqueName('echo'), uid: uniqueName('uid') };
-    const handle = await stub.env.client.workflow.start('asyncActorWorkflow', {
+    const handle = await stub.client.workflow.start(asyncActorWorkflow, {
       taskQueue,
       workflowId: `asyncactor/${ref.namespace}/${ref.name}/${ref.uid}`,
       args: [{ ref, settings: { ...TEST_SETTINGS, ...settings }, codeLevel: CODE_LEVEL }],
     });
-    const viewWhere = (what: string, ok: (v: AsyncActorView) => boolean) => eventually(what, async () => {
-      const v = (await handle.query(viewQuery)) as AsyncActorView;
-      return ok(v) ? v : undefined;
-    }, 30_000);
+    const { viewWhere } = viewReader(stub.env, handle);
     /** The object's deletion as the watcher reports it: a signal, and the assessment says so from now on. */
-    const deleteObject = async (at = new Date()) => {
+    const deleteObject = async (at = stub.clock.now()) => {
       fake.assessment = { ...fake.assessment, deleting: true, deletionTimestamp: at.toISOString() };
       await handle.signal(reconcileSignal, { reason: 'deleted' });
     };
@@ -86,7 +82,7 @@ describe('asyncActorWorkflow deletion with stub activities', () => {
     await viewWhere('waiting for the release', (v) => v.step === 'cleanup' && fake.releases === 1 && fake.log.includes('status Terminating: 0 conditions'));
     fake.release = () => ({ remaining: [], changes: ['queue deleted'] });
     await handle.signal(reconcileSignal, { reason: 'queue deleted', fromResource: true });
-    const final = await handle.result();
+    const final = await skippedResult(stub.env, handle);
     expect(final.phase).toBe('Terminating');
     expect(fake.log).toEqual(['release', 'status Terminating: 0 conditions', 'release', 'finalizer removed']);
     expect(fake.events).toEqual([]);
@@ -96,10 +92,12 @@ describe('asyncActorWorkflow deletion with stub activities', () => {
     const fake = new FakeActor();
     const { handle, viewWhere, deleteObject } = await start(fake, { cleanupTimeout: '3s', pollInterval: '1s' });
     await viewWhere('idle', (v) => v.step === 'idle');
-    const deletedAt = new Date();
+    const deletedAt = stub.clock.now();
     await deleteObject(deletedAt);
-    await handle.result();
-    const waited = fake.finalizerRemovedAt! - deletedAt.getTime();
+    await skippedResult(stub.env, handle);
+    // In the workflows' time: when the run ended, just after it removed the finalizer.
+    await stub.clock.refresh();
+    const waited = stub.clock.nowMs() - deletedAt.getTime();
     expect(waited).toBeGreaterThanOrEqual(2_900);
     expect(waited).toBeLessThan(15_000);
     // Tried at once, then about once a poll interval until the deadline: a handful, not a busy loop.

@@ -4,12 +4,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { FlameActivities, FlameApplyOutcome } from '../../contract/flame-activities.ts';
 import type { FlameClusterStatus } from '../../api/flame/types.ts';
-import { reconcileSignal, retryUpdate, viewQuery } from '../../workflows/engine/definitions.ts';
-import type { FlameClusterView } from '../../workflows/flame/flame-cluster.ts';
+import { reconcileSignal, retryUpdate } from '../../workflows/engine/definitions.ts';
+import { flameClusterWorkflow } from '../../workflows/flame/flame-cluster.ts';
 import { eventually, uniqueName } from '../support/env.ts';
 import { TEST_SETTINGS } from '../support/controller.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 import { stubWorkers } from './stub-workers.ts';
+import { skippedResult, viewReader } from './workflow-views.ts';
 
 /** What the stub activities answer next, and what they were asked. */
 class Script {
@@ -51,16 +52,12 @@ describe('flameClusterWorkflow with stub activities', () => {
     scripts.set(taskQueue, script);
     await stub.start(taskQueue, script.activities());
     const ref = { namespace: 'default', name: uniqueName('fc'), uid: uniqueName('uid') };
-    const handle = await stub.env.client.workflow.start('flameClusterWorkflow', {
+    const handle = await stub.client.workflow.start(flameClusterWorkflow, {
       taskQueue,
       workflowId: `flamecluster/${ref.namespace}/${ref.name}/${ref.uid}`,
       args: [{ ref, settings: { ...TEST_SETTINGS, ...settings }, codeLevel: CODE_LEVEL }],
     });
-    const view = () => handle.query(viewQuery) as Promise<FlameClusterView>;
-    const viewWhere = (what: string, ok: (v: FlameClusterView) => boolean) => eventually(what, async () => {
-      const v = await view();
-      return ok(v) ? v : undefined;
-    }, 30_000);
+    const { view, viewWhere } = viewReader(stub.env, handle);
     return { script, handle, view, viewWhere };
   }
 
@@ -76,7 +73,7 @@ describe('flameClusterWorkflow with stub activities', () => {
 
     script.apply = () => ({ found: false, changes: [] });
     await handle.signal(reconcileSignal, { reason: 'deleted' });
-    const final = await handle.result();
+    const final = await skippedResult(stub.env, handle);
     expect(final.passes).toBeGreaterThanOrEqual(3);
   });
 
@@ -84,7 +81,7 @@ describe('flameClusterWorkflow with stub activities', () => {
     const { script, handle } = await start();
     script.apply = () => ({ found: true, deleting: true, changes: [] });
     await handle.signal(reconcileSignal, { reason: 'deleting' });
-    await handle.result();
+    await skippedResult(stub.env, handle);
     expect(script.reports.length).toBeLessThanOrEqual(1);
   });
 

@@ -10,13 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { nodeTaskQueue } from '../../api/kybernate/constants.ts';
 import type { CheckpointActivities, CheckpointAssessment, CheckpointResult, CheckpointStatusInput, NodeActivities, PodResolution } from '../../contract/kybernate-activities.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
-import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
-import type { CheckpointView } from '../../workflows/kybernate/checkpoint.ts';
+import { reconcileSignal } from '../../workflows/engine/definitions.ts';
+import { kybernateCheckpointWorkflow } from '../../workflows/kybernate/checkpoint.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { TEST_SETTINGS } from '../support/controller.ts';
-import { eventually, uniqueName } from '../support/env.ts';
+import { uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 import { stubWorkers } from './stub-workers.ts';
+import { skippedResult, viewReader } from './workflow-views.ts';
 
 const CONTAINER_ID = 'b7c1e2d3f4a5968778695a4b3c2d1e0f1a2b3c4d5e6f708192a3b4c5d6e7f809';
 const IMAGE = `containerd.io/checkpoint/${CONTAINER_ID}:20250101T120000.000Z`;
@@ -57,7 +58,6 @@ class FakeCheckpoint {
   readonly events: EventInput[] = [];
   readonly dumps: CheckpointInput[] = [];
   readonly deletes: { ref: string; at: number }[] = [];
-  finalizerRemovedAt: number | undefined;
   /** Every call, in order: what happened before what. */
   readonly log: string[] = [];
 
@@ -96,7 +96,6 @@ class FakeCheckpoint {
       removeCheckpointFinalizer: async () => {
         this.log.push('finalizer removed');
         this.finalizer = false;
-        this.finalizerRemovedAt = Date.now();
         if (this.deletionTimestamp) this.exists = false;
       },
       recordCheckpointEvent: async (_ref, event) => {
@@ -141,21 +140,16 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
     if (opts.nodeWorker ?? true) {
       await stub.start(nodeTaskQueue(taskQueuePrefix, fake.node), fake.nodeActivities(), { workflows: false });
     }
-    const handle = await stub.env.client.workflow.start('kybernateCheckpointWorkflow', {
+    const handle = await stub.client.workflow.start(kybernateCheckpointWorkflow, {
       taskQueue,
       workflowId: `kybernatecheckpoint/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
       args: [{ ref: fake.ref, settings: { ...TEST_SETTINGS, ...opts.settings, taskQueuePrefix }, codeLevel: CODE_LEVEL }],
     });
-    const view = () => handle.query(viewQuery) as Promise<CheckpointView>;
-    const viewWhere = (what: string, ok: (v: CheckpointView) => boolean, timeoutMs = 30_000) =>
-      eventually(what, async () => {
-        const v = await view();
-        return ok(v) ? v : undefined;
-      }, timeoutMs);
+    const { view, viewWhere } = viewReader(stub.env, handle);
     /** Idle after a terminal phase (the pass that wrote it has ended). */
     const settled = (what: string, timeoutMs?: number) => viewWhere(what, (v) => v.step === 'idle' && (v.phase === 'Completed' || v.phase === 'Failed'), timeoutMs);
     /** Marks the object deleted (now, unless given) and tells the workflow. */
-    const deleteObject = async (at = new Date()) => {
+    const deleteObject = async (at = stub.clock.now()) => {
       fake.deletionTimestamp = at.toISOString();
       await handle.signal(reconcileSignal, { reason: 'deleted' });
     };
@@ -166,7 +160,7 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
     const fake = new FakeCheckpoint();
     fake.exists = false;
     const { handle } = await start(fake);
-    const final = await handle.result();
+    const final = await skippedResult(stub.env, handle);
     expect(final.passes).toBe(1);
     expect(fake.log).toEqual([]);
   });
@@ -220,7 +214,7 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
 
   it('writes InProgress, dumps on the pod\'s node, then Completed with the image, its size, the times and Ready=True', async () => {
     const fake = new FakeCheckpoint();
-    const before = Date.now();
+    const before = stub.clock.nowMs();
     const { settled } = await start(fake);
     const v = await settled('Completed');
     expect(v).toMatchObject({ phase: 'Completed', message: `Checkpoint ${IMAGE} (2.2Gi)` });
@@ -251,7 +245,8 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
     const end = Date.parse(completed!.completionTime!);
     expect(start_).toBeGreaterThanOrEqual(before - 1_000);
     expect(end).toBeGreaterThanOrEqual(start_);
-    expect(end).toBeLessThanOrEqual(Date.now() + 1_000);
+    await stub.clock.refresh();
+    expect(end).toBeLessThanOrEqual(stub.clock.nowMs() + 1_000);
   });
 
   it('passes leaveRunning: false (runc\'s exit) and the GPU plugin folder to the node untouched', async () => {
@@ -346,7 +341,7 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
     await settled('Completed');
     expect(fake.finalizer).toBe(true);
     await deleteObject();
-    await handle.result();
+    await skippedResult(stub.env, handle);
     expect(fake.deletes.map((d) => d.ref)).toEqual([IMAGE]);
     expect(fake.log.slice(-2)).toEqual([`delete ${IMAGE}`, 'finalizer removed']);
     expect(fake.exists).toBe(false);
@@ -359,7 +354,7 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
     const { handle, settled, deleteObject } = await start(fake, { nodeWorker: false });
     await settled('Failed');
     await deleteObject();
-    await handle.result();
+    await skippedResult(stub.env, handle);
     expect(fake.log).toEqual(['resolve', 'status Failed', 'finalizer removed']);
   });
 
@@ -369,10 +364,12 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
     fake.status = { phase: 'Completed', message: 'done', checkpointRef: IMAGE, nodeName: fake.node };
     const { handle, viewWhere, deleteObject } = await start(fake, { nodeWorker: false, settings: { cleanupTimeout: '3s' } });
     await viewWhere('idle', (v) => v.step === 'idle');
-    const deletedAt = new Date();
+    const deletedAt = stub.clock.now();
     await deleteObject(deletedAt);
-    await handle.result();
-    const waited = fake.finalizerRemovedAt! - deletedAt.getTime();
+    await skippedResult(stub.env, handle);
+    // In the workflows' time: when the run ended, just after it removed the finalizer.
+    await stub.clock.refresh();
+    const waited = stub.clock.nowMs() - deletedAt.getTime();
     expect(waited).toBeGreaterThanOrEqual(2_900);
     expect(waited).toBeLessThan(15_000);
     expect(fake.events).toEqual([
@@ -394,7 +391,7 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
     const { handle, viewWhere, deleteObject } = await start(fake, { settings: { cleanupTimeout: '4s', pollInterval: '1s' } });
     await viewWhere('idle', (v) => v.step === 'idle');
     await deleteObject();
-    await handle.result();
+    await skippedResult(stub.env, handle);
     // Once at once, then about once a poll interval: a handful, not hundreds.
     expect(fake.deletes.length).toBeGreaterThanOrEqual(2);
     expect(fake.deletes.length).toBeLessThanOrEqual(7);
@@ -420,7 +417,7 @@ describe('kybernateCheckpointWorkflow with stub activities', () => {
     await viewWhere('the write failed', (v) => v.lastError?.type === 'KubeForbidden');
     expect(fake.status.phase).toBe('InProgress');
     await deleteObject();
-    await handle.result();
+    await skippedResult(stub.env, handle);
     expect(fake.dumps).toHaveLength(1);
     expect(fake.deletes.map((d) => d.ref)).toEqual([IMAGE]);
     expect(fake.log.slice(-2)).toEqual([`delete ${IMAGE}`, 'finalizer removed']);

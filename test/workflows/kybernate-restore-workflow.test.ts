@@ -7,13 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RestoreActivities, RestoreAssessment, RestorePodState, RestoreSourceResolution, RestoreStatusInput } from '../../contract/kybernate-restore-activities.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
-import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
-import type { RestoreView } from '../../workflows/kybernate/restore.ts';
+import { reconcileSignal } from '../../workflows/engine/definitions.ts';
+import { kybernateRestoreWorkflow } from '../../workflows/kybernate/restore.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { TEST_SETTINGS } from '../support/controller.ts';
 import { eventually, uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 import { stubWorkers } from './stub-workers.ts';
+import { skippedResult, viewReader } from './workflow-views.ts';
 
 const IMAGE = 'containerd.io/checkpoint/b7c1e2d3f4a5:20250101T120000.000Z';
 const CHECKPOINT = 'my-checkpoint';
@@ -28,7 +29,8 @@ class FakeRestore {
   deleting = false;
   paused = false;
   invalid: string | undefined;
-  createdAt = new Date().toISOString();
+  /** The object's creationTimestamp, in the workflows' time: set by start() unless a test set it. */
+  createdAt: string | undefined;
   timeoutSeconds = 600;
   status: Partial<RestoreStatusInput> = {};
   source: () => RestoreSourceResolution = () => READY;
@@ -80,26 +82,23 @@ describe('kybernateRestoreWorkflow with stub activities', () => {
 
   async function start(fake: FakeRestore, settings: Partial<ReconcileSettings> = {}) {
     const taskQueue = `${uniqueName('kyb')}-core`;
+    fake.createdAt ??= stub.clock.now().toISOString();
     await stub.start(taskQueue, fake.activities());
-    const handle = await stub.env.client.workflow.start('kybernateRestoreWorkflow', {
+    const handle = await stub.client.workflow.start(kybernateRestoreWorkflow, {
       taskQueue,
       workflowId: `kybernaterestore/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
       args: [{ ref: fake.ref, settings: { ...TEST_SETTINGS, ...settings }, codeLevel: CODE_LEVEL }],
     });
-    const viewWhere = (what: string, ok: (v: RestoreView) => boolean, timeoutMs = 30_000) =>
-      eventually(what, async () => {
-        const v = (await handle.query(viewQuery)) as RestoreView;
-        return ok(v) ? v : undefined;
-      }, timeoutMs);
+    const { viewWhere, skipUntil } = viewReader(stub.env, handle);
     const poke = () => handle.signal(reconcileSignal, { reason: 'changed' });
-    return { handle, viewWhere, poke };
+    return { handle, viewWhere, skipUntil, poke };
   }
 
   it('ends at once when the object is gone', async () => {
     const fake = new FakeRestore();
     fake.exists = false;
     const { handle } = await start(fake);
-    expect((await handle.result()).passes).toBe(1);
+    expect((await skippedResult(stub.env, handle)).passes).toBe(1);
     expect(fake.log).toEqual([]);
   });
 
@@ -107,7 +106,7 @@ describe('kybernateRestoreWorkflow with stub activities', () => {
     const fake = new FakeRestore();
     fake.deleting = true;
     const { handle } = await start(fake);
-    expect((await handle.result()).passes).toBe(1);
+    expect((await skippedResult(stub.env, handle)).passes).toBe(1);
     expect(fake.log).toEqual([]);
   });
 
@@ -171,7 +170,7 @@ describe('kybernateRestoreWorkflow with stub activities', () => {
   it('fails when its checkpoint has not completed within spec.timeout of its creation', async () => {
     const fake = new FakeRestore();
     fake.timeoutSeconds = 60;
-    fake.createdAt = new Date(Date.now() - 61_000).toISOString();
+    fake.createdAt = new Date(stub.clock.nowMs() - 61_000).toISOString();
     fake.source = () => WAITING;
     const { viewWhere } = await start(fake);
     const v = await viewWhere('Failed', (x) => x.phase === 'Failed' && x.step === 'idle');
@@ -182,7 +181,7 @@ describe('kybernateRestoreWorkflow with stub activities', () => {
 
   it('creates the pod and reports Running with its name, uid and a restore time written once', async () => {
     const fake = new FakeRestore();
-    const before = Date.now();
+    const before = stub.clock.nowMs();
     const { viewWhere, poke } = await start(fake);
     const v = await viewWhere('Running', (x) => x.phase === 'Running' && x.step === 'idle');
     expect(v).toMatchObject({ restoredPodName: fake.podName, restoredPodUID: 'pod-uid-1' });
@@ -255,11 +254,13 @@ describe('kybernateRestoreWorkflow with stub activities', () => {
     const fake = new FakeRestore();
     fake.timeoutSeconds = 4;
     fake.pod = () => ({ podName: fake.podName, podUID: 'pod-uid-1', phase: 'Pending', ready: false });
-    const started = Date.now();
-    const { viewWhere } = await start(fake, { resyncPeriod: '10m' });
+    const started = stub.clock.nowMs();
+    const { viewWhere, skipUntil } = await start(fake, { resyncPeriod: '10m' });
     await viewWhere('Restoring', (x) => x.phase === 'Restoring');
-    const v = await viewWhere('Failed', (x) => x.phase === 'Failed' && x.step === 'idle', 20_000);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    const v = await skipUntil('Failed', (x) => x.phase === 'Failed' && x.step === 'idle', 20_000);
+    await stub.clock.refresh();
+    // The deadline's 4 s of the workflows' time, not the resync's 10 minutes.
+    expect(stub.clock.nowMs() - started).toBeLessThan(15_000);
     const message = `Timed out after 4s waiting for pod ${fake.podName} to run`;
     expect(v.message).toBe(message);
     expect(fake.status).toMatchObject({ phase: 'Failed', message, ready: { status: 'False', reason: 'Timeout', message } });
@@ -268,7 +269,7 @@ describe('kybernateRestoreWorkflow with stub activities', () => {
   it('stays Running (Ready False, no timeout) when a restored pod stops being ready past the deadline', async () => {
     const fake = new FakeRestore();
     fake.timeoutSeconds = 1;
-    fake.createdAt = new Date(Date.now() - 5_000).toISOString();
+    fake.createdAt = new Date(stub.clock.nowMs() - 5_000).toISOString();
     fake.status = { phase: 'Running', message: 'restored', restoreTime: '2025-01-01T12:00:00.000Z' };
     fake.pod = () => ({ podName: fake.podName, podUID: 'pod-uid-1', phase: 'Running', ready: false });
     const { viewWhere } = await start(fake);

@@ -11,13 +11,14 @@ import { describe, expect, it } from 'vitest';
 import type { IdleMode, SuspendCheckpointState, WorkloadActivities, WorkloadPodState, WorkloadStatusInput } from '../../contract/kybernate-workload-activities.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
 import { toActivityFailure } from '../../kube/errors.ts';
-import { reconcileSignal, viewQuery } from '../../workflows/engine/definitions.ts';
-import type { WorkloadView } from '../../workflows/kybernate/workload.ts';
+import { reconcileSignal } from '../../workflows/engine/definitions.ts';
+import { kybernateWorkloadWorkflow, type WorkloadView } from '../../workflows/kybernate/workload.ts';
 import { activitySignal, wakeSignal } from '../../workflows/kybernate/workload-signals.ts';
 import { TEST_SETTINGS } from '../support/controller.ts';
-import { eventually, uniqueName } from '../support/env.ts';
+import { uniqueName } from '../support/env.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 import { stubWorkers } from './stub-workers.ts';
+import { viewReader } from './workflow-views.ts';
 
 interface FakeCheckpoint {
   phase: 'Pending' | 'InProgress' | 'Completed' | 'Failed';
@@ -147,16 +148,13 @@ describe('kybernateWorkloadWorkflow with stub activities', () => {
   async function start(fake: FakeWorkload) {
     const taskQueue = `${uniqueName('kwl')}-core`;
     await stub.start(taskQueue, fake.activities());
-    const handle = await stub.env.client.workflow.start('kybernateWorkloadWorkflow', {
+    const handle = await stub.client.workflow.start(kybernateWorkloadWorkflow, {
       taskQueue,
       workflowId: `kybernateworkload/${fake.ref.namespace}/${fake.ref.name}/${fake.ref.uid}`,
       args: [{ ref: fake.ref, settings: TEST_SETTINGS, codeLevel: CODE_LEVEL }],
     });
-    const viewWhere = (what: string, ok: (v: WorkloadView) => boolean, timeoutMs = 30_000) =>
-      eventually(what, async () => {
-        const v = (await handle.query(viewQuery)) as WorkloadView;
-        return ok(v) ? v : undefined;
-      }, timeoutMs, 100);
+    const reader = viewReader(stub.env, handle);
+    const viewWhere = (what: string, ok: (v: WorkloadView) => boolean, timeoutMs?: number) => reader.viewWhere(what, ok, timeoutMs, 100);
     return { handle, viewWhere, poke: () => handle.signal(reconcileSignal, { reason: 'changed', fromResource: true }) };
   }
 
@@ -272,20 +270,21 @@ describe('kybernateWorkloadWorkflow with stub activities', () => {
     fake.idleTimeoutMs = 3_000;
     const { handle, viewWhere } = await start(fake);
     await viewWhere('Running', (v) => v.phase === 'Running' && v.step === 'idle');
-    const started = Date.now();
-    // Requests every 500ms for 6s: twice the idle timeout, and no suspend.
-    while (Date.now() - started < 6_000) {
-      await handle.signal(activitySignal, { at: new Date().toISOString() });
-      await new Promise((r) => setTimeout(r, 500));
+    // Requests every 500ms of the workflows' time for 6s: twice the idle timeout, and no suspend.
+    for (let i = 0; i < 12; i++) {
+      await handle.signal(activitySignal, { at: stub.clock.now().toISOString() });
+      await stub.env.sleep(500);
+      await stub.clock.refresh();
     }
     expect(fake.checkpointCreations).toEqual([]);
-    expect(((await handle.query(viewQuery)) as WorkloadView).phase).toBe('Running');
+    expect((await viewReader(stub.env, handle).view()).phase).toBe('Running');
     // A request's own time never moves the timer into the future.
-    await handle.signal(activitySignal, { at: new Date(Date.now() + 3_600_000).toISOString() });
-    const quiet = Date.now();
-    await viewWhere('Suspended', (v) => v.phase === 'Suspended', 20_000);
-    expect(Date.now() - quiet).toBeGreaterThanOrEqual(2_000);
-    expect(Date.now() - quiet).toBeLessThan(15_000);
+    await handle.signal(activitySignal, { at: new Date(stub.clock.nowMs() + 3_600_000).toISOString() });
+    const quiet = stub.clock.nowMs();
+    await viewReader(stub.env, handle).skipUntil('Suspended', (v) => v.phase === 'Suspended', 20_000, 500);
+    await stub.clock.refresh();
+    expect(stub.clock.nowMs() - quiet).toBeGreaterThanOrEqual(2_000);
+    expect(stub.clock.nowMs() - quiet).toBeLessThan(15_000);
     expect(fake.checkpointCreations).toEqual([`${fake.ref.name}-suspend-1`]);
   });
 

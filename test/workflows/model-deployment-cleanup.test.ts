@@ -11,7 +11,7 @@ const RESOURCE = 'StubModel default/x';
 const TIMEOUT_MESSAGE = messages.finalizerTimeout().message;
 
 describe('modelDeploymentWorkflow deletion with stub activities', () => {
-  const { start } = stubEnvironment();
+  const { start, clock } = stubEnvironment();
 
   it('removes the finalizer at once when the provider says its resources are gone', async () => {
     const { fake, handle, result, viewWhere } = await start(new FakeDeployment());
@@ -88,7 +88,7 @@ describe('modelDeploymentWorkflow deletion with stub activities', () => {
     // A poll interval longer than the test: every attempt after the first is woken by a signal.
     const { fake, handle, result, viewWhere } = await start(new FakeDeployment(), { settings: { pollInterval: '1m', cleanupTimeout: '2m' } });
     await viewWhere('idle', (v) => v.step === 'idle');
-    const deletedAt = new Date();
+    const deletedAt = clock.now();
     fake.delete(deletedAt);
     fake.cleanup = () => ({ gone: false, remaining: [RESOURCE] });
     await handle.signal(reconcileSignal, { reason: 'deleted' });
@@ -133,10 +133,12 @@ describe('modelDeploymentWorkflow deletion with stub activities', () => {
     const fake = new FakeDeployment({ selectedProvider: PROVIDER });
     fake.delete();
     fake.cleanup = () => ({ gone: false, remaining: [RESOURCE] });
-    const t0 = Date.now();
+    const t0 = clock.nowMs();
     const { result } = await start(fake, { settings: { cleanupTimeout: '3s' } });
     await result();
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(2_000);
+    // In the workflows' time, which skipped ahead while the result was awaited.
+    await clock.refresh();
+    expect(clock.nowMs() - t0).toBeGreaterThanOrEqual(2_000);
     expect(fake.cleanups.length).toBeGreaterThanOrEqual(2);
     expect(fake.events.map((e) => e.reason)).toEqual(['WaitingForCleanup', 'FinalizerTimeout']);
     expect(fake.events[1]).toEqual({ type: 'Warning', reason: 'FinalizerTimeout', message: `${TIMEOUT_MESSAGE}: ${RESOURCE}` });
@@ -145,7 +147,7 @@ describe('modelDeploymentWorkflow deletion with stub activities', () => {
 
   it('makes one attempt when the deadline passed before the workflow saw the deletion', async () => {
     const fake = new FakeDeployment({ selectedProvider: PROVIDER, resource: RESOURCE });
-    fake.delete(new Date(Date.now() - 3_600_000));
+    fake.delete(new Date(clock.nowMs() - 3_600_000));
     fake.cleanup = () => ({ gone: false, remaining: [] });
     const { result } = await start(fake, { settings: { cleanupTimeout: '5s' } });
     await result();
@@ -258,20 +260,20 @@ describe('modelDeploymentWorkflow provider switch with stub activities', () => {
     const fake = new FakeDeployment({ selectedProvider: 'old', selectedReason: EXPLICIT_SELECTION, explicitProvider: 'new', resourceVersion: '300', resource: 'OldModel default/x' });
     fake.selection = { provider: 'new', reason: EXPLICIT_SELECTION, message: undefined, rejected: [] };
     fake.leaving = { reported: true, served: false };
-    const { viewWhere } = await start(fake, { providers: ['new'], settings: { cleanupTimeout: '4s' } });
+    const { viewWhere, skipUntil } = await start(fake, { providers: ['new'], settings: { cleanupTimeout: '4s' } });
     await viewWhere('switching', (v) => v.step === 'switch-provider');
     expect(fake.writes[0]?.phase?.message).toMatch(/^Switching from provider 'old' to 'new': waiting for 'old' to remove its resources; no worker serves 'old' now, at most until /);
-    await viewWhere('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new', 30_000);
+    await skipUntil('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new');
     expect(fake.events.map((e) => e.reason)).toEqual(['ProviderSwitchTimeout']);
   });
 
   it('waits for the old provider at most the cleanup timeout, then switches with a ProviderSwitchTimeout event', async () => {
     const fake = switching();
     fake.cleanup = () => ({ gone: false, remaining: ['OldModel default/x'] });
-    const { viewWhere } = await start(fake, { providers: ['old', 'new'], settings: { cleanupTimeout: '4s' } });
+    const { viewWhere, skipUntil } = await start(fake, { providers: ['old', 'new'], settings: { cleanupTimeout: '4s' } });
     const waiting = await viewWhere('switching', (v) => v.step === 'switch-provider');
     expect(waiting).toMatchObject({ waitingFor: "provider 'old' to remove its resources", provider: 'old', lastError: undefined });
-    const idle = await viewWhere('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new');
+    const idle = await skipUntil('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new');
     expect(idle.lastError).toBeUndefined();
     // Polled meanwhile, not only tried once.
     expect(fake.cleanups.length).toBeGreaterThanOrEqual(2);
@@ -291,21 +293,21 @@ describe('modelDeploymentWorkflow provider switch with stub activities', () => {
     fake.cleanup = () => {
       throw ApplicationFailure.create({ type: 'KubeForbidden', message: 'oldmodels is forbidden', nonRetryable: true });
     };
-    const { viewWhere } = await start(fake, { providers: ['old', 'new'], settings: { cleanupTimeout: '4s' } });
+    const { viewWhere, skipUntil } = await start(fake, { providers: ['old', 'new'], settings: { cleanupTimeout: '4s' } });
     const waiting = await viewWhere('the failure named', (v) => v.waitingFor?.includes('KubeForbidden') ?? false);
     expect(waiting.step).toBe('switch-provider');
     expect(waiting.waitingFor).toMatch(/^provider 'old' to remove its resources \(KubeForbidden: oldmodels is forbidden\), at most until \d{4}-/);
-    await viewWhere('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new');
+    await skipUntil('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new');
     expect(fake.events.map((e) => e.message)).toEqual([expect.stringMatching(/these may be orphaned: resources of provider 'old'$/)]);
   });
 
   it('keeps its deadline across continue-as-new', async () => {
     const fake = switching();
     fake.cleanup = () => ({ gone: false, remaining: ['OldModel default/x'] });
-    const { handle, viewWhere } = await start(fake, { providers: ['old', 'new'], settings: { cleanupTimeout: '6s', maxHistoryEvents: 20 } });
+    const { handle, skipUntil } = await start(fake, { providers: ['old', 'new'], settings: { cleanupTimeout: '6s', maxHistoryEvents: 20 } });
     const firstRun = (await handle.describe()).runId;
     // A run lasts a couple of polls: were the deadline restarted by each run, the switch would never end.
-    await viewWhere('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new', 30_000);
+    await skipUntil('idle on the new provider', (v) => v.step === 'idle' && v.provider === 'new');
     expect((await handle.describe()).runId).not.toBe(firstRun);
     expect(fake.events.map((e) => e.reason)).toEqual(['ProviderSwitchTimeout']);
   });

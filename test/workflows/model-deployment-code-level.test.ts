@@ -1,7 +1,5 @@
-// What a run's code level (workflows/engine/code-level.ts) changes in its history: a run the watcher
-// starts today takes every patched change without a marker or a TemporalChangeVersion upsert, and
-// writes its memo only for a failure; a run begun before levels asks patched() and writes the memo
-// with every phase, as recorded histories show.
+// What a run at the current code level (workflows/engine/code-level.ts) writes in its history: no patch
+// marker and no TemporalChangeVersion upsert, and its memo only for a failure.
 import type { temporal } from '@temporalio/proto';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
@@ -19,10 +17,10 @@ describe('modelDeploymentWorkflow code levels', () => {
   const { start } = stubEnvironment();
 
   /** Create → Running, a status change by the provider's resource, then the deletion, with the provider in process. */
-  async function lifecycle(codeLevel: number | null | undefined) {
+  async function lifecycle() {
     const fake = new FakeDeployment();
     fake.inProcessProviders = [PROVIDER];
-    const { handle, result, viewWhere } = await start(fake, { providers: [], inProcess: [PROVIDER], codeLevel });
+    const { handle, result, viewWhere } = await start(fake, { providers: [], inProcess: [PROVIDER] });
     await viewWhere('idle', (v) => v.step === 'idle' && v.phase === 'Running');
     fake.reconcile = () => reconcileOutcome('unchanged', 'Deploying', 'a replica restarted');
     await handle.signal(reconcileSignal, { reason: 'resource status', fromResource: true });
@@ -34,7 +32,7 @@ describe('modelDeploymentWorkflow code levels', () => {
   }
 
   it('a run at the current level takes every change without a patch marker and writes no memo when nothing fails', async () => {
-    const { fake, final, events } = await lifecycle(undefined);
+    const { fake, final, events } = await lifecycle();
     expect(final).toMatchObject({ deleting: true, phase: 'Terminating', lastError: undefined });
     // The same steps as ever: one short pass, the in-process cleanup, the commit timer. One resync
     // timer the whole time beside it (pass-timer.ts), none canceled.
@@ -67,15 +65,5 @@ describe('modelDeploymentWorkflow code levels', () => {
       { step: 'read', lastError: 'modeldeployments is forbidden' },
       { step: 'idle', lastError: null },
     ]);
-  });
-
-  it('a run begun before levels asks patched() for each change and writes the memo with each phase, as its recorded histories do', async () => {
-    const { fake, events } = await lifecycle(null);
-    expect(fake.localCleanups).toEqual([PROVIDER]);
-    const patches = patchMarkers(events).map((e) => Buffer.from(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data ?? []).toString());
-    expect(patches.join()).toContain('core-local-activities-provider-one-call');
-    expect(patches.join()).toContain('cleanup-in-process-provider');
-    expect(upsertedKeys(events)).toContain('TemporalChangeVersion');
-    expect(memoWrites(events).length).toBeGreaterThanOrEqual(3);
   });
 });

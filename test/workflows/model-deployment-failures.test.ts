@@ -1,8 +1,10 @@
 // The ModelDeployment workflow with stub activities (model-deployment-stubs.ts) when steps fail: a
 // provider nobody serves, a failing step's backoff and the retry update's answers; and continue-as-new.
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { reconcileSignal, retryUpdate } from '../../workflows/engine/definitions.ts';
+import { RETRY_REFUSED } from '../../workflows/engine/retry-refusal.ts';
 import { FakeDeployment, PROVIDER, reconcileOutcome, sleep, stubEnvironment } from './model-deployment-stubs.ts';
 
 const forbidden = () => {
@@ -96,6 +98,23 @@ describe('modelDeploymentWorkflow failures with stub activities', () => {
     expect(result).toEqual({ outcome: 'succeeded' });
     // A retry is never the short pass: the whole pass ran.
     expect(fake.assessed).toHaveLength(2);
+  });
+
+  it('refuses the retry update on a paused deployment, before it is accepted, and runs no pass for it', async () => {
+    const { fake, handle, viewWhere } = await start(new FakeDeployment({ paused: true }));
+    await viewWhere('paused', (v) => v.step === 'paused');
+    const assessed = fake.assessed.length;
+    const refused = await handle.executeUpdate(retryUpdate).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+    expect(refused).toMatchObject({ cause: { type: RETRY_REFUSED, message: expect.stringMatching(/^reconciliation is paused by the kubeairunway\.ai\/reconcile-paused annotation/) } });
+    // A refused update leaves nothing in the history, and the workflow goes on as before.
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.some((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toBe(false);
+    expect(fake.assessed).toHaveLength(assessed);
+    expect((await viewWhere('still paused', (v) => v.step === 'paused')).passes).toBe(1);
   });
 
   it('continues as new when the history grows, carrying the view and what it last wrote', async () => {

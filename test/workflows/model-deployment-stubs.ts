@@ -3,16 +3,15 @@
 // core worker's), and providers' stubs, each on its own task queue served by a worker of its own.
 // Shared by the model-deployment-*.test.ts files.
 import type { WorkflowHandle } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { WorkflowWorker } from '../../worker/workflow-thread.ts';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { Assessment, CoreActivities, CoreStatus, DeploymentSnapshot, EventInput, SelectionOutcome, ValidationOutcome } from '../../contract/core-activities.ts';
 import type { ApplyResult, CleanupOutcome, ProviderActivities, ReconcileOutcome } from '../../contract/provider-activities.ts';
 import type { Phase } from '../../api/types.ts';
-import { viewQuery } from '../../workflows/engine/definitions.ts';
 import { workflowIdFor, type ObjectRef, type ReadRef } from '../../contract/object-ref.ts';
-import type { ModelDeploymentInput } from '../../workflows/model-deployment/model-deployment.ts';
+import { modelDeploymentWorkflow, type ModelDeploymentInput } from '../../workflows/model-deployment/model-deployment.ts';
 import { CODE_LEVEL } from '../../workflows/engine/code-level.ts';
 import { coreTaskQueue } from '../../workflows/engine/settings.ts';
 import { inProcessActivityType, providerTaskQueue } from '../../workflows/model-deployment/settings.ts';
@@ -20,7 +19,13 @@ import type { ReconcileSettings } from '../../workflows/settings.ts';
 import type { DeploymentView } from '../../workflows/model-deployment/view.ts';
 import { TEST_SETTINGS, workflowBundle } from '../support/controller.ts';
 import { notServed } from '../../worker/core-worker.ts';
-import { eventually, temporalInfo, uniqueName } from '../support/env.ts';
+import { uniqueName } from '../support/env.ts';
+import { skippedResult, viewReader } from './workflow-views.ts';
+import { ServerClock, steppingClient, testServerInfo, timeSkippingEnvironment } from '../support/time-skipping.ts';
+
+let env: TestWorkflowEnvironment;
+/** The workflows' clock, the file's test environment's (one per file: stubEnvironment's hooks set it). */
+const clock = new ServerClock(() => env);
 
 /** The name the selector's stub picks unless a test says otherwise. */
 export const PROVIDER = 'stub';
@@ -91,8 +96,8 @@ export class FakeDeployment {
     this.object = { ...this.object, resourceVersion: String(Number(this.object.resourceVersion) + 1), ...change };
   }
 
-  /** `kubectl delete`: a deletionTimestamp while the finalizer holds the object. */
-  delete(at = new Date()): void {
+  /** `kubectl delete`: a deletionTimestamp (the workflows' now unless given) while the finalizer holds the object. */
+  delete(at = clock.now()): void {
     this.edit({ deletionTimestamp: at.toISOString() });
   }
 
@@ -179,11 +184,13 @@ export function wholeView(v: DeploymentView): DeploymentView {
 
 export interface StubbedRun {
   fake: FakeDeployment;
-  handle: WorkflowHandle;
+  handle: WorkflowHandle<typeof modelDeploymentWorkflow>;
   /** The workflow's result, as `wholeView`. */
   result(): Promise<DeploymentView>;
   view(): Promise<DeploymentView>;
   viewWhere(what: string, ok: (v: DeploymentView) => boolean, timeoutMs?: number): Promise<DeploymentView>;
+  /** viewWhere for a view a timer brings: the server's clock skips ahead between looks (ViewReader.skipUntil). */
+  skipUntil(what: string, ok: (v: DeploymentView) => boolean, timeoutMs?: number): Promise<DeploymentView>;
   /** Starts a worker with the fake's stubs on this provider's task queue. */
   serveProvider(name: string): Promise<void>;
 }
@@ -194,13 +201,13 @@ export interface StubbedRun {
  * and its providers' queues are its own.
  */
 export function stubEnvironment() {
-  let env: TestWorkflowEnvironment;
   const workers: { worker: Worker; run: Promise<void> }[] = [];
   const handles: WorkflowHandle[] = [];
 
   beforeAll(async () => {
-    env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporalInfo().temporalAddress, namespace: temporalInfo().temporalNamespace });
+    env = await timeSkippingEnvironment();
   });
+  beforeEach(() => clock.refresh());
   afterAll(async () => {
     await Promise.all(handles.map((h) => h.terminate('test over').catch(() => undefined)));
     for (const w of workers) w.worker.shutdown();
@@ -210,7 +217,7 @@ export function stubEnvironment() {
 
   async function runWorker(options: Parameters<typeof Worker.create>[0]): Promise<void> {
     // The product's worker class: workflows run in the same kind of thread as in production.
-    const worker = await WorkflowWorker.create({ connection: env.nativeConnection, namespace: temporalInfo().temporalNamespace, ...options });
+    const worker = await WorkflowWorker.create({ connection: env.nativeConnection, namespace: testServerInfo().temporalNamespace, ...options });
     workers.push({ worker, run: worker.run() });
   }
 
@@ -236,26 +243,17 @@ export function stubEnvironment() {
     await runWorker({ taskQueue, workflowBundle: await workflowBundle(), activities: { ...fake.coreActivities(), ...local, default: notServed } });
     const codeLevel = opts.codeLevel === undefined ? CODE_LEVEL : opts.codeLevel;
     const input: ModelDeploymentInput = { ref: fake.ref, settings, ...(codeLevel === null ? {} : { codeLevel }) };
-    const handle = await env.client.workflow.start('modelDeploymentWorkflow', { taskQueue, workflowId: workflowIdFor('ModelDeployment', fake.ref), args: [input] });
+    const handle = await steppingClient(env).workflow.start(modelDeploymentWorkflow, { taskQueue, workflowId: workflowIdFor('ModelDeployment', fake.ref), args: [input] });
     handles.push(handle);
-    const view = async () => wholeView((await handle.query(viewQuery)) as DeploymentView);
-    const result = async () => wholeView((await handle.result()) as DeploymentView);
-    const viewWhere = async (what: string, ok: (v: DeploymentView) => boolean, timeoutMs = 30_000) => {
-      let last: DeploymentView | undefined;
-      try {
-        return await eventually(what, async () => {
-          last = await view();
-          return ok(last) ? last : undefined;
-        }, timeoutMs);
-      } catch (err) {
-        // The view that did not match says more than "undefined".
-        throw new Error(`${(err as Error).message}; last view: ${JSON.stringify(last)}`);
-      }
-    };
-    return { fake, handle, result, view, viewWhere, serveProvider };
+    const reader = viewReader(env, handle);
+    const view = async () => wholeView(await reader.view());
+    const result = async () => wholeView(await skippedResult(env, handle));
+    const viewWhere = async (what: string, ok: (v: DeploymentView) => boolean, timeoutMs?: number) => wholeView(await reader.viewWhere(what, (v) => ok(wholeView(v)), timeoutMs));
+    const skipUntil = async (what: string, ok: (v: DeploymentView) => boolean, timeoutMs?: number) => wholeView(await reader.skipUntil(what, (v) => ok(wholeView(v)), timeoutMs));
+    return { fake, handle, result, view, viewWhere, skipUntil, serveProvider };
   }
 
-  return { start };
+  return { start, clock };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

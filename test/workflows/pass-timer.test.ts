@@ -1,7 +1,6 @@
-// The timer between passes (workflows/engine/pass-timer.ts): at code level 2 one timer bounds the
-// waits until it fires, so signal-driven passes start and cancel none; a shorter bound (a backoff)
-// replaces it, and a resync still comes when nothing else does. Histories recorded below level 2
-// (a timer per wait) replay as recorded: worker/replay.test.ts.
+// The timer between passes (workflows/engine/pass-timer.ts): one timer bounds the waits until it
+// fires, so signal-driven passes start and cancel none; a shorter bound (a backoff) replaces it, and a
+// resync still comes when nothing else does.
 import type { temporal } from '@temporalio/proto';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
@@ -18,9 +17,9 @@ describe('the timer between passes', () => {
   const { start } = stubEnvironment();
 
   /** Three signal-driven passes after the first; the history they leave. */
-  async function signalledPasses(codeLevel?: number) {
+  async function signalledPasses() {
     const fake = new FakeDeployment();
-    const { handle, viewWhere } = await start(fake, { codeLevel });
+    const { handle, viewWhere } = await start(fake);
     await viewWhere('settled', (v) => v.step === 'idle' && v.passes === 1);
     for (let i = 2; i <= 4; i++) {
       await handle.signal(reconcileSignal, { reason: `look ${i}` });
@@ -32,14 +31,6 @@ describe('the timer between passes', () => {
   it('stays armed across signal-driven passes: one timer started, none canceled', async () => {
     const { fake, events } = await signalledPasses();
     expect(fake.assessed.length).toBe(4);
-    expect(started(events)).toHaveLength(1);
-    expect(canceled(events)).toEqual([]);
-  });
-
-  it('a run begun at level 1 asks patched() for it (recorded histories without the marker replay as before)', async () => {
-    const { events } = await signalledPasses(1);
-    const patches = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
-    expect(patches.map((e) => Buffer.from(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data ?? []).toString()).join()).toContain('timer-kept-across-passes');
     expect(started(events)).toHaveLength(1);
     expect(canceled(events)).toEqual([]);
   });

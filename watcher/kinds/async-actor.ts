@@ -1,8 +1,8 @@
 import { ASYA_FINALIZER, ASYA_GROUP, ASYA_VERSION, ASYNC_ACTOR_KIND, ASYNC_ACTOR_PLURAL, MANAGED_BY_LABEL } from '../../api/asya/constants.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import { K8sName, K8sNamespace } from '../../workflows/engine/search-attributes.ts';
 import { specFingerprint } from '../fingerprint.ts';
 import type { WatchedKind } from '../watched-kind.ts';
+import { kindIdentity } from './kind-identity.ts';
 
 /**
  * AsyncActors (seed 002). Their workloads carry the label `asya.sh/managed-by=<actor>`: the ones they
@@ -11,13 +11,7 @@ import type { WatchedKind } from '../watched-kind.ts';
  * A change there (the owner stripping our containers, readiness) wakes the actor.
  */
 export const asyncActorKind: WatchedKind = {
-  kind: ASYNC_ACTOR_KIND,
-  workflowType: 'asyncActorWorkflow',
-  collection: { group: ASYA_GROUP, version: ASYA_VERSION, plural: ASYNC_ACTOR_PLURAL },
-  startAttributes: (ref) => [
-    { key: K8sNamespace, value: ref.namespace },
-    { key: K8sName, value: ref.name },
-  ],
+  ...kindIdentity(ASYNC_ACTOR_KIND, 'asyncActorWorkflow', { group: ASYA_GROUP, version: ASYA_VERSION, plural: ASYNC_ACTOR_PLURAL }),
   fingerprint: specFingerprint,
   isNew: (actor) => !actor.metadata?.finalizers?.includes(ASYA_FINALIZER),
   children: [

@@ -1,20 +1,14 @@
 import { FLAME_CLUSTER_KIND, FLAME_CLUSTER_LABEL, FLAME_CLUSTER_PLURAL, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
-import { K8sName, K8sNamespace } from '../../workflows/engine/search-attributes.ts';
 import { specFingerprint } from '../fingerprint.ts';
 import type { WatchedKind } from '../watched-kind.ts';
+import { kindIdentity } from './kind-identity.ts';
 
 /**
  * FlameClusters (seed 004): the workflow owns a ConfigMap, two Services and raw Pods, all labelled with
  * the cluster's name; any change of one (a pod's readiness, a deletion, an edit) wakes its owner.
  */
 export const flameClusterKind: WatchedKind = {
-  kind: FLAME_CLUSTER_KIND,
-  workflowType: 'flameClusterWorkflow',
-  collection: { group: FLAME_GROUP, version: FLAME_VERSION, plural: FLAME_CLUSTER_PLURAL },
-  startAttributes: (ref) => [
-    { key: K8sNamespace, value: ref.namespace },
-    { key: K8sName, value: ref.name },
-  ],
+  ...kindIdentity(FLAME_CLUSTER_KIND, 'flameClusterWorkflow', { group: FLAME_GROUP, version: FLAME_VERSION, plural: FLAME_CLUSTER_PLURAL }),
   fingerprint: specFingerprint,
   // No finalizer: a cluster the workflow has not written status to yet is new.
   isNew: (fc) => fc.status === undefined,

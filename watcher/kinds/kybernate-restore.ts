@@ -1,8 +1,8 @@
 import { CHECKPOINT_KIND, CHECKPOINT_PLURAL, KYBERNATE_GROUP, KYBERNATE_VERSION, RESTORE_KIND, RESTORE_LABEL, RESTORE_PLURAL } from '../../api/kybernate/constants.ts';
 import type { AnyObject } from '../../kube/custom-objects.ts';
-import { K8sName, K8sNamespace } from '../../workflows/engine/search-attributes.ts';
 import { specFingerprint } from '../fingerprint.ts';
 import type { WatchedKind } from '../watched-kind.ts';
+import { kindIdentity } from './kind-identity.ts';
 
 /** What of a checkpoint a restore waits on: its phase and image (a Pending restore goes on when it completes). */
 function checkpointFingerprint(obj: AnyObject): string {
@@ -15,13 +15,7 @@ function checkpointFingerprint(obj: AnyObject): string {
  * starts or fails; a KybernateCheckpoint's progress wakes the restores that name it.
  */
 export const kybernateRestoreKind: WatchedKind = {
-  kind: RESTORE_KIND,
-  workflowType: 'kybernateRestoreWorkflow',
-  collection: { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: RESTORE_PLURAL },
-  startAttributes: (ref) => [
-    { key: K8sNamespace, value: ref.namespace },
-    { key: K8sName, value: ref.name },
-  ],
+  ...kindIdentity(RESTORE_KIND, 'kybernateRestoreWorkflow', { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: RESTORE_PLURAL }),
   fingerprint: specFingerprint,
   // No finalizer: a restore the workflow has not written status to yet is new.
   isNew: (r) => r.status === undefined,

@@ -1,7 +1,7 @@
 import { CHECKPOINT_PLURAL, KYBERNATE_GROUP, KYBERNATE_VERSION, WORKLOAD_KIND, WORKLOAD_LABEL, WORKLOAD_PLURAL } from '../../api/kybernate/constants.ts';
-import { K8sName, K8sNamespace } from '../../workflows/engine/search-attributes.ts';
 import { specFingerprint } from '../fingerprint.ts';
 import type { WatchedKind } from '../watched-kind.ts';
+import { kindIdentity } from './kind-identity.ts';
 
 /**
  * KybernateWorkloads (seed 003 §3.3): long-lived workflows. Their pod and the KybernateCheckpoint of
@@ -10,13 +10,7 @@ import type { WatchedKind } from '../watched-kind.ts';
  * activator (activator/), not through the watch.
  */
 export const kybernateWorkloadKind: WatchedKind = {
-  kind: WORKLOAD_KIND,
-  workflowType: 'kybernateWorkloadWorkflow',
-  collection: { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: WORKLOAD_PLURAL },
-  startAttributes: (ref) => [
-    { key: K8sNamespace, value: ref.namespace },
-    { key: K8sName, value: ref.name },
-  ],
+  ...kindIdentity(WORKLOAD_KIND, 'kybernateWorkloadWorkflow', { group: KYBERNATE_GROUP, version: KYBERNATE_VERSION, plural: WORKLOAD_PLURAL }),
   fingerprint: specFingerprint,
   // No finalizer: a workload the workflow has not written status to yet is new.
   isNew: (w) => w.status === undefined,

@@ -1,8 +1,8 @@
 import { EventReason, FINALIZER, GROUP, MODEL_DEPLOYMENT_KIND, MODEL_DEPLOYMENT_PLURAL, PROVIDER_CONFIG_PLURAL, VERSION } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
-import { MdName, MdNamespace } from '../../workflows/engine/search-attributes.ts';
 import { deploymentFingerprint, providerConfigFingerprint } from '../fingerprint.ts';
 import type { WatchedKind } from '../watched-kind.ts';
+import { kindIdentity } from './kind-identity.ts';
 
 /**
  * ModelDeployments: their workflows start from their own events; InferenceProviderConfig changes wake
@@ -11,13 +11,7 @@ import type { WatchedKind } from '../watched-kind.ts';
  * (the CRD version is the provider's to detect): see `watcher/provider-resource-watch.ts`.
  */
 export const modelDeploymentKind: WatchedKind = {
-  kind: MODEL_DEPLOYMENT_KIND,
-  workflowType: 'modelDeploymentWorkflow',
-  collection: { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL },
-  startAttributes: (ref) => [
-    { key: MdNamespace, value: ref.namespace },
-    { key: MdName, value: ref.name },
-  ],
+  ...kindIdentity(MODEL_DEPLOYMENT_KIND, 'modelDeploymentWorkflow', { group: GROUP, version: VERSION, plural: MODEL_DEPLOYMENT_PLURAL }, 'md'),
   fingerprint: deploymentFingerprint,
   isNew: (md) => !md.metadata?.finalizers?.includes(FINALIZER),
   related({ watch, wakeWhere }) {

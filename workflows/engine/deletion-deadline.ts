@@ -21,15 +21,10 @@ export interface DeadlineOptions {
   beforeWait?(n: number): Promise<void>;
   /**
    * Where the deadline is checked. 'after-attempt' (the default): a failed attempt past the deadline
-   * ends the loop at once. 'after-wait': it still waits (at most until the deadline) and then ends, as
-   * ModelDeployment's cleanup always has; its recorded histories replay that order.
+   * ends the loop at once. 'after-wait': it still waits (at most until the deadline) and then ends
+   * without another attempt, as ModelDeployment's cleanup does.
    */
   deadlineCheck?: 'after-attempt' | 'after-wait';
-  /**
-   * When the signal flag is cleared: before each attempt (the default), so a change reported while it
-   * runs still cuts the wait short; or, in histories recorded before that, just before the wait.
-   */
-  clearBeforeAttempt?: boolean;
 }
 
 /**
@@ -39,13 +34,13 @@ export interface DeadlineOptions {
  * removes its finalizer anyway).
  */
 export async function untilDeadline(loop: DeadlineLoop, opts: DeadlineOptions): Promise<boolean> {
-  const { deadline, pollMs, deadlineCheck = 'after-attempt', clearBeforeAttempt = true } = opts;
+  const { deadline, pollMs, deadlineCheck = 'after-attempt' } = opts;
   for (let n = 1; ; n++) {
-    if (clearBeforeAttempt) loop.dirty = false;
+    // Cleared before each attempt, so a change reported while it runs still cuts the wait short.
+    loop.dirty = false;
     if (await opts.attempt(n)) return true;
     if (deadlineCheck === 'after-attempt' && Date.now() >= deadline) return false;
     await opts.beforeWait?.(n);
-    if (!clearBeforeAttempt) loop.dirty = false;
     await condition(() => loop.dirty, Math.min(pollMs, Math.max(deadline - Date.now(), 1)));
     if (deadlineCheck === 'after-wait' && Date.now() >= deadline) return false;
   }

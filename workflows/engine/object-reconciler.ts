@@ -1,5 +1,5 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { continueAsNew, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
+import { continueAsNew } from '@temporalio/workflow';
 import type { ObjectRef, ReadRef } from '../../contract/object-ref.ts';
 import type { ReconcileRequest } from './definitions.ts';
 import { toMs } from './durations.ts';
@@ -24,7 +24,7 @@ export interface ObjectInput<V extends LoopView, C = V, S extends EngineSettings
   carried?: C;
   /** The newest resourceVersion a signal reported (see SeenVersion), where `carried` does not hold it. */
   seenVersion?: string;
-  /** The code level the run began at (see code-level.ts); absent in runs begun before levels. */
+  /** The code level the run began at (see code-level.ts); a run started without one began at the first. */
   codeLevel?: number;
 }
 
@@ -37,14 +37,13 @@ export function freshView(ref: ObjectRef, step: string): LoopView {
  * The parts of a Reconciler every kind shares: settings, the version signals reported, the phase as
  * the `K8sPhase` search attribute and a memo of the last failure (each written only when it changes),
  * continue-as-new with the view, the step bookkeeping and the code level's patches. A kind writes
- * `runPass` (and, if it needs, the hooks: `attributes`, `recordedMemo`, `nextInput`, the loop's).
+ * `runPass` (and, if it needs, the hooks: `attributes`, `nextInput`, the loop's).
  */
 export abstract class ObjectReconciler<V extends LoopView, C = V, S extends EngineSettings = EngineSettings> implements Reconciler<V> {
   readonly view: V;
   readonly settings: S;
   dirty = false;
   private readonly seen: SeenVersion;
-  private published = '';
   private readonly visibility = new VisibilityWrites();
 
   /**
@@ -76,9 +75,8 @@ export abstract class ObjectReconciler<V extends LoopView, C = V, S extends Engi
     return stepError(this.view.step, err);
   }
 
-  /** The search attributes and the failure memo (see VisibilityWrites); runs begun before code levels as recorded. */
+  /** The search attributes and the failure memo (see VisibilityWrites). */
   publish(): void {
-    if (!this.input.codeLevel) return this.publishAsRecorded();
     this.visibility.attributes(this.attributes());
     this.visibility.failure(this.view);
   }
@@ -88,31 +86,9 @@ export abstract class ObjectReconciler<V extends LoopView, C = V, S extends Engi
     return [{ key: K8sPhase, value: this.view.phase ?? null }];
   }
 
-  /**
-   * What runs begun before code levels wrote in their memo, and the values whose change made them write
-   * it (with the attributes): their histories replay these commands.
-   */
-  protected recordedMemo(): { summary: Record<string, unknown>; changedBy: unknown[] } {
-    const { view } = this;
-    return {
-      summary: { phase: view.phase ?? null, step: view.step, lastError: view.lastError?.message ?? null },
-      changedBy: [view.phase, view.lastError?.message],
-    };
-  }
-
-  /** Runs begun before code levels wrote both whenever either changed. */
-  private publishAsRecorded(): void {
-    const { summary, changedBy } = this.recordedMemo();
-    const key = JSON.stringify(changedBy);
-    if (key === this.published) return;
-    this.published = key;
-    upsertSearchAttributes(this.attributes());
-    upsertMemo({ summary });
-  }
-
-  /** Whether this run takes the change a patch guards: known from its code level, else asked of `patched()`. */
-  takes(patchId: string, since?: number): boolean {
-    return takesChange(this.input.codeLevel, patchId, since);
+  /** Whether this run takes the change a patch new at level `since` guards (see code-level.ts). */
+  takes(patchId: string, since: number): boolean {
+    return takesChange(this.input.codeLevel ?? 1, patchId, since);
   }
 
   continueAsNew(): Promise<never> {

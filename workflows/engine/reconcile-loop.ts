@@ -2,6 +2,7 @@ import { allHandlersFinished, condition, setHandler, workflowInfo } from '@tempo
 import { reconcileSignal, retrySignal, retryUpdate, viewQuery, type ReconcileRequest } from './definitions.ts';
 import { backoffMs } from './durations.ts';
 import { PassTimer } from './pass-timer.ts';
+import { validateRetry } from './retry-refusal.ts';
 import type { LoopView, RetryResult, StepError } from './view.ts';
 
 /** How a pass ended: stop (object gone), or wait for a signal or at most `afterMs`. */
@@ -39,12 +40,7 @@ export interface Reconciler<V extends LoopView> {
   settling?(): void;
   /** The wait ended by its timer (a resync or a backoff), not by a signal. */
   timedOut?(): void;
-  /** Whether this run takes the change a patch guards (see code-level.ts). */
-  takes(patchId: string, since?: number): boolean;
 }
-
-/** Patch ID (code level 2): one timer bounds the waits between passes until it fires (see PassTimer). */
-const TIMER_KEPT_ACROSS_PASSES = 'timer-kept-across-passes';
 
 /**
  * The level-triggered loop every kind's workflow runs: a pass, then a wait that any signal cuts short,
@@ -54,6 +50,8 @@ const TIMER_KEPT_ACROSS_PASSES = 'timer-kept-across-passes';
 export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promise<V> {
   const { view, settings } = r;
   let inPass = false;
+  /** The last pass found the object gone: the run is ending. */
+  let objectGone = false;
 
   setHandler(reconcileSignal, (request) => {
     r.heard?.(request);
@@ -63,24 +61,30 @@ export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promi
     r.retried?.();
     r.dirty = true;
   });
-  setHandler(retryUpdate, async (): Promise<RetryResult> => {
-    const retried = view.lastError?.step ?? (view.waitingFor ? view.step : undefined);
-    const previousError = view.lastError;
-    const target = view.passes + (inPass ? 2 : 1);
-    r.retried?.();
-    r.dirty = true;
-    await condition(() => view.passes >= target);
-    return {
-      retried,
-      previousError,
-      outcome: view.lastError ? 'failed' : view.waitingFor ? 'waiting' : 'succeeded',
-      error: view.lastError,
-    };
-  });
+  setHandler(
+    retryUpdate,
+    async (): Promise<RetryResult> => {
+      const retried = view.lastError?.step ?? (view.waitingFor ? view.step : undefined);
+      const previousError = view.lastError;
+      const target = view.passes + (inPass ? 2 : 1);
+      r.retried?.();
+      r.dirty = true;
+      await condition(() => view.passes >= target);
+      return {
+        retried,
+        previousError,
+        outcome: view.lastError ? 'failed' : view.waitingFor ? 'waiting' : 'succeeded',
+        error: view.lastError,
+      };
+    },
+    {
+      // Refused before it is accepted (and recorded): what it cannot do, said to the operator at once.
+      validator: () => validateRetry(view, objectGone),
+    },
+  );
   setHandler(viewQuery, () => view);
-  // Runs begun before level 2 started a timer for each wait and canceled it when a signal came first.
-  const timer = r.takes(TIMER_KEPT_ACROSS_PASSES, 2) ? new PassTimer() : undefined;
-  const wait = async (ms: number): Promise<boolean> => (timer ? timer.wait(ms, () => r.dirty) : !(await condition(() => r.dirty, ms)));
+  // One timer bounds the waits between passes until it fires (see PassTimer).
+  const timer = new PassTimer();
 
   for (;;) {
     // Every run starts with a pass; signals that arrive during a pass mark it for one more.
@@ -99,10 +103,13 @@ export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promi
     inPass = false;
     view.passes++;
     r.publish();
-    if (end.done) return view;
+    if (end.done) {
+      objectGone = true;
+      return view;
+    }
 
     r.settling?.();
-    if (await wait(end.afterMs)) r.timedOut?.();
+    if (await timer.wait(end.afterMs, () => r.dirty)) r.timedOut?.();
     const info = workflowInfo();
     // A retry update still waiting for its pass gets that pass first; the next iteration continues as new.
     if ((info.continueAsNewSuggested || info.historyLength > settings.maxHistoryEvents) && allHandlersFinished()) {

@@ -63,12 +63,6 @@ const cluster = proxyLocalActivities<WorkloadActivities>({ startToCloseTimeout: 
 const CHECKPOINT_MARGIN_MS = 60_000;
 /** Checkpoints of an old incarnation (or a user's) under a suspend's name are skipped, at most this many. */
 const MAX_FOREIGN_CHECKPOINTS = 5;
-/**
- * Patch ID (see `ObjectReconciler.takes`): a pod the workload could not create (the API server refused it, e.g. an
- * unknown RuntimeClass) is reported in status (Failed) before the pass fails; histories recorded
- * before it failed the pass without a status write.
- */
-const WORKLOAD_REPORTS_POD_REFUSAL = 'workload-reports-pod-refusal';
 
 /**
  * One KybernateWorkload (seed 003 §3.3), a long-lived workflow: it runs the workload's pod; a durable
@@ -153,7 +147,8 @@ class WorkloadReconciler extends ObjectReconciler<WorkloadView> {
     try {
       pod = await cluster.applyWorkloadPod(ref, restoreFrom ? { restoreFrom, ...(view.checkpointNode ? { nodeName: view.checkpointNode } : {}) } : {});
     } catch (err) {
-      if (!isCancellation(err) && this.takes(WORKLOAD_REPORTS_POD_REFUSAL)) await this.reportPodFailure(ref, podName, err);
+      // A pod the API server refused (e.g. an unknown RuntimeClass) is reported in status (Failed).
+      if (!isCancellation(err)) await this.reportPodFailure(ref, podName, err);
       // The pass fails all the same: the loop backs off and tries again; a spec change tries at once.
       throw err;
     }

@@ -13,9 +13,6 @@ import { inProcessActivityType, providerTaskQueue } from './settings.ts';
 const CORE_ACTIVITY_TIMEOUT = KUBE_ACTIVITY_TIMEOUT;
 const PROVIDER_ACTIVITY_TIMEOUT = '30s';
 
-/** The core's steps as activities on the core queue: how histories recorded before local steps ran them. */
-export const coreActivities = proxyActivities<CoreActivities>({ startToCloseTimeout: CORE_ACTIVITY_TIMEOUT, retry: ACTIVITY_RETRY });
-
 /**
  * The core's steps as local activities: run by the worker that runs the workflow, inside its workflow
  * task, each recorded in history as a marker with its result (the Temporal UI lists them with their

@@ -11,16 +11,11 @@ import { MdPhase, MdProvider } from '../engine/search-attributes.ts';
 import { ENGINE_DEFAULTS, type EngineSettings } from '../engine/settings.ts';
 import { stepError } from '../engine/step-error.ts';
 import type { StepError } from '../engine/view.ts';
-import { coreActivities, inProcessCall, localCoreActivities, providerActivities } from './activities.ts';
+import { inProcessCall, localCoreActivities, providerActivities } from './activities.ts';
+import type { PassState } from './pass-state.ts';
 import { runPass } from './pass.ts';
 import { MODEL_DEPLOYMENT_DEFAULTS, NOT_SERVED, type ModelDeploymentSettings } from './settings.ts';
 import type { DeploymentView } from './view.ts';
-
-/**
- * Patch ID (see `takes`): core steps run as local activities and the provider's compatibility, apply
- * and observe as one `reconcileResource` call. Histories recorded before it replay the old commands.
- */
-export const FEWER_ROUND_TRIPS = 'core-local-activities-provider-one-call';
 
 /** What a run hands to the next one at continue-as-new. */
 export interface CarriedState {
@@ -45,7 +40,7 @@ function initialView(ref: ObjectRef): DeploymentView {
  * the engine's reconciler with what is ModelDeployment's own (the Md* search attributes, the core status
  * it last wrote, a provider switch's start, the short pass after a change of the provider's resource).
  */
-export class DeploymentState extends ObjectReconciler<DeploymentView, CarriedState, ModelDeploymentSettings & EngineSettings> {
+export class DeploymentState extends ObjectReconciler<DeploymentView, CarriedState, ModelDeploymentSettings & EngineSettings> implements PassState {
   coreStatus: CoreStatus | undefined;
   private lastCoreWrite: string | undefined;
   /** When the current provider switch began waiting for the old provider (workflow time). */
@@ -56,10 +51,8 @@ export class DeploymentState extends ObjectReconciler<DeploymentView, CarriedSta
    * pass only needs the provider's call (see `runPass`).
    */
   onlyResourceChanged = false;
-  /** Whether this run issues the commands of FEWER_ROUND_TRIPS (false only when replaying an older history). */
-  readonly fewerRoundTrips: boolean;
-  /** The core's steps: local activities, or activities on the core queue in older histories. */
-  readonly core: CoreActivities;
+  /** The core's steps: local activities, run by the worker that runs the workflow. */
+  readonly core: CoreActivities = localCoreActivities;
   /** Providers the last assessment said run in the workflow's worker process (Assessment.inProcessProviders). */
   inProcessProviders: ReadonlySet<string> = new Set();
 
@@ -69,8 +62,6 @@ export class DeploymentState extends ObjectReconciler<DeploymentView, CarriedSta
     this.coreStatus = carried?.core;
     this.lastCoreWrite = carried?.lastCoreWrite;
     this.switchSince = carried?.switchSince;
-    this.fewerRoundTrips = this.takes(FEWER_ROUND_TRIPS);
-    this.core = this.fewerRoundTrips ? localCoreActivities : coreActivities;
   }
 
   runPass(): Promise<PassEnd> {
@@ -117,15 +108,6 @@ export class DeploymentState extends ObjectReconciler<DeploymentView, CarriedSta
     ];
   }
 
-  /** Runs begun before code levels had the provider in the memo too, and before FEWER_ROUND_TRIPS wrote it whenever the step changed. */
-  protected override recordedMemo(): { summary: Record<string, unknown>; changedBy: unknown[] } {
-    const { view } = this;
-    return {
-      summary: { phase: view.phase ?? null, provider: view.provider ?? null, step: view.step, lastError: view.lastError?.message ?? null },
-      changedBy: [view.phase, view.provider, this.fewerRoundTrips ? '' : view.step, view.lastError?.message],
-    };
-  }
-
   /** The next run carries the core status last written and a switch's start besides the view. */
   protected override nextInput(): ModelDeploymentInput {
     return { ref: this.ref, settings: this.input.settings, carried: this.carried(), codeLevel: CODE_LEVEL };
@@ -148,14 +130,13 @@ export class DeploymentState extends ObjectReconciler<DeploymentView, CarriedSta
 
   /**
    * The provider's one call: a local activity when its worker runs beside this workflow's, else on its
-   * task queue. Histories recorded before in-process providers carry no such providers and replay as
-   * they were; a worker that does not serve the provider after all (the workflow moved) sends it remote.
+   * task queue; a worker that does not serve the provider after all (the workflow moved) sends it remote.
    */
   reconcileResource(name: string, ref: ReadRef): Promise<ReconcileOutcome> {
     return this.callProvider(name, 'reconcileResource', ref, this.inProcessProviders.has(name));
   }
 
-  /** The provider's cleanup, in process when `inProcess` says so (a choice the caller guards with a patch). */
+  /** The provider's cleanup, in process when `inProcess` says so (the cleanup's choice, see cleanup.ts). */
   cleanupResources(name: string, ref: ReadRef, scheduleToStartMs: number, inProcess: boolean): Promise<CleanupOutcome> {
     return this.callProvider(name, 'cleanupResources', ref, inProcess, scheduleToStartMs);
   }

@@ -1,48 +1,34 @@
-import type { ConditionInput, CoreStatus, DeploymentSnapshot } from '../../contract/core-activities.ts';
+import type { Assessment, ConditionInput, CoreStatus, DeploymentSnapshot, ValidationOutcome } from '../../contract/core-activities.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
 import type { ApplyOutcome, ObservedStatus } from '../../contract/provider-activities.ts';
 import { runCleanup } from './cleanup.ts';
-import { leaveOldProvider } from './switch-provider.ts';
-import type { DeploymentState } from './deployment-state.ts';
+import { leaveOldProvider, type SwitchContext } from './switch-provider.ts';
+import type { PassState } from './pass-state.ts';
 import type { PassEnd } from '../engine/reconcile-loop.ts';
 import { toMs } from '../engine/durations.ts';
 
 const EXPLICIT_SELECTION = 'explicit provider selection';
-/** Patch ID (see `ObjectReconciler.takes`): a pass woken only by the provider's resource runs only the provider's call. */
-const RESOURCE_CHANGE_SKIPS_ASSESSMENT = 'resource-change-skips-assessment';
-/**
- * Patch ID, code level 3: the core's conditions and `status.provider` are written before the provider's
- * call whenever the object does not show them yet, so a deployment never shows a blank status after its
- * first pass, however long the provider takes to answer (or whether any worker serves it at all).
- */
-const CORE_STATUS_BEFORE_PROVIDER = 'core-status-before-provider';
-/** Patch ID, code level 3: the Validated condition's message lists validation's warnings. */
-const VALIDATION_WARNINGS_SHOWN = 'validation-warnings-shown';
+
+/** The provider status records and why it was chosen, as the core writes it. */
+type Selection = NonNullable<CoreStatus['provider']>;
 
 /**
- * One level-triggered pass over the live object: each step reads it through an activity (from the
- * worker's cache when that is new enough); the pass ends by saying how long it may wait before the
- * next one (any signal cuts the wait short).
+ * One level-triggered pass over the live object: the assessment (read, finalizer, validation and
+ * selection in one local activity), then the provider's one call; the pass ends by saying how long
+ * it may wait before the next one (any signal cuts the wait short).
  */
-export async function runPass(state: DeploymentState): Promise<PassEnd> {
+export async function runPass(state: PassState): Promise<PassEnd> {
   const settledOn = state.view.provider;
-  if (state.fewerRoundTrips && state.onlyResourceChanged && settledOn && state.takes(RESOURCE_CHANGE_SKIPS_ASSESSMENT)) {
-    // Only the provider's resource changed since a settled pass (its operator's status, an edit, a
-    // deletion): the provider's one call observes it, restores it if edited, recreates it if gone. Any
-    // change of the object itself, a retry or the resync timer brings the whole pass back.
-    state.at('apply');
-    const outcome = await state.reconcileResource(settledOn, state.readRef());
-    // The provider found no object (deleted without our finalizer): the whole pass decides what ends.
-    if (outcome.observed.phase !== 'Terminating') return afterProvider(state, settledOn, outcome.apply, outcome.observed);
+  if (state.onlyResourceChanged && settledOn) {
+    const end = await resourcePass(state, settledOn);
+    if (end) return end;
   }
   state.at('read');
-  // Read, finalizer, validation and selection as one local activity where the history allows it; the
-  // pass below then finds their results instead of running them one by one.
-  const assessed = state.fewerRoundTrips ? await state.core.assessDeployment(state.readRef(), { selectorEnabled: state.settings.providerSelectorEnabled }) : undefined;
-  const snap = assessed ? assessed.snapshot : await state.core.readDeployment(state.readRef());
-  if (assessed?.inProcessProviders) state.inProcessProviders = new Set(assessed.inProcessProviders);
+  const assessed = await state.core.assessDeployment(state.readRef(), { selectorEnabled: state.settings.providerSelectorEnabled });
+  const snap = assessed.snapshot;
+  if (assessed.inProcessProviders) state.inProcessProviders = new Set(assessed.inProcessProviders);
   if (!snap || snap.uid !== state.ref.uid) return { done: true };
-  // Every later step of this pass reads the object at least as new as this first read saw it.
+  // Every later step of this pass reads the object at least as new as the assessment saw it.
   const ref = snap.resourceVersion ? { ...state.ref, seenVersion: snap.resourceVersion } : state.ref;
   state.view.observedGeneration = snap.generation;
   state.view.provider = snap.selectedProvider ?? state.view.provider;
@@ -52,88 +38,107 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
     return { done: true };
   }
 
-  // What the core already owns stays owned: SSA would remove a field the core leaves out.
+  // What the core already owns stays owned: SSA would remove a field the core leaves out. Passes that
+  // end before the provider runs report the generation they judged.
   const recorded = snap.selectedProvider ? { name: snap.selectedProvider, selectedReason: snap.selectedReason ?? '' } : undefined;
-  const base: CoreStatus = { provider: recorded };
-  // Passes that end before the provider runs report the generation they judged.
-  const stopped: CoreStatus = { ...base, observedGeneration: snap.generation };
-  if (snap.paused) {
-    state.view.paused = true;
-    state.at('paused', 'the pause annotation to be removed');
-    // Nothing changes while paused: the core's conditions are written back as they are.
-    await state.writeCore({
-      ...stopped,
-      validated: state.coreStatus?.validated ?? snap.validated,
-      providerSelected: state.coreStatus?.providerSelected ?? snap.providerSelected,
-      phase: state.coreStatus?.phase,
-      paused: { status: 'True', reason: 'ReconcilePaused', message: 'Reconciliation is paused by annotation kubeairunway.ai/reconcile-paused' },
-    });
-    return { done: false, afterMs: state.resyncMs() };
-  }
+  const stopped: CoreStatus = { provider: recorded, observedGeneration: snap.generation };
+  if (snap.paused) return holdPaused(state, snap, stopped);
   state.view.paused = false;
 
-  if (!snap.hasFinalizer && !assessed) {
-    state.at('finalizer');
-    await state.core.addFinalizer(ref);
-  }
-
   state.at('validate');
-  const validation = assessed?.validation ?? (await state.core.validateDeployment(ref));
-  if (!validation.valid) {
-    const message = validation.message ?? 'Validation failed';
-    state.at('validate', validation.waitingFor ?? 'a valid spec');
-    return waitPending(state, message, {
-      ...stopped,
-      validated: { status: 'False', reason: 'ValidationFailed', message },
-      // From the object when this run never wrote it: SSA would remove a condition the apply leaves out.
-      providerSelected: state.coreStatus?.providerSelected ?? snap.providerSelected,
-    });
-  }
-  // What validation warns about (a spec it admits but part of which cannot work) stays visible in
-  // `kubectl get/describe`, not only at admission. Patched: the message changes the core's status write.
-  const warned = validation.warnings.length > 0 && state.takes(VALIDATION_WARNINGS_SHOWN, 3);
-  const validated = { status: 'True' as const, reason: 'ValidationPassed', message: warned ? `Spec validation passed with warnings: ${validation.warnings.join('; ')}` : 'Spec validation passed' };
+  // The assessment validates every object it finds neither deleting nor paused; its type cannot say so.
+  const validation = assessed.validation ?? (await state.core.validateDeployment(ref));
+  if (!validation.valid) return refuseInvalid(state, snap, stopped, validation);
+  const validated = validatedCondition(validation);
 
-  let provider = snap.selectedProvider;
-  if (provider && snap.explicitProvider && snap.explicitProvider !== provider) {
-    const ctx = { stopped, validated, resource: snap.resource, leaving: assessed?.leaving };
-    if (!(await leaveOldProvider(state, ref, provider, snap.explicitProvider, ctx))) return { done: false, afterMs: toMs(state.settings.pollInterval) };
-    provider = undefined;
+  let keep = recorded;
+  if (recorded && snap.explicitProvider && snap.explicitProvider !== recorded.name) {
+    const ctx: SwitchContext = { stopped, validated, resource: snap.resource, leaving: assessed.leaving };
+    if (!(await leaveOldProvider(state, ref, recorded.name, snap.explicitProvider, ctx))) return { done: false, afterMs: toMs(state.settings.pollInterval) };
+    keep = undefined;
   } else {
     // No switch pending (none began, or the spec went back before it ended): a later switch gets its own deadline.
     state.switchSince = undefined;
   }
+  const selection = keep ?? (await selectProvider(state, ref, assessed, stopped, validated));
+  if ('done' in selection) return selection;
+  return callProvider(state, ref, snap, selection.name, selectedStatus(selection, validated));
+}
 
-  let selection = provider ? recorded : undefined;
-  if (!provider) {
-    state.at('select-provider');
-    const outcome = assessed?.selection ?? (await state.core.selectProvider(ref, { selectorEnabled: state.settings.providerSelectorEnabled }));
-    if (!outcome.provider) {
-      const message = outcome.message ?? 'No provider selected';
-      state.at('select-provider', 'a provider');
-      return waitPending(state, message, { ...stopped, provider: undefined, validated, providerSelected: { status: 'False', reason: outcome.reason, message } });
-    }
-    provider = outcome.provider;
-    selection = { name: provider, selectedReason: outcome.reason };
-  }
-  state.view.provider = provider;
-  const selected: CoreStatus = {
-    ...base,
-    provider: selection,
-    validated,
-    providerSelected: {
-      status: 'True',
-      reason: selection?.selectedReason === EXPLICIT_SELECTION ? 'ExplicitSelection' : 'AutoSelected',
-      message: selection?.selectedReason ?? '',
-    },
-  };
-  if (!state.fewerRoundTrips) return providerAsRecorded(state, provider, ref, selected);
+/**
+ * The short pass: only the provider's resource changed since a settled pass (its operator's status,
+ * an edit, a deletion), so the provider's one call observes it, restores it if edited, recreates it
+ * if gone. Any change of the object itself, a retry or the resync timer brings the whole pass back.
+ * Undefined when the provider found no object (deleted without our finalizer): the whole pass decides.
+ */
+async function resourcePass(state: PassState, provider: string): Promise<PassEnd | undefined> {
   state.at('apply');
-  // The resource first: the core's own status write (the selection it made) follows the provider's
-  // call instead of holding back the workflow task that schedules it. Should the call fail, the
-  // failure's Pending status is written with this selection in it. Unless the object does not show
-  // the selection yet (a new deployment, a switch, a new generation): then it is written first.
-  if (!showsSelection(snap, selected) && state.takes(CORE_STATUS_BEFORE_PROVIDER, 3)) {
+  const outcome = await state.reconcileResource(provider, state.readRef());
+  if (outcome.observed.phase === 'Terminating') return undefined;
+  return afterProvider(state, provider, outcome.apply, outcome.observed);
+}
+
+/** Paused: nothing changes, the core's conditions are written back as they are, with ReconcilePaused. */
+async function holdPaused(state: PassState, snap: DeploymentSnapshot, stopped: CoreStatus): Promise<PassEnd> {
+  state.view.paused = true;
+  state.at('paused', 'the pause annotation to be removed');
+  await state.writeCore({
+    ...stopped,
+    validated: state.coreStatus?.validated ?? snap.validated,
+    providerSelected: state.coreStatus?.providerSelected ?? snap.providerSelected,
+    phase: state.coreStatus?.phase,
+    paused: { status: 'True', reason: 'ReconcilePaused', message: 'Reconciliation is paused by annotation kubeairunway.ai/reconcile-paused' },
+  });
+  return { done: false, afterMs: state.resyncMs() };
+}
+
+/** An invalid spec: Validated False, phase Pending, until an edit makes it valid. */
+function refuseInvalid(state: PassState, snap: DeploymentSnapshot, stopped: CoreStatus, validation: ValidationOutcome): Promise<PassEnd> {
+  const message = validation.message ?? 'Validation failed';
+  state.at('validate', validation.waitingFor ?? 'a valid spec');
+  return waitPending(state, message, {
+    ...stopped,
+    validated: { status: 'False', reason: 'ValidationFailed', message },
+    // From the object when this run never wrote it: SSA would remove a condition the apply leaves out.
+    providerSelected: state.coreStatus?.providerSelected ?? snap.providerSelected,
+  });
+}
+
+/**
+ * Validated True. What validation warns about (a spec it admits but part of which cannot work) stays
+ * visible in `kubectl get/describe`, not only at admission.
+ */
+function validatedCondition(validation: ValidationOutcome): ConditionInput {
+  const warned = validation.warnings.length > 0;
+  return { status: 'True', reason: 'ValidationPassed', message: warned ? `Spec validation passed with warnings: ${validation.warnings.join('; ')}` : 'Spec validation passed' };
+}
+
+/** The selector's choice (from the assessment, or asked after a switch); a pass that waits when it finds none. */
+async function selectProvider(state: PassState, ref: ReadRef, assessed: Assessment, stopped: CoreStatus, validated: ConditionInput): Promise<Selection | PassEnd> {
+  state.at('select-provider');
+  const outcome = assessed.selection ?? (await state.core.selectProvider(ref, { selectorEnabled: state.settings.providerSelectorEnabled }));
+  if (outcome.provider) return { name: outcome.provider, selectedReason: outcome.reason };
+  const message = outcome.message ?? 'No provider selected';
+  state.at('select-provider', 'a provider');
+  return waitPending(state, message, { ...stopped, provider: undefined, validated, providerSelected: { status: 'False', reason: outcome.reason, message } });
+}
+
+function selectedStatus(selection: Selection, validated: ConditionInput): CoreStatus {
+  const reason = selection.selectedReason === EXPLICIT_SELECTION ? 'ExplicitSelection' : 'AutoSelected';
+  return { provider: selection, validated, providerSelected: { status: 'True', reason, message: selection.selectedReason } };
+}
+
+/**
+ * The provider's one call, and the core's status around it. The resource first: the core's own status
+ * write follows the call instead of holding back the workflow task that schedules it (should the call
+ * fail, the failure's Pending status carries this selection). Unless the object does not show the
+ * selection yet (a new deployment, a switch, a new generation): then it is written first, so a
+ * deployment never shows a blank status however long the provider takes to answer.
+ */
+async function callProvider(state: PassState, ref: ReadRef, snap: DeploymentSnapshot, provider: string, selected: CoreStatus): Promise<PassEnd> {
+  state.view.provider = provider;
+  state.at('apply');
+  if (!showsSelection(snap, selected)) {
     // A phase the core wrote itself (a switch's wait, an unavailable provider) stays until the
     // provider has written its own: released before, it would leave the phase blank meanwhile.
     const held = state.coreStatus?.phase;
@@ -145,27 +150,8 @@ export async function runPass(state: DeploymentState): Promise<PassEnd> {
   return afterProvider(state, provider, outcome.apply, outcome.observed);
 }
 
-/**
- * The commands of histories recorded before FEWER_ROUND_TRIPS: the core's status first, then three
- * calls on the provider's queue (compatibility, apply, observe).
- */
-async function providerAsRecorded(state: DeploymentState, provider: string, ref: ReadRef, selected: CoreStatus): Promise<PassEnd> {
-  await state.writeCore(selected, ref);
-  state.publish();
-  const acts = state.provider(provider);
-  state.at('compatibility');
-  const compatibility = await acts.checkCompatibility(ref);
-  let applied: ApplyOutcome | undefined;
-  if (compatibility.compatible) {
-    state.at('apply');
-    applied = await acts.applyResource(ref);
-  }
-  state.at('observe');
-  return afterProvider(state, provider, applied, await acts.observeResource(ref));
-}
-
-/** What the provider's steps leave the deployment waiting for; `applied` is undefined for an incompatible spec. */
-function afterProvider(state: DeploymentState, provider: string, applied: ApplyOutcome | undefined, observed: ObservedStatus): PassEnd {
+/** What the provider's call leaves the deployment waiting for; `applied` is undefined for an incompatible spec. */
+function afterProvider(state: PassState, provider: string, applied: ApplyOutcome | undefined, observed: ObservedStatus): PassEnd {
   state.view.phase = observed.phase;
   state.view.message = observed.message;
   switch (applied?.result) {
@@ -195,7 +181,7 @@ function showsSelection(snap: DeploymentSnapshot, selected: CoreStatus): boolean
  * The core stops the pass itself and says why in status (phase Pending with the message), then waits
  * for a change: any edit of the object, or of what it waits for, wakes the workflow by watch.
  */
-async function waitPending(state: DeploymentState, message: string, core: CoreStatus): Promise<PassEnd> {
+async function waitPending(state: PassState, message: string, core: CoreStatus): Promise<PassEnd> {
   state.view.phase = 'Pending';
   state.view.message = message;
   await state.writeCore({ ...core, phase: { phase: 'Pending', message } });

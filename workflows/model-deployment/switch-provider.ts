@@ -1,17 +1,8 @@
 import type { Assessment, ConditionInput, CoreStatus } from '../../contract/core-activities.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
-import type { DeploymentState } from './deployment-state.ts';
+import type { PassState } from './pass-state.ts';
 import { toMs } from '../engine/durations.ts';
 import { stepError } from '../engine/step-error.ts';
-
-/** Patch ID (see `ObjectReconciler.takes`): a provider switch waits at most the cleanup deadline for the old provider. */
-const PROVIDER_SWITCH_DEADLINE = 'provider-switch-deadline';
-/**
- * Patch ID, code level 3: a switch away from a provider no worker serves does not wait for a cleanup
- * nobody can run, and a switch that waits says so in status (phase and ProviderSelected), not only in
- * `kar status`.
- */
-const PROVIDER_SWITCH_VISIBLE = 'provider-switch-visible';
 
 /** What the pass knows that the switch needs: the status the core writes while it waits, and who serves the old provider. */
 export interface SwitchContext {
@@ -30,30 +21,23 @@ export interface SwitchContext {
  * deployment from its new spec forever. At the deadline a ProviderSwitchTimeout event names what may be
  * left behind and the switch goes on. True when the old provider is out of the way.
  *
- * From code level 3 (docs/providers.md "Switching providers"): when no worker serves the old provider
- * and either none ever did (its InferenceProviderConfig was never reported) or status records no
- * resource of it, there is nothing its cleanup could find that we know of and nobody to run it: the
+ * docs/providers.md "Switching providers": when no worker serves the old provider and either none
+ * ever did (its InferenceProviderConfig was never reported) or status records no resource of it, there is nothing its cleanup could find that we know of and nobody to run it: the
  * switch goes on at once, with a ProviderSwitched event saying so. Otherwise the deployment shows the
  * wait (phase Pending, ProviderSelected=False reason ProviderSwitching, until when) while it lasts.
  */
-export async function leaveOldProvider(state: DeploymentState, ref: ReadRef, old: string, next: string, ctx?: SwitchContext): Promise<boolean> {
+export async function leaveOldProvider(state: PassState, ref: ReadRef, old: string, next: string, ctx: SwitchContext): Promise<boolean> {
   state.at('switch-provider', `provider '${old}' to remove its resources`);
-  if (!state.takes(PROVIDER_SWITCH_DEADLINE)) {
-    // Histories recorded before the deadline: wait as long as it takes, failures fail the pass.
-    return (await state.provider(old).cleanupResources(ref)).gone;
-  }
   const since = (state.switchSince ??= Date.now());
   const deadline = since + toMs(state.settings.cleanupTimeout);
-  const visible = ctx !== undefined && state.takes(PROVIDER_SWITCH_VISIBLE, 3);
-  const leaving = ctx?.leaving;
-  if (visible && leaving && !leaving.served && (!leaving.reported || !ctx.resource)) {
+  const leaving = ctx.leaving;
+  if (leaving && !leaving.served && (!leaving.reported || !ctx.resource)) {
     const why = leaving.reported ? `no worker serves provider '${old}' now and status records no resource of it` : `no worker has ever served provider '${old}' (its InferenceProviderConfig was never reported by a worker)`;
     await state.core.recordEvent(ref, { type: 'Normal', reason: 'ProviderSwitched', message: `Switching from provider '${old}' to '${next}' without its cleanup: ${why}` });
     state.switchSince = undefined;
     return true;
   }
   const show = async (detail?: string) => {
-    if (!visible) return;
     const unserved = leaving && !leaving.served ? `; no worker serves '${old}' now` : '';
     const message = `Switching from provider '${old}' to '${next}': waiting for '${old}' to remove its resources${unserved}${detail ? ` (${detail})` : ''}, at most until ${new Date(deadline).toISOString()}`;
     state.view.phase = 'Pending';

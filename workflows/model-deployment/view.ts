@@ -5,12 +5,10 @@ export type { RetryResult, StepError } from '../engine/view.ts';
 
 export type Step =
   | 'read'
-  | 'finalizer'
   | 'validate'
   | 'select-provider'
   | 'compatibility'
   | 'apply'
-  | 'observe'
   | 'switch-provider'
   | 'cleanup'
   | 'idle'

@@ -1,0 +1,86 @@
+// The tools cache's Java programs (versions.ts's MavenToolSpec): fetched from Maven Central with the
+// machine's `mvn` into `<cache>/<name>-<version>/`, one jar per artifact, and run from there with `java`.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { toolsCacheDir } from './resolve.ts';
+import { run } from './run.ts';
+import type { MavenToolSpec } from './versions.ts';
+
+export function cachedJarsDir(spec: MavenToolSpec): string {
+  return join(toolsCacheDir(), `${spec.name}-${spec.version}`);
+}
+
+/** The artifact's own jar: the last one copied, and renamed into place with the rest, so it marks a complete folder. */
+function mainJar(spec: MavenToolSpec): string {
+  return `${spec.artifactId}-${spec.version}.jar`;
+}
+
+/** The folder of the program's jars: where the spec's variable points (taken as given), else the cache's when complete. */
+export function resolveMavenTool(spec: MavenToolSpec): string | undefined {
+  const fromEnv = process.env[spec.envVar];
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`${spec.envVar}=${fromEnv} is not a folder`);
+    return fromEnv;
+  }
+  const dir = cachedJarsDir(spec);
+  return existsSync(join(dir, mainJar(spec))) ? dir : undefined;
+}
+
+/** The folder of the program's jars, or an error saying how to fetch them. */
+export function mavenToolJars(spec: MavenToolSpec): string {
+  const found = resolveMavenTool(spec);
+  if (found) return found;
+  throw new Error(`missing ${spec.name} ${spec.version} in ${cachedJarsDir(spec)} (or set ${spec.envVar}). Run \`npm run tools\` to fetch it.`);
+}
+
+/** `java`, from JAVA_HOME when it is set (as Maven finds it). */
+export function javaCommand(): string {
+  return process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
+}
+
+/** The arguments that run the program from its folder of jars. */
+export function javaArgs(spec: MavenToolSpec, jars: string, args: string[]): string[] {
+  return ['-cp', join(jars, '*'), spec.mainClass, ...args];
+}
+
+/** Fails with what to install (or which variable to set) when `mvn` or `java` cannot run. */
+export function checkMaven(spec: MavenToolSpec): void {
+  for (const [cmd, args] of [
+    ['mvn', ['--version']],
+    [javaCommand(), ['-version']],
+  ] as const) {
+    try {
+      execFileSync(cmd, args, { stdio: 'ignore', timeout: 60_000 });
+    } catch {
+      throw new Error(`${cmd} cannot run: fetching ${spec.name} ${spec.version} needs Maven and Java. Install them, or set ${spec.envVar} to a folder of its jars.`);
+    }
+  }
+}
+
+/** A project that only depends on the program: `dependency:copy-dependencies` of it copies the program and its runtime dependencies. */
+function throwawayPom(spec: MavenToolSpec): string {
+  const dependency = `<groupId>${spec.groupId}</groupId><artifactId>${spec.artifactId}</artifactId><version>${spec.version}</version>`;
+  return `<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>local.invalid</groupId><artifactId>${spec.name}-fetch</artifactId><version>0</version>
+  <dependencies><dependency>${dependency}</dependency></dependencies>
+</project>
+`;
+}
+
+/** Fetches the jars (Maven's own repository, ~/.m2, is the user's and shared, like Go's caches) into the cache. */
+export async function fetchMavenTool(spec: MavenToolSpec, work: string, logFile: string): Promise<string> {
+  mkdirSync(work, { recursive: true });
+  writeFileSync(join(work, 'pom.xml'), throwawayPom(spec));
+  const dir = cachedJarsDir(spec);
+  // Written beside and renamed into place, so an interrupted copy never looks complete.
+  const partial = `${dir}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  const args = ['-B', '--no-transfer-progress', 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${partial}`];
+  await run(`mvn copy ${spec.groupId}:${spec.artifactId}:${spec.version} and its dependencies`, 'mvn', args, { cwd: work, logFile });
+  if (!existsSync(join(partial, mainJar(spec)))) throw new Error(`mvn copied no ${mainJar(spec)} into ${partial}`);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(partial, dir);
+  return dir;
+}
