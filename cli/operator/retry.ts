@@ -2,7 +2,8 @@
 // (or waiting) step at once instead of after its backoff, and answers once the new attempt has ended.
 // Every kind's workflow answers the same update.
 
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { RETRY_REFUSED } from '../../workflows/engine/retry-refusal.ts';
 import { retryUpdate } from '../../workflows/engine/definitions.ts';
 import { workflowIdFor } from '../../contract/object-ref.ts';
 import type { RetryResult } from '../../workflows/engine/view.ts';
@@ -65,6 +66,9 @@ export async function runRetry(io: CliIO, args: string[], opts: RetryOptions): P
         throw new CliError(`The retry of ${describeTarget(target)} did not end within ${opts.timeout}${hint}`);
       }
       if (err instanceof WorkflowNotFoundError) throw new CliError(`The workflow of ${describeTarget(target)} ended before the retry could run.`);
+      // The update's validator refused it before it was accepted (a paused object, one that is gone): its reason, as it gave it.
+      const refusal = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === RETRY_REFUSED ? err.cause.message : undefined;
+      if (refusal) throw new CliError(`${describeTarget(target)} was not retried: ${refusal}.`);
       throw new CliError(`The retry of ${describeTarget(target)} failed: ${firstLine((err as Error).message)}.`);
     } finally {
       progress.stop();

@@ -117,7 +117,7 @@ describe('kubeairunway status, history, retry, pause and resume of a FlameCluste
     expect(history.timeline.some((e) => e.step === 'update retry' && e.detail === 'nothing to retry; succeeded')).toBe(true);
   });
 
-  it("pause and resume set the annotation and wait for the workflow's view; a retry while paused still waits", async () => {
+  it("pause and resume set the annotation and wait for the workflow's view; a retry while paused is refused, saying why", async () => {
     const paused = await kubeairunway(['pause', target(), '-o', 'json']);
     expect(paused.code).toBe(0);
     expect(json<PauseReport>(paused)).toEqual({ kind: 'FlameCluster', deployment: { namespace: kube.namespace, name }, paused: true, changed: true, acknowledged: true });
@@ -129,9 +129,10 @@ describe('kubeairunway status, history, retry, pause and resume of a FlameCluste
     const again = await kubeairunway(['pause', `${kube.namespace}/${name}`, '--kind', 'fc', '--no-wait']);
     expect(again.stdout).toBe(`flamecluster/${kube.namespace}/${name} was already paused: the controller leaves it and its pods, Services and ConfigMap as they are until \`kubeairunway resume flamecluster/${kube.namespace}/${name}\`.\n`);
 
+    // The retry update's validator refuses it before it is accepted: a pass would change nothing while paused.
     const retry = await kubeairunway(['retry', target(), '-o', 'json']);
-    expect(retry.code).toBe(0);
-    expect(json<RetryReport>(retry)).toMatchObject({ retried: 'paused', wasWaitingFor: 'the pause annotation to be removed', outcome: 'waiting', now: { step: 'paused' } });
+    expect(retry.code).toBe(1);
+    expect(retry.stderr).toContain(`flamecluster/${kube.namespace}/${name} was not retried: reconciliation is paused by the kubeairunway.ai/reconcile-paused annotation`);
 
     const resumed = await kubeairunway(['resume', `flamecluster/${kube.namespace}/${name}`]);
     expect(resumed).toMatchObject({ code: 0, stdout: `Resumed flamecluster/${kube.namespace}/${name}: the controller reconciles it again, catching up with any change made meanwhile.\n` });
