@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyObject, CollectionRef, ResourceRef } from '../../kube/custom-objects.ts';
 import { modelDeployment } from '../../providers/golden-inputs.ts';
+import type { InformerSet } from '../../kube/informer-set.ts';
 import { GatewayLookup, INFERENCE_GATEWAY_LABEL, type GatewayDefaults } from './gateway-lookup.ts';
 
 const HTTPROUTE_CRD = 'httproutes.gateway.networking.k8s.io';
@@ -52,5 +53,12 @@ describe('which Gateway a deployment routes through', () => {
     const required = await lookup([HTTPROUTE_CRD], [gateway('g')], { backend: 'inference-pool' }).decide(md());
     expect(required.problem).toMatchObject({ reason: 'InferencePoolNotInstalled' });
     expect(required.plan).toEqual({ gateway: { name: 'g', namespace: 'gateways' } });
+  });
+
+  it("reads a route the cache does not hold yet from the API server: one applied a moment ago is not 'not found'", async () => {
+    const route = { metadata: { name: 'llama', namespace: 'default' } };
+    const objects = { get: async (ref: ResourceRef) => (ref.plural === 'httproutes' ? route : undefined), list: async () => [] };
+    const emptyCache = { cached: () => ({ known: true as const, object: undefined }) } as unknown as InformerSet;
+    expect(await new GatewayLookup(objects, emptyCache, { backend: 'auto' }).route('default', 'llama', true)).toBe(route);
   });
 });

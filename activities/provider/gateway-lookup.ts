@@ -120,9 +120,10 @@ export class GatewayLookup {
     return kubeCall('list Gateways', () => this.objects.list(collection));
   }
 
+  /** From the cache when it holds the object; its absence there is not trusted (a route applied a moment ago may not have reached it yet). */
   private async read(ref: ResourceRef, step: string, labelSelector?: string): Promise<AnyObject | undefined> {
     const cached = this.informers?.cached(ref, labelSelector ? { labelSelector } : {});
-    if (cached?.known) return cached.object;
+    if (cached?.known && cached.object) return cached.object;
     return kubeCall(step, () => this.objects.get(ref));
   }
 }

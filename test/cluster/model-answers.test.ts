@@ -185,12 +185,16 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
       spec: { gatewayClassName: 'traefik', listeners: [{ name: 'web', protocol: 'HTTP', port: Number(new URL(cluster.gateway.url).port), allowedRoutes: { namespaces: { from: 'Same' } } }] },
     });
     await apply(tinyLlama('refused', (s) => Object.assign(s, { scaling: { replicas: 0 }, gateway: { gatewayRef: { name: 'closed', namespace: 'gateways' } } })));
-    const shown = await eventually('GatewayReady False', async () => (await status('refused')).conditions?.find((c) => c.type === 'GatewayReady' && c.status === 'False'), 60_000, 500);
-    say(`refused route: ${shown.reason}: ${shown.message}`);
-    expect(shown.message).toContain("Gateway 'gateways/closed' did not accept HTTPRoute 'refused'");
-    expect(await cmd.kubectlOk(['describe', 'md', 'refused'])).toContain(shown.reason!);
-    await cmd.kubectlOk(['delete', 'md', 'refused', '--timeout=120s']);
-    await cmd.kubectlOk(['delete', 'gateway', 'closed', '-n', 'gateways']);
+    try {
+      // The first False said is the one asserted: a route just applied is never reported "not found".
+      const shown = await eventually('GatewayReady False', async () => (await status('refused')).conditions?.find((c) => c.type === 'GatewayReady' && c.status === 'False'), 60_000, 500);
+      say(`refused route: ${shown.reason}: ${shown.message}`);
+      expect(shown.message).toContain("Gateway 'gateways/closed' did not accept HTTPRoute 'refused'");
+      expect(await cmd.kubectlOk(['describe', 'md', 'refused'])).toContain(shown.reason!);
+    } finally {
+      await cmd.kubectlOk(['delete', 'md', 'refused', '--timeout=120s']);
+      await cmd.kubectlOk(['delete', 'gateway', 'closed', '-n', 'gateways']);
+    }
   });
 
   it('what a user sees when the server cannot start — a missing model, a missing image, too many CPUs — names the cause, and each recovers after the fix', async () => {
