@@ -10,6 +10,7 @@ import { baseImageUnavailable, ensureKybernateNodeImage } from './docker-images.
 import { NODE_CONTAINER_FLAGS } from './kybernate-node.ts';
 import { freePort } from './ports.ts';
 import { clusterKubeletSettings, nodeNetworkFlags, podNetworkConfig, type NodeInCluster } from './cluster/node-network.ts';
+import { recordUndo } from './leftovers.ts';
 import { pidExists, startProcess, stopProcess, tailOf, waitUntil, type ManagedProcess } from './process.ts';
 
 // A real node: the Kybernate node container (trixie's containerd 1.7 with its CRI plugin on, runc, CRIU 4)
@@ -256,6 +257,9 @@ export async function startKubeletNode(engine: DockerEngine, stateDir: string, o
     join(stateDir, 'kubelet.log'),
     { DOCKER_HOST: engine.host },
   );
+  // Its `docker run` client is not the container: should this process die without stop(), the stack's
+  // reaper removes the container (and the pods in it) by name.
+  recordUndo(stateDir, [engine.client, '--host', engine.host, 'rm', '-f', container]);
   // Removing the node ends its PID namespace: the kubelet, containerd, the shims and every pod's
   // processes with it. Then the cgroups they leave (empty) go, deepest first.
   const stop = async () => {

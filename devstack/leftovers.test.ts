@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,18 @@ describe('reapStackAndWait', () => {
     const deadline = Date.now() + 5_000;
     while (!(await portIsFree(port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(await portIsFree(port)).toBe(true);
+    expect(existsSync(join(dir, 'stack.pids.json'))).toBe(false);
+  });
+
+  it('runs what a dead owner recorded to undo (its network namespace, its node container), last first', async () => {
+    const owner = spawn('true');
+    await new Promise((r) => owner.once('exit', r));
+    const order = join(dir, 'undo-order');
+    const append = (word: string) => ['sh', '-c', `echo ${word} >> ${order}`];
+    writeFileSync(join(dir, 'stack.pids.json'), JSON.stringify({ owner: owner.pid, pids: [], undo: [append('netns'), ['false'], append('container')] }));
+    expect(await reapStackAndWait(dir)).toBe(0);
+    // A failing command does not stop the ones after it.
+    expect(readFileSync(order, 'utf8')).toBe('container\nnetns\n');
     expect(existsSync(join(dir, 'stack.pids.json'))).toBe(false);
   });
 

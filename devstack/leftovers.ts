@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startOrphanGuard, type OrphanGuard } from './orphan-guard.ts';
@@ -11,6 +12,11 @@ const PID_FILE = 'stack.pids.json';
 interface PidRecord {
   owner: number;
   pids: number[];
+  /**
+   * Commands that remove what a stack made that is not a process (its network namespace, its node's
+   * container): run, last first, once its processes are stopped by whoever reaps an ownerless stack.
+   */
+  undo?: string[][];
 }
 
 const zombie = (statFile: string): boolean => {
@@ -55,16 +61,48 @@ function commandLine(pid: number): string {
 /** The guard of each stack this process owns, started with its first pid record, released with its pid file. */
 const guards = new Map<string, OrphanGuard>();
 
-export function recordPids(stateDir: string, pids: number[]): void {
-  const record: PidRecord = { owner: process.pid, pids };
+/** What this process has recorded for each of its stacks, rewritten whole on every change. */
+const records = new Map<string, PidRecord>();
+
+function writeRecord(stateDir: string, change: Partial<PidRecord>): void {
+  const record: PidRecord = { owner: process.pid, pids: [], ...records.get(stateDir), ...change };
+  records.set(stateDir, record);
   writeFileSync(join(stateDir, PID_FILE), JSON.stringify(record));
   if (!guards.has(stateDir)) guards.set(stateDir, startOrphanGuard(stateDir, PID_FILE));
 }
 
+export function recordPids(stateDir: string, pids: number[]): void {
+  writeRecord(stateDir, { pids });
+}
+
+/** Records a command that removes something the stack made (`ip netns del …`), for a reaper to run should its owner die. */
+export function recordUndo(stateDir: string, command: string[]): void {
+  writeRecord(stateDir, { undo: [...(records.get(stateDir)?.undo ?? []), command] });
+}
+
 export function removePidFile(stateDir: string): void {
   rmSync(join(stateDir, PID_FILE), { force: true });
+  records.delete(stateDir);
   guards.get(stateDir)?.release();
   guards.delete(stateDir);
+}
+
+/** On this process's exit without the stack's stop (its servers are killed beside it): its undo commands run, its record goes. */
+export function abandonStack(stateDir: string): void {
+  const record = records.get(stateDir);
+  if (record) runUndo(record);
+  removePidFile(stateDir);
+}
+
+/** Runs a dead stack's undo commands, last first; each bounded, a failure does not stop the others. */
+function runUndo(record: PidRecord): void {
+  for (const command of [...(record.undo ?? [])].reverse()) {
+    try {
+      execFileSync(command[0]!, command.slice(1), { stdio: 'ignore', timeout: 30_000 });
+    } catch {
+      // Already gone (the namespace or container was removed), or its tool is: nothing else to do.
+    }
+  }
 }
 
 /**
@@ -117,6 +155,7 @@ export function reapStack(stateDir: string, killedPids: number[] = []): number {
       killed++;
     }
   }
+  runUndo(record);
   rmSync(file, { force: true });
   return killed;
 }

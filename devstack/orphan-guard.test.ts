@@ -27,17 +27,18 @@ async function until(what: string, check: () => boolean, timeoutMs = 10_000): Pr
  * An owner process: starts a "server" in its own session whose command line names `stateDir` (as the
  * stack's servers do), records its pid, optionally releases the guard, prints the server's pid, and waits.
  */
-function startOwner(stateDir: string, release: boolean, beside?: string): { owner: ChildProcess; serverPid: Promise<number> } {
+function startOwner(stateDir: string, release: boolean, beside?: string, undo?: string[]): { owner: ChildProcess; serverPid: Promise<number> } {
   const leftovers = resolve('devstack/leftovers.ts');
   const dir = JSON.stringify(stateDir);
   // A stack's server (its pid file), or, with `beside`, a process started beside the stack (an operator).
   const record = beside ? `guardBesideStack(${dir}, ${JSON.stringify(beside)}, [server.pid]);` : `recordPids(${dir}, [server.pid]);`;
   const code = `
     import { spawn } from 'node:child_process';
-    import { guardBesideStack, recordPids, removePidFile } from ${JSON.stringify(leftovers)};
+    import { guardBesideStack, recordPids, recordUndo, removePidFile } from ${JSON.stringify(leftovers)};
     const server = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ${dir}], { stdio: 'ignore', detached: true });
     server.unref();
     ${record}
+    ${undo ? `recordUndo(${dir}, ${JSON.stringify(undo)});` : ''}
     ${release ? `removePidFile(${dir});` : ''}
     process.stdout.write(server.pid + '\\n');
     setInterval(() => {}, 1000);
@@ -59,6 +60,22 @@ describe('orphan guard', () => {
     owner.kill('SIGKILL');
     await until('the server to be stopped', () => !pidExists(pid));
     await until('the pid file to go', () => !existsSync(join(stateDir, 'stack.pids.json')));
+  });
+
+  it("runs the stack's undo commands (its network namespace, its node's container) once its servers are stopped", async () => {
+    const stateDir = join(dir, 'undo');
+    const fs = await import('node:fs');
+    fs.mkdirSync(stateDir);
+    // Stands for a network namespace: something the stack made that is not a process.
+    const made = join(stateDir, 'made-by-the-stack');
+    fs.writeFileSync(made, '');
+    const { owner, serverPid } = startOwner(stateDir, false, undefined, ['rm', '-f', made]);
+    const pid = await serverPid;
+    expect(existsSync(made)).toBe(true);
+    owner.kill('SIGKILL');
+    await until('the server to be stopped', () => !pidExists(pid));
+    await until('the undo command to have run', () => !existsSync(made));
+    expect(fs.readFileSync(join(stateDir, 'orphan-guard.log'), 'utf8')).toContain(`undo: rm -f ${made} (exit 0)`);
   });
 
   it('stops a process started beside the stack (an operator) when its owner is killed, and removes its own pid file', async () => {

@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 // (prctl PDEATHSIG) is out of Node's reach. So each stack has a guard: a tiny Node process in a session
 // of its own too, holding a pipe from its owner. The kernel closes that pipe when the owner dies, however
 // it dies; the guard then stops the servers the stack's pid file lists (SIGTERM, then SIGKILL after a
-// grace period) and removes the file. An owner that stops its stack itself releases the guard first.
+// grace period), runs the commands the record lists to remove what is not a process (a network
+// namespace, a container) and removes the file. An owner that stops its stack itself releases the guard first.
 //
 // Plain JavaScript run with `node -e`: it must start in milliseconds, from the sources and from dist/
 // alike, without tsx. It repeats leftovers.ts's checks: only processes whose command line names the
@@ -42,6 +43,11 @@ async function reap() {
   const left = pids.filter(alive);
   for (const pid of left) kill(pid, 'SIGKILL');
   if (left.length) log('killed pids ' + left.join(' ') + ' after ' + graceMs + ' ms');
+  // What the stack made that is not a process (its network namespace, its node's container), last first.
+  for (const command of (record.undo || []).slice().reverse()) {
+    const done = require('node:child_process').spawnSync(command[0], command.slice(1), { stdio: 'ignore', timeout: 30000 });
+    log('undo: ' + command.join(' ') + ' (exit ' + done.status + ')');
+  }
   try { if (JSON.parse(fs.readFileSync(file, 'utf8')).owner === record.owner) fs.rmSync(file, { force: true }); } catch {}
   process.exit(0);
 }

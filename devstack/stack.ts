@@ -8,7 +8,8 @@ import { startEtcd } from './etcd.ts';
 import { startKubeApiServer } from './kube-apiserver.ts';
 import { startKubeControllerManager } from './kube-controller-manager.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
-import { reapStackAndWait, recordPids, removePidFile } from './leftovers.ts';
+import { abandonStack, reapStackAndWait, recordPids, recordUndo, removePidFile } from './leftovers.ts';
+import { stopEach } from './stop-each.ts';
 import { planPorts, type PortName, type StackPorts } from './port-plan.ts';
 import { killChildrenOnExit, stopProcessesLoggingIn, type ManagedProcess } from './process.ts';
 import { resolveRabbitmq, startEpmd, startRabbitmq, type RabbitMq } from './rabbitmq.ts';
@@ -81,8 +82,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const reaped = await reapStackAndWait(opts.stateDir);
   if (reaped > 0) log(`stopped ${reaped} process(es) left over from an earlier run in ${opts.stateDir}`);
   killChildrenOnExit();
-  // A run that ends without stop() (an uncaught error) kills its servers on exit; its pid file goes too.
-  const onExit = () => removePidFile(opts.stateDir);
+  // A run that ends without stop() (an uncaught error) kills its servers on exit; its network namespace
+  // and pid file go too.
+  const onExit = () => abandonStack(opts.stateDir);
   process.once('exit', onExit);
   const ports = await planPorts(opts.stateDir, opts.fixedPorts ?? {}, log);
 
@@ -101,10 +103,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    await supervisor.stop();
-    // A server being started (first start or restart) when the stop came is not known to the supervisor yet.
-    await stopProcessesLoggingIn(opts.stateDir);
-    await network?.stop();
+    await stopEach([
+      () => supervisor.stop(),
+      // A server being started (first start or restart) when the stop came is not known to the supervisor yet.
+      () => stopProcessesLoggingIn(opts.stateDir),
+      () => network?.stop(),
+    ]);
     removePidFile(opts.stateDir);
     process.off('exit', onExit);
   };
@@ -132,6 +136,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   try {
     if (opts.cluster) {
       network = await startClusterNetwork(opts.stateDir, log);
+      // Should this process die without stopping the stack, whoever reaps it removes the namespace too.
+      recordUndo(opts.stateDir, ['ip', 'netns', 'del', network.netns]);
       const inside = network.startRelayInside;
       await timed('network relay', inside);
       for (const name of RELAYED_PORTS) await network.relay.expose(ports[name]);

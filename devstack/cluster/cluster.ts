@@ -4,6 +4,7 @@ import { resolveTool } from '../../tools/resolve.ts';
 import type { ToolName } from '../../tools/versions.ts';
 import { startDocker, type DockerEngine } from '../docker.ts';
 import { BUSYBOX_IMAGE, kubeletNodeUnavailable, startKubeletNode, type KubeletNode } from '../kubelet-node.ts';
+import { stopEach } from '../stop-each.ts';
 import { freePort } from '../ports.ts';
 import { stopProcess, type ManagedProcess } from '../process.ts';
 import { startStack, type Stack, type StackOptions } from '../stack.ts';
@@ -68,12 +69,15 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   let engine: DockerEngine | undefined = opts.engine;
   let node: KubeletNode | undefined;
   let gateway: ClusterGateway | undefined;
-  const stop = async () => {
-    for (const proc of extra.reverse()) await stopProcess(proc);
-    await node?.stop();
-    if (ownEngine) await engine?.stop();
-    await stack.stop();
-  };
+  // Every step is tried even when one before it fails: a node that would not go must not keep the
+  // stack's servers and network namespace (the stack's stop removes it) alive.
+  const stop = () =>
+    stopEach([
+      ...[...extra].reverse().map((proc) => () => stopProcess(proc)),
+      () => node?.stop(),
+      () => (ownEngine ? engine?.stop() : undefined),
+      () => stack.stop(),
+    ]);
   const timed = async <T>(what: string, start: () => Promise<T>): Promise<T> => {
     const t0 = Date.now();
     log(`starting ${what} ...`);
