@@ -62,7 +62,19 @@ function unschedulable(pod: string, value: unknown): PodProblem | undefined {
   const scheduled = list(field(value, 'status', 'conditions')).find((c) => field(c, 'type') === 'PodScheduled');
   if (field(scheduled, 'status') !== 'False' || field(scheduled, 'reason') !== 'Unschedulable') return undefined;
   const message = nonEmpty(field(scheduled, 'message')) ?? 'no node can run it';
+  const claims = /persistentvolumeclaim/i.test(message) ? claimNames(value) : [];
+  if (claims.length > 0) {
+    const named = claims.map((c) => `'${c}'`).join(', ');
+    return { phase: 'Pending', reason: 'Unschedulable', message: `Pod ${pod} is waiting for its PersistentVolumeClaim ${named} (missing or not bound yet): ${message}` };
+  }
   return { phase: 'Pending', reason: 'Unschedulable', message: `Pod ${pod} cannot be scheduled: ${message}` };
+}
+
+/** The claims a pod mounts: the scheduler's "unbound immediate PersistentVolumeClaims" does not name them. */
+function claimNames(pod: unknown): string[] {
+  return list(field(pod, 'spec', 'volumes'))
+    .map((v) => str(field(v, 'persistentVolumeClaim', 'claimName')))
+    .filter((c): c is string => !!c);
 }
 
 function failed(reason: string, message: string): PodProblem {

@@ -60,11 +60,19 @@ describe('deployment status mapping', () => {
     expect(status.message).toContain('(OOMKilled, exit code 137); raise resources.memory');
   });
 
-  it("unschedulable → Pending with the scheduler's message (insufficient cpu, a missing claim)", () => {
-    for (const why of ['0/1 nodes are available: 1 Insufficient cpu.', '0/1 nodes are available: persistentvolumeclaim "models" not found.']) {
+  it("unschedulable → Pending with the scheduler's message", () => {
+    const why = '0/1 nodes are available: 1 Insufficient cpu.';
+    const unscheduled = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: why }] };
+    const status = mapDeploymentStatus(deployment('llama', 1, 0), { Pod: [pod('llama-a', unscheduled)] });
+    expect(status).toMatchObject({ phase: 'Pending', message: `Pod llama-a cannot be scheduled: ${why}`, notReadyReason: 'Unschedulable' });
+  });
+
+  it("waiting for a claim (missing, or not bound yet) → Pending naming the pod's claims, which the scheduler does not always name", () => {
+    const claims = { volumes: [{ name: 'cache', persistentVolumeClaim: { claimName: 'models' } }, { name: 'shm', emptyDir: {} }] };
+    for (const why of ['0/1 nodes are available: persistentvolumeclaim "models" not found.', '0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims.']) {
       const unscheduled = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: why }] };
-      const status = mapDeploymentStatus(deployment('llama', 1, 0), { Pod: [pod('llama-a', unscheduled)] });
-      expect(status).toMatchObject({ phase: 'Pending', message: `Pod llama-a cannot be scheduled: ${why}`, notReadyReason: 'Unschedulable' });
+      const status = mapDeploymentStatus(deployment('llama', 1, 0), { Pod: [{ ...pod('llama-a', unscheduled), spec: claims }] });
+      expect(status).toMatchObject({ phase: 'Pending', message: `Pod llama-a is waiting for its PersistentVolumeClaim 'models' (missing or not bound yet): ${why}`, notReadyReason: 'Unschedulable' });
     }
   });
 

@@ -30,6 +30,9 @@ interface TinySpec {
   [field: string]: unknown;
 }
 
+/** The user's claim with the tiny model on it, mounted read-only as the model cache. */
+const CACHE_VOLUME = { name: 'cache', purpose: 'modelCache', claimName: 'models', readOnly: true };
+
 interface MdStatus {
   phase?: string;
   message?: string;
@@ -55,7 +58,7 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
   const tinyLlama = (name: string, patch: (spec: TinySpec) => void = () => undefined) => {
     const spec: TinySpec = {
       provider: { name: 'deployment' },
-      model: { id: '/model-cache/tiny.gguf', source: 'custom', storage: { volumes: [{ name: 'cache', purpose: 'modelCache', claimName: 'models', readOnly: true }] } },
+      model: { id: '/model-cache/tiny.gguf', source: 'custom', storage: { volumes: [CACHE_VOLUME] } },
       engine: { type: 'llamacpp', contextLength: 512 },
       scaling: { replicas: 1 },
       resources: { gpu: { count: 0 }, cpu: '250m', memory: '512Mi' },
@@ -197,11 +200,12 @@ describe.skipIf(unavailable !== undefined)(`a model that answers on the real nod
     }
   });
 
-  it('what a user sees when the server cannot start — a missing model, a missing image, too many CPUs — names the cause, and each recovers after the fix', async () => {
+  it('what a user sees when the server cannot start — a missing model, a missing image, too many CPUs, a missing claim — names the cause, and each recovers after the fix', async () => {
     const cases: { name: string; broken: (spec: TinySpec) => void; phase: string; message: RegExp; fix: string }[] = [
       { name: 'no-model', broken: (s) => (s.model.id = '/model-cache/missing.gguf'), phase: 'Failed', message: /CrashLoopBackOff|exit code|Error/, fix: '{"spec":{"model":{"id":"/model-cache/tiny.gguf"}}}' },
       { name: 'no-image', broken: (s) => (s.image = 'kubeairunway-local/no-such-server:1'), phase: 'Failed', message: /kubeairunway-local\/no-such-server:1/, fix: '{"spec":{"image":"kubeairunway-local/llama-server:forky"}}' },
       { name: 'too-big', broken: (s) => (s.resources.cpu = '64'), phase: 'Pending', message: /Insufficient cpu/, fix: '{"spec":{"resources":{"cpu":"250m"}}}' },
+      { name: 'no-claim', broken: (s) => (s.model.storage = { volumes: [{ ...CACHE_VOLUME, claimName: 'no-such-claim' }] }), phase: 'Pending', message: /PersistentVolumeClaim 'no-such-claim'/, fix: JSON.stringify({ spec: { model: { storage: { volumes: [CACHE_VOLUME] } } } }) },
     ];
     for (const c of cases) {
       let t0 = Date.now();
