@@ -9,6 +9,7 @@ import { startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
 import { loadProductImage } from '../../devstack/cluster/install-product.ts';
 import { testStackCrds } from '../../devstack/crd-files.ts';
 import { clusterCommands, type ClusterCommands } from './cluster-kubectl.ts';
+import { hostFootprint, leftBehind } from './host-footprint.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const seconds = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
@@ -23,6 +24,7 @@ export interface TestCluster {
 
 export async function startTestCluster(prefix: string, say: (line: string) => void): Promise<TestCluster> {
   const stateDir = mkdtempSync(join(tmpdir(), `kubeairunway-${prefix}-`));
+  const before = hostFootprint(stateDir);
   const crds = testStackCrds(ROOT);
   let t0 = Date.now();
   const cluster = await startCluster({ stateDir, crdFiles: crds.files, crds: crds.crds, log: say }).catch((err: unknown) => {
@@ -32,7 +34,10 @@ export async function startTestCluster(prefix: string, say: (line: string) => vo
   say(`cluster up in ${seconds(t0)}`);
   const stop = async () => {
     await cluster.stop();
+    const left = leftBehind(before, hostFootprint(stateDir));
     rmSync(stateDir, { recursive: true, force: true });
+    if (left.length > 0) throw new Error(`the cluster left behind on this machine:\n${left.join('\n')}`);
+    say('nothing left behind on this machine: interfaces, routes, firewall rules, network namespaces, mounts and processes as before');
   };
   try {
     t0 = Date.now();
