@@ -7,6 +7,7 @@
 // nothing of ours behind. Then the same cluster, empty again, gets the Helm chart (deploy/chart/):
 // `helm install`, a seed example Running, `helm upgrade` rolling the controller, `helm uninstall` and
 // the CRDs deleted, leaving nothing again.
+import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { KUBERNETES_SERVICE_IP } from '../../devstack/cluster/network.ts';
 import { criImageName, BUSYBOX_IMAGE } from '../../devstack/kubelet-node.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { CHART_DIR } from '../../deploy/helm/chart.ts';
+import { kubectlCommand } from '../../deploy/render.ts';
 import { helmBinary, helmMissing } from '../../deploy/helm/helm-command.ts';
 import { splitImage } from '../../deploy/helm/objects.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
@@ -164,6 +166,31 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     expect(history.code, history.stderr).toBe(0);
     expect(history.stdout).toMatch(/reconcileResource/);
     await deleteSeedExample();
+  });
+
+  it("probes and shutdown as the kubelet drives them: the controller Ready with no restart, and a deleted pod's SIGTERM drains it to a clean stop within its grace period", async () => {
+    const pods = await systemPods();
+    const controller = pods.items.find((p) => p.spec.serviceAccountName === 'kubeairunway-controller')!;
+    const name = controller.metadata.name;
+    // The startup probe passed (Ready) and the liveness probe never failed (no restart) while it worked.
+    const probed = JSON.parse(await cmd.kubectlOk(['get', 'pod', '-n', SYSTEM, name, '-o', 'json'])) as { spec: { terminationGracePeriodSeconds: number }; status: { containerStatuses: { restartCount: number; ready: boolean }[] } };
+    expect(probed.status.containerStatuses.map((c) => [c.ready, c.restartCount])).toEqual([[true, 0]]);
+    // Its log, followed while the kubelet stops it: SIGTERM, the parts stopped in reverse, the last line.
+    const follow = spawn(kubectlCommand(), ['--kubeconfig', cluster.kubeconfigPath, '-n', SYSTEM, 'logs', '-f', name], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let log = '';
+    follow.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const ended = new Promise((done) => follow.once('exit', done));
+    await eventually('the log to be followed', async () => (log.length > 0 ? true : undefined), 30_000, 200);
+    const t0 = Date.now();
+    await cmd.kubectlOk(['delete', 'pod', '-n', SYSTEM, name, '--wait=true', '--timeout=180s']);
+    say(`controller pod deleted ${seconds(t0)} after the request (grace period ${probed.spec.terminationGracePeriodSeconds}s)`);
+    await Promise.race([ended, new Promise((r) => setTimeout(r, 15_000))]);
+    follow.kill();
+    // A clean stop is the process's own last word; a kill at the grace period's end would leave none.
+    expect(log).toMatch(/"signal":"SIGTERM".*"msg":"stopping"|"msg":"stopping".*"signal":"SIGTERM"/);
+    expect(log).toMatch(/"msg":"stopped"/);
+    await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--timeout=180s']);
+    await expectCorePodsReady();
   });
 
   it('two controller replicas, one force-deleted in the middle of a burst: every ModelDeployment reaches Running with exactly one provider resource, owned by it', async () => {
