@@ -6,7 +6,7 @@ import type { ObjectRef } from '../../contract/object-ref.ts';
 import type { ApplyOutcome } from '../../contract/provider-activities.ts';
 import type { AnyObject, ResourceRef } from '../../kube/custom-objects.ts';
 import { kubeCall, refusalOf, toActivityFailure } from '../../kube/errors.ts';
-import type { KubernetesObject } from '../../providers/contract.ts';
+import type { KubernetesObject, UnifiedCondition } from '../../providers/contract.ts';
 import { CLAIM_OWNED_KIND } from '../../providers/shared/storage.ts';
 import { involved } from '../deployment-ref.ts';
 import { APPLIED_STATE_ANNOTATION, RENDER_HASH_ANNOTATION, renderHash, stateHash } from './applied-state.ts';
@@ -15,13 +15,16 @@ import { pruneGatewayObjects } from './gateway-observe.ts';
 import { changedIdentityFields, IDENTITY_ANNOTATION } from './identity.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import { apiRefusal, schemaRefusal } from './refusal.ts';
-import type { Rendered } from './render-for.ts';
+import { messageOf, routingAskedFor, type Rendered } from './render-for.ts';
+import { gatewayNotReady } from '../../providers/shared/gateway-status.ts';
 
 /** An apply's outcome, the primary resource as stored, and the write of its applied-state annotation still under way. */
 export interface Applied {
   outcome: ApplyOutcome;
   stored: AnyObject | undefined;
   recording?: Promise<unknown>;
+  /** Why the route or pool could not be applied (GatewayReady=False); the provider's own objects were. */
+  routingProblem?: UnifiedCondition;
 }
 
 /** The cached resource proves nothing but this: it was rendered from the same spec and nobody has edited it since. */
@@ -97,7 +100,7 @@ async function writePrimary(p: ProviderClients, primary: KubernetesObject, stamp
  * identity fields changed is deleted to be recreated, and nothing is written for an object the CRD
  * would refuse (nor a resource to recreate deleted).
  */
-export async function applyRendered(p: ProviderClients, ref: ObjectRef, md: ModelDeployment, { objects: rendered, crd }: Rendered): Promise<Applied> {
+export async function applyRendered(p: ProviderClients, ref: ObjectRef, md: ModelDeployment, { objects: rendered, routing, crd, gateway }: Rendered): Promise<Applied> {
   const [primary, ...others] = rendered;
   if (!primary) throw activityFailure('ProviderBug', `provider ${p.provider.name} rendered nothing`);
   const resource = { apiVersion: primary.apiVersion, kind: primary.kind, name: primary.metadata.name };
@@ -127,8 +130,27 @@ export async function applyRendered(p: ProviderClients, ref: ObjectRef, md: Mode
     const answer = await applyOne(p, obj, obj);
     if ('refusal' in answer) return { ...refused(answer.refusal), ...written };
   }
-  await pruneGatewayObjects(p.objects, md, ref, rendered);
+  const routingProblem = await applyRouting(p, ref, md, routing, !gateway.undecided);
   if (result === 'created') p.recorder.post(involved(ref), events.resourceCreated(primary.kind, primary.metadata.name));
   if (result === 'drift-restored') await p.record(ref, events.driftDetected());
-  return { outcome: outcome(result), ...written };
+  return { outcome: outcome(result), ...written, ...(routingProblem ? { routingProblem } : {}) };
+}
+
+/**
+ * Applies the route and pool, and removes the ones no longer rendered (only when the plan is known).
+ * What the API server refuses, and (unless the spec asked for routing) any failure, is GatewayReady=False:
+ * the model itself is served whether or not a Gateway can reach it.
+ */
+async function applyRouting(p: ProviderClients, ref: ObjectRef, md: ModelDeployment, routing: readonly KubernetesObject[], prune: boolean): Promise<UnifiedCondition | undefined> {
+  try {
+    for (const obj of routing) {
+      const answer = await applyOne(p, obj, obj);
+      if ('refusal' in answer) return gatewayNotReady('RouteRefused', answer.refusal);
+    }
+    if (prune) await pruneGatewayObjects(p.gateways, p.objects, p.deps.informers, md, ref, routing);
+    return undefined;
+  } catch (err) {
+    if (routingAskedFor(md)) throw err;
+    return gatewayNotReady('RoutingFailed', `The route could not be applied: ${messageOf(err)}`);
+  }
 }

@@ -2,7 +2,6 @@ import type { ApplyOutcome, CompatibilityOutcome, ProviderActivities } from '../
 import type { ProviderDefinition } from '../../providers/contract.ts';
 import { applyRendered } from './apply-rendered.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
-import { gatewayKinds } from './gateway-observe.ts';
 import { observeWith } from './observe-with.ts';
 import { providerClients, type ProviderActivityDeps, type ProviderClientParts, type ProviderClients } from './provider-clients.ts';
 import { schemaRefusal } from './refusal.ts';
@@ -59,9 +58,10 @@ export function reconcileResource(p: ProviderClients): ProviderActivities['recon
     if (!compatibility.compatible) return { compatibility, apply: undefined, observed: await observeWith(p, ref, md, compatibility, undefined) };
     const rendered = await renderFor(p, md);
     if (!rendered) return { compatibility, apply: crdMissing, observed: await observeWith(p, ref, md, compatibility, undefined) };
-    const { outcome, stored, recording } = await applyRendered(p, ref, md, rendered);
+    const { outcome, stored, recording, routingProblem } = await applyRendered(p, ref, md, rendered);
     const upstream = outcome.result === 'recreating' ? undefined : stored;
-    const [observed] = await Promise.all([observeWith(p, ref, md, compatibility, rendered.objects, upstream, outcome.refusal, rendered.gateway), recording]);
+    const gateway = routingProblem ? { ...rendered.gateway, problem: routingProblem } : rendered.gateway;
+    const [observed] = await Promise.all([observeWith(p, ref, md, compatibility, rendered.objects, upstream, outcome.refusal, gateway), recording]);
     return { compatibility, apply: outcome, observed };
   };
 }
@@ -70,8 +70,8 @@ export function reconcileResource(p: ProviderClients): ProviderActivities['recon
 export function cleanupResources(p: ProviderClients): ProviderActivities['cleanupResources'] {
   return async function cleanupResources(ref) {
     const md = await p.deployments.read(ref);
-    // The route and pool go too (they would by garbage collection, but within the cleanup's bound).
-    const routed = md?.status?.gateway ? { ...p.provider, ownedKinds: [...p.provider.ownedKinds, ...gatewayKinds] } : p.provider;
+    // The route and pool go too, where their CRDs are served (they would by garbage collection, but within the cleanup's bound).
+    const routed = { ...p.provider, ownedKinds: [...p.provider.ownedKinds, ...(await p.gateways.servedKinds())] };
     const remaining = await deleteOwnedObjects(p.providerCrd, p.deps.informers, p.objects, routed, ref, md?.metadata.name ?? ref.name, p.deps.expectRemoval);
     return { gone: remaining.length === 0, remaining };
   };

@@ -5,10 +5,11 @@
 
 import { MANAGED_SELECTOR } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
-import type { UnifiedCondition } from '../../providers/contract.ts';
+import type { OwnedKind, UnifiedCondition } from '../../providers/contract.ts';
 import { CRDS } from '../../providers/crd-version.ts';
-import { GATEWAY_KIND, HTTP_ROUTE_OWNED_KIND, INFERENCE_POOL_OWNED_KIND, type GatewayPlan, type GatewayRef } from '../../providers/shared/gateway.ts';
-import { GATEWAY_READY } from '../../providers/shared/gateway-status.ts';
+import { field, list, str } from '../../providers/shared/read.ts';
+import { GATEWAY_GROUP, GATEWAY_KIND, HTTP_ROUTE_OWNED_KIND, INFERENCE_POOL_OWNED_KIND, type GatewayPlan, type GatewayRef } from '../../providers/shared/gateway.ts';
+import { gatewayNotReady } from '../../providers/shared/gateway-status.ts';
 import { splitApiVersion, type AnyObject, type CustomObjects, type ResourceRef } from '../../kube/custom-objects.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
 import { kubeCall } from '../../kube/errors.ts';
@@ -26,12 +27,17 @@ export interface GatewayDefaults {
   endpointPicker?: { name: string; port: number };
 }
 
+/** The kinds a deployment's routing creates, beside its provider's own. */
+export const gatewayKinds: readonly OwnedKind[] = [HTTP_ROUTE_OWNED_KIND, INFERENCE_POOL_OWNED_KIND];
+
 export const DEFAULT_GATEWAY_DEFAULTS: GatewayDefaults = { backend: 'auto' };
 
 /** The plan, or why there is none (a GatewayReady=False the user can act on). */
 export interface GatewayDecision {
   plan: GatewayPlan;
   problem?: UnifiedCondition;
+  /** The cluster could not be read: the plan is not known, so nothing routed before is pruned on its account. */
+  undecided?: true;
 }
 
 const crdName = (kind: { plural: string; apiVersion: string }) => `${kind.plural}.${splitApiVersion(kind.apiVersion).group}`;
@@ -47,10 +53,12 @@ export class GatewayLookup {
     const wanted = md.spec.gateway?.enabled;
     if (wanted === false) return { plan: {} };
     if (!(await this.served(HTTP_ROUTE_OWNED_KIND))) {
-      return wanted ? { plan: {}, problem: refused('GatewayAPINotInstalled', "spec.gateway.enabled is true, but the Gateway API's HTTPRoute CRD (gateway.networking.k8s.io) is not installed in the cluster") } : { plan: {} };
+      return wanted ? { plan: {}, problem: gatewayNotReady('GatewayAPINotInstalled', "spec.gateway.enabled is true, but the Gateway API's HTTPRoute CRD (gateway.networking.k8s.io) is not installed in the cluster") } : { plan: {} };
     }
-    const found = await this.gatewayFor(md);
-    if ('problem' in found) return wanted ? { plan: {}, problem: found.problem } : { plan: {} };
+    const theirs = md.spec.gateway?.httpRouteRef;
+    const found = theirs ? await this.gatewayOfTheirRoute(md, theirs) : await this.gatewayFor(md);
+    // A route of the user's named is routing asked for: its problems are said like an explicit `enabled`.
+    if ('problem' in found) return wanted || theirs ? { plan: {}, problem: found.problem } : { plan: {} };
     const pool = await this.inferencePool(md);
     if ('problem' in pool) return { plan: { gateway: found.gateway }, problem: pool.problem };
     return { plan: { gateway: found.gateway, ...pool } };
@@ -71,6 +79,27 @@ export class GatewayLookup {
     return this.read(at, 'read HTTPRoute', ours ? MANAGED_SELECTOR : undefined);
   }
 
+  /** The kinds routing can make whose CRDs the cluster serves: what pruning and cleanup look for. */
+  async servedKinds(): Promise<OwnedKind[]> {
+    const served = await Promise.all(gatewayKinds.map((k) => this.served(k)));
+    return gatewayKinds.filter((_, i) => served[i]);
+  }
+
+  /**
+   * The Gateway a user's own route (spec.gateway.httpRouteRef) attaches to, from its parentRefs: the one
+   * spec.gateway.gatewayRef names when the route has it among them, else its first Gateway.
+   */
+  private async gatewayOfTheirRoute(md: ModelDeployment, routeName: string): Promise<{ gateway: GatewayRef } | { problem: UnifiedCondition }> {
+    const namespace = md.metadata.namespace ?? 'default';
+    const route = await this.route(namespace, routeName, false);
+    if (!route) return { problem: gatewayNotReady('RouteNotFound', `HTTPRoute '${routeName}' (spec.gateway.httpRouteRef) not found in namespace '${namespace}'`) };
+    const parents = gatewayParents(route, namespace);
+    const named = md.spec.gateway?.gatewayRef;
+    const chosen = parents.find((g) => g.name === named?.name && g.namespace === (named.namespace || namespace)) ?? parents[0];
+    if (!chosen) return { problem: gatewayNotReady('NoParentGateway', `HTTPRoute '${routeName}' (spec.gateway.httpRouteRef) names no Gateway in spec.parentRefs`) };
+    return { gateway: chosen };
+  }
+
   private async gatewayFor(md: ModelDeployment): Promise<{ gateway: GatewayRef } | { problem: UnifiedCondition }> {
     const namespace = md.metadata.namespace ?? 'default';
     const named = md.spec.gateway?.gatewayRef ?? this.defaults.gateway;
@@ -79,9 +108,9 @@ export class GatewayLookup {
     const labelled = all.filter((g) => g.metadata?.labels?.[INFERENCE_GATEWAY_LABEL] === 'true');
     const only = all.length === 1 ? all[0] : labelled.length === 1 ? labelled[0] : undefined;
     if (only) return { gateway: { name: only.metadata!.name!, namespace: only.metadata!.namespace! } };
-    if (all.length === 0) return { problem: refused('NoGateway', 'No Gateway found in the cluster: create one, or name one with spec.gateway.gatewayRef') };
+    if (all.length === 0) return { problem: gatewayNotReady('NoGateway', 'No Gateway found in the cluster: create one, or name one with spec.gateway.gatewayRef') };
     return {
-      problem: refused(
+      problem: gatewayNotReady(
         'NoGateway',
         `${all.length} Gateways found and ${labelled.length === 0 ? 'none' : labelled.length} labelled ${INFERENCE_GATEWAY_LABEL}=true: name one with spec.gateway.gatewayRef (or label exactly one)`,
       ),
@@ -94,7 +123,7 @@ export class GatewayLookup {
     const served = await this.served(INFERENCE_POOL_OWNED_KIND);
     if (!served) {
       return backend === 'inference-pool'
-        ? { problem: refused('InferencePoolNotInstalled', "The controller routes through InferencePools (--gateway-backend=inference-pool), but the Gateway API Inference Extension's InferencePool CRD is not installed") }
+        ? { problem: gatewayNotReady('InferencePoolNotInstalled', "The controller routes through InferencePools (--gateway-backend=inference-pool), but the Gateway API Inference Extension's InferencePool CRD is not installed") }
         : {};
     }
     const picker = endpointPicker ? { name: endpointPicker.name.replaceAll('{name}', md.metadata.name ?? ''), port: endpointPicker.port } : undefined;
@@ -128,6 +157,12 @@ export class GatewayLookup {
   }
 }
 
-function refused(reason: string, message: string): UnifiedCondition {
-  return { type: GATEWAY_READY, status: 'False', reason, message };
+/** A route's parentRefs that are Gateways (group and kind default to the Gateway API's), namespaces defaulted to the route's. */
+function gatewayParents(route: AnyObject, namespace: string): GatewayRef[] {
+  return list(field(route, 'spec', 'parentRefs')).flatMap((ref) => {
+    const name = str(field(ref, 'name'));
+    const isGateway = (str(field(ref, 'group')) ?? GATEWAY_GROUP) === GATEWAY_GROUP && (str(field(ref, 'kind')) ?? 'Gateway') === 'Gateway';
+    return isGateway && name ? [{ name, namespace: str(field(ref, 'namespace')) || namespace }] : [];
+  });
 }
+

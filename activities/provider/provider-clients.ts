@@ -12,8 +12,7 @@ import type { ProviderDefinition } from '../../providers/contract.ts';
 import { providerCrdRef } from '../../providers/crd-version.ts';
 import { involved, MODEL_DEPLOYMENT } from '../deployment-ref.ts';
 import { KindClient } from '../kind/kind-client.ts';
-import { DEFAULT_GATEWAY_DEFAULTS, GatewayLookup, type GatewayDefaults } from './gateway-lookup.ts';
-import { gatewayKinds } from './gateway-observe.ts';
+import { DEFAULT_GATEWAY_DEFAULTS, GatewayLookup, gatewayKinds, type GatewayDefaults } from './gateway-lookup.ts';
 
 export interface ProviderActivityDeps {
   kc: KubeConfig;

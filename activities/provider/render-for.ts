@@ -4,13 +4,17 @@ import { kubeCall } from '../../kube/errors.ts';
 import type { KubernetesObject } from '../../providers/contract.ts';
 import { versionOfResource } from '../../providers/crd-version.ts';
 import { renderGatewayObjects } from '../../providers/shared/gateway.ts';
+import { gatewayNotReady } from '../../providers/shared/gateway-status.ts';
 import type { GatewayDecision } from './gateway-lookup.ts';
 import { IDENTITY_ANNOTATION, identityOf } from './identity.ts';
 import type { ProviderClients } from './provider-clients.ts';
 
 /** What the provider renders for the installed CRD, with that CRD (its schema checks the objects before they are applied). */
 export interface Rendered {
+  /** The provider's own objects, its resource first. */
   objects: KubernetesObject[];
+  /** The route (and pool) in front of them: applied, kept and cleaned up with them, but never their phase. */
+  routing: KubernetesObject[];
   crd: unknown;
   /** Which Gateway the objects route through, or why none (GatewayReady). */
   gateway: GatewayDecision;
@@ -31,8 +35,30 @@ export async function renderFor(p: ProviderClients, md: ModelDeployment): Promis
   const choice = versionOfResource(provider.resource, crd);
   if (choice === undefined) return undefined;
   if ('error' in choice) throw activityFailure('UnsupportedCrdVersion', choice.error);
-  const own = provider.render(md, { apiVersion: choice.apiVersion }).objects.map(withRecordedIdentity(md));
-  // The route (and pool) follow the provider's objects: applied, kept and cleaned up with them.
-  const gateway = await p.gateways.decide(md);
-  return { objects: [...own, ...renderGatewayObjects(md, provider.servingEndpoint(md), gateway.plan)], crd, gateway };
+  const objects = provider.render(md, { apiVersion: choice.apiVersion }).objects.map(withRecordedIdentity(md));
+  const gateway = await decideRouting(p, md);
+  return { objects, routing: renderGatewayObjects(md, provider.servingEndpoint(md), gateway.plan), crd, gateway };
+}
+
+/**
+ * Routing is on by default: a deployment that did not ask for it (spec.gateway.enabled or httpRouteRef)
+ * is not held up by a cluster whose Gateway API objects cannot be read (a role without the Gateway
+ * rules, an API server busy): that is GatewayReady=False, and the routing it had stays as it is.
+ */
+async function decideRouting(p: ProviderClients, md: ModelDeployment): Promise<GatewayDecision> {
+  try {
+    return await p.gateways.decide(md);
+  } catch (err) {
+    if (routingAskedFor(md)) throw err;
+    return { plan: {}, undecided: true, problem: gatewayNotReady('GatewayLookupFailed', `The Gateway API objects could not be read: ${messageOf(err)}`) };
+  }
+}
+
+/** Whether the spec asks for routing itself (not only the default of routing where a Gateway is found). */
+export function routingAskedFor(md: ModelDeployment): boolean {
+  return md.spec.gateway?.enabled === true || !!md.spec.gateway?.httpRouteRef;
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

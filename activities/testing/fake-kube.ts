@@ -66,10 +66,13 @@ export class FakeObjects extends CustomObjects {
   override async list(ref: CollectionRef & { labelSelector?: string }): Promise<AnyObject[]> {
     this.enter('list', ref.plural);
     const prefix = `${collectionPath(ref)}/`;
+    // Without a namespace, a namespaced kind is listed across all of them, as the API server does.
+    const base = collectionPath({ ...ref, plural: '' });
+    const anyNamespace = (path: string) => !ref.namespace && path.startsWith(`${base}namespaces/`) && path.split('/').at(-2) === ref.plural;
     // Equality requirements only (`k=v,k2=v2`): what the controller's selectors use.
     const wanted = (ref.labelSelector ?? '').split(',').filter(Boolean).map((term) => term.split('='));
     const selected = (obj: AnyObject) => wanted.every(([key, value]) => obj.metadata?.labels?.[key!] === value);
-    return [...this.stored].filter(([path, obj]) => path.startsWith(prefix) && selected(obj)).map(([, obj]) => obj);
+    return [...this.stored].filter(([path, obj]) => (path.startsWith(prefix) || anyNamespace(path)) && selected(obj)).map(([, obj]) => obj);
   }
 
   override async apply(ref: ResourceRef, body: AnyObject): Promise<AnyObject> {

@@ -21,8 +21,8 @@ export const gatewaySpecSchema = object('Routing through a Gateway API Gateway: 
     },
     { required: ['name'] },
   ),
-  httpRouteRef: objectName('Name of an HTTPRoute of yours in this namespace: the controller creates no route and reports the status of that one.'),
-  modelName: str('The model name clients send (header X-Gateway-Model-Name, or the body\'s "model" with a body-based router). Defaults to model.servedName, else model.id.', {
+  httpRouteRef: objectName('Name of an HTTPRoute of yours in this namespace: the controller creates no route and reports the status of that one, for the Gateway its parentRefs name.'),
+  modelName: str('The model name clients send (header X-Gateway-Model-Name, or the body\'s "model" with a body-based router). Defaults to the name the server answers to (model.servedName, by default the last segment of a HuggingFace id); for source custom, model.id; else the deployment\'s name.', {
     maxLength: 256,
     minLength: 1,
   }),

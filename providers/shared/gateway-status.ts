@@ -50,20 +50,21 @@ export function gatewayReport(md: ModelDeployment, gateway: GatewayRef, routeNam
 
 function routeCondition(gateway: GatewayRef, routeName: string, route: unknown, gatewayObject: unknown): UnifiedCondition {
   const where = `Gateway '${gateway.namespace}/${gateway.name}'`;
-  if (gatewayObject === undefined) return notReady('GatewayNotFound', `${where} not found: create it, or name another with spec.gateway.gatewayRef`);
-  if (!isObject(route)) return notReady('RouteNotCreated', `HTTPRoute '${routeName}' not found`);
+  if (gatewayObject === undefined) return gatewayNotReady('GatewayNotFound', `${where} not found: create it, or name another with spec.gateway.gatewayRef`);
+  if (!isObject(route)) return gatewayNotReady('RouteNotCreated', `HTTPRoute '${routeName}' not found`);
   const generation = isObject(route.metadata) && typeof route.metadata.generation === 'number' ? route.metadata.generation : undefined;
   const parent = parentsOf(route).find((p) => refersTo(p, gateway, route));
   const current = (type: string) => parent?.conditions?.find((c) => c.type === type && (generation === undefined || c.observedGeneration === undefined || c.observedGeneration === generation));
   const accepted = current('Accepted');
   const resolved = current('ResolvedRefs');
   if (!accepted) return { type: GATEWAY_READY, status: 'Unknown', reason: 'RoutePending', message: `Waiting for ${where} to accept HTTPRoute '${routeName}'` };
-  if (accepted.status !== 'True') return notReady(accepted.reason || 'NotAccepted', `${where} did not accept HTTPRoute '${routeName}'${detail(accepted)}`);
-  if (resolved && resolved.status !== 'True') return notReady(resolved.reason || 'UnresolvedRefs', `${where} cannot resolve the backend of HTTPRoute '${routeName}'${detail(resolved)}`);
+  if (accepted.status !== 'True') return gatewayNotReady(accepted.reason || 'NotAccepted', `${where} did not accept HTTPRoute '${routeName}'${detail(accepted)}`);
+  if (resolved && resolved.status !== 'True') return gatewayNotReady(resolved.reason || 'UnresolvedRefs', `${where} cannot resolve the backend of HTTPRoute '${routeName}'${detail(resolved)}`);
   return { type: GATEWAY_READY, status: 'True', reason: 'RouteAccepted', message: `HTTPRoute '${routeName}' accepted by ${where}` };
 }
 
-function notReady(reason: string, message: string): UnifiedCondition {
+/** GatewayReady=False with the reason and message the user sees. */
+export function gatewayNotReady(reason: string, message: string): UnifiedCondition {
   return { type: GATEWAY_READY, status: 'False', reason, message };
 }
 

@@ -18,7 +18,7 @@ import { DEFAULT_SECRET_NAME } from '../../webhook/index.ts';
 import { DEPLOY_DIR, INSTALL_FILE, kubectlAvailable, renderInstall } from '../../deploy/render.ts';
 import { componentNames, find, NODE_COMPONENT, NODE_NAMESPACE, overlay, parseManifests, rendered, type Manifest } from './manifests.ts';
 import { allows, resourcesOf, rulesOf } from './rbac-rules.ts';
-import { gatewayKinds } from '../../activities/provider/gateway-observe.ts';
+import { gatewayKinds } from '../../activities/provider/gateway-lookup.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(DEPLOY_DIR, '..', 'package.json'), 'utf8')) as { version: string }).version;
 const IMAGE = `ghcr.io/kubeairunway/kubeairunway:v${VERSION}`;
