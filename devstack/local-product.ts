@@ -55,6 +55,7 @@ export async function startLocalProduct(stack: Stack, opts: LocalProductOptions)
 }
 
 export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalProductOptions): ProductDescription {
+  const stepsAndSdk = createLogger({ level: 'warn' });
   return {
     kc,
     temporal: { address: stack.temporalAddress, namespace: stack.temporalNamespace },
@@ -73,7 +74,8 @@ export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalPr
     // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
     ...(opts.webhook ? { webhook: { namespace: 'kubeairunway-system', register: {} } } : {}),
     simulators: localSimulators(opts.simulatedReadyAfterMs, opts.realOperators),
-    // Step logs only for failures here; the console belongs to the person trying the product.
-    log: plainLog(opts.log ?? (() => {}), { steps: createLogger({ level: 'warn' }) }),
+    // Step logs only for failures here; the console belongs to the person trying the product. The SDK's
+    // warnings join them as JSON on the same logger (not plain text of their own between them).
+    log: plainLog(opts.log ?? (() => {}), { steps: stepsAndSdk, sdk: stepsAndSdk }),
   };
 }

@@ -171,6 +171,7 @@ export function productParts(d: ProductDescription, started: Started = { served:
           workflowBundle: d.workflowBundle,
           heartbeatMs: d.heartbeatMs,
           log: log.lines('controller'),
+          sdkLogger: log.sdk(),
           timePhase: startPhases(log.records('controller')),
           activityInterceptors: stepObservers,
         })),
