@@ -1,7 +1,6 @@
 // The informer set's account of lost watches (what `/healthz` reports), against a fake API server on
 // loopback that lists, holds watches open, goes away and comes back refusing the first watch.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InformerSet } from './informer-set.ts';
@@ -29,7 +28,8 @@ class FakeApiServer {
       }
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as AddressInfo).port;
+    const address = server.address();
+    if (address && typeof address === 'object') this.port = address.port;
     this.server = server;
   }
 

@@ -7,7 +7,8 @@ import { createLogger, temporalLogger } from './logger.ts';
 function capture(level: string) {
   const written: string[] = [];
   const sdk = temporalLogger(createLogger({ level, destination: { write: (s: string) => void written.push(s) } }));
-  return { sdk, written, records: () => written.map((line) => JSON.parse(line) as Record<string, unknown>) };
+  const records = (): Record<string, unknown>[] => written.map((line) => JSON.parse(line));
+  return { sdk, written, records };
 }
 
 describe('temporalLogger', () => {
