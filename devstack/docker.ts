@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pidExists, startProcess, stopProcess, waitUntil, type ManagedProcess } from './process.ts';
 import { executable, onSearchPath, searchPath } from './executables.ts';
 import { runBounded, type RunOptions } from './run-bounded.ts';
+import { pruneEngine } from './docker-prune.ts';
 
 // A private Docker engine for the project's own tests (the image, compose, the Kybernate node container):
 // Debian's docker.io (installed by scripts/setup.mjs), its dockerd run as root with everything of its own —
@@ -185,6 +186,9 @@ export async function startDocker(opts: { log?: (line: string) => void; readyTim
   writeFileSync(paths.pidFile, String(proc.pid));
   writeFileSync(paths.ownerFile, String(process.pid));
   opts.log?.(`docker: private dockerd (pid ${proc.pid}) up in ${((Date.now() - t0) / 1000).toFixed(1)}s on ${host}, data in ${paths.dataRoot}`);
+  // Each start of the engine drops what no tag reaches and the images of replaced recipes (the data root
+  // grew to about 3.5 GB without it); the tagged images the runs reuse stay (devstack/docker-prune.ts).
+  await pruneEngine(run, new Date(t0), opts.log);
   return {
     host,
     socket: paths.socket,

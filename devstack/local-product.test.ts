@@ -22,7 +22,7 @@ describe('describeLocalProduct', () => {
       metrics: { port: 9090, host: '127.0.0.1' },
       webhook: { namespace: 'kubeairunway-system', register: {} },
       simulators: { readyAfterMs: 5_000, realOperators: [] },
-      health: { temporalLink: true },
+      health: { temporalLink: true, watches: true },
     });
     expect(d.namespaces).toBeUndefined();
     expect(d.health!.sources!.flatMap((s) => s())).toEqual(['kube-apiserver (exited (signal SIGKILL) 3s ago; restarting)']);

@@ -2,7 +2,7 @@
 // stack's tests): dev's description of the product, which the composition root (worker/product.ts)
 // starts as it starts `run`'s. What differs from `run` is data: simulators instead of upstream operators
 // and a kubelet, the webhook registered with the local API server, a console that gets plain lines and
-// only the step logs of failures, and `/healthz` naming the stack's servers that are down.
+// only the step logs of failures, and `/healthz` naming the stack's servers and the watches that are down.
 
 import { KubeConfig } from '@kubernetes/client-node';
 import { createLogger } from '../observability/index.ts';
@@ -21,7 +21,7 @@ export interface LocalProduct {
   webhookUrl: string | undefined;
   metricsUrl: string | undefined;
   activatorUrl: string | undefined;
-  /** The stack's servers and this process's link to Temporal: what `/healthz` reports. */
+  /** The stack's servers, this process's link to Temporal and its watches: what `/healthz` reports. */
   health(): HealthReport;
   /** Stops the parts in reverse order, each within a bounded time (the stack itself is the caller's). */
   stop(): Promise<void>;
@@ -55,6 +55,7 @@ export async function startLocalProduct(stack: Stack, opts: LocalProductOptions)
 }
 
 export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalProductOptions): ProductDescription {
+  const stepsAndSdk = createLogger({ level: 'warn' });
   return {
     kc,
     temporal: { address: stack.temporalAddress, namespace: stack.temporalNamespace },
@@ -69,11 +70,12 @@ export function describeLocalProduct(stack: Stack, kc: KubeConfig, opts: LocalPr
       ...(opts.node ? { node: true, nodeName: opts.node.name, containerdSocket: opts.node.containerdSocket } : {}),
     },
     ...(opts.metricsPort !== undefined ? { metrics: { port: opts.metricsPort, host: '127.0.0.1' } } : {}),
-    health: { temporalLink: true, sources: [() => stack.health().down.map((d) => `${d.name} (${d.reason} ${((Date.now() - d.since) / 1000).toFixed(0)}s ago; restarting)`)] },
+    health: { temporalLink: true, watches: true, sources: [() => stack.health().down.map((d) => `${d.name} (${d.reason} ${((Date.now() - d.since) / 1000).toFixed(0)}s ago; restarting)`)] },
     // Admission on the local API server too, so invalid specs fail at `kubectl apply` with the seed's messages.
     ...(opts.webhook ? { webhook: { namespace: 'kubeairunway-system', register: {} } } : {}),
     simulators: localSimulators(opts.simulatedReadyAfterMs, opts.realOperators),
-    // Step logs only for failures here; the console belongs to the person trying the product.
-    log: plainLog(opts.log ?? (() => {}), { steps: createLogger({ level: 'warn' }) }),
+    // Step logs only for failures here; the console belongs to the person trying the product. The SDK's
+    // warnings join them as JSON on the same logger (not plain text of their own between them).
+    log: plainLog(opts.log ?? (() => {}), { steps: stepsAndSdk, sdk: stepsAndSdk }),
   };
 }

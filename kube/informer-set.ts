@@ -32,7 +32,7 @@ const keyOf = (s: CollectionSpec) => JSON.stringify([collectionPath(s), s.labelS
  * event sees at least that event's object, and each collection is listed and watched once per process.
  */
 export class InformerSet {
-  private readonly collections = new Map<string, StartedInformer<WatchedObject> & { spec: CollectionSpec }>();
+  private readonly collections = new Map<string, StartedInformer<WatchedObject> & { spec: CollectionSpec; outage: Outage }>();
   private readonly objects: CustomObjects;
   private started = false;
 
@@ -59,11 +59,20 @@ export class InformerSet {
         onError: (err) => outage.failed(String((err as Error)?.message ?? err)),
         onRecovered: () => outage.succeeded(),
       });
-      entry = Object.assign(informer, { spec });
+      entry = Object.assign(informer, { spec, outage });
       this.collections.set(key, entry);
       if (this.started) void entry.start();
     }
     return entry;
+  }
+
+  /**
+   * The watches lost now, one line each with its cause. A watch counts as lost from its first failure
+   * until its own list and watch succeed again (after its backoff): an API server that answers again
+   * does not make a watch that has not retried yet whole.
+   */
+  lost(): string[] {
+    return [...this.collections.values()].flatMap((c) => c.outage.describe() ?? []);
   }
 
   /** Starts every collection created so far and waits for their first lists; later ones start when created. */

@@ -11,8 +11,10 @@ describe('Outage', () => {
     for (let i = 0; i < 100; i++) expect(o.failed('again')).toBe(false);
     expect(o.down).toBe(true);
     t += 12_300;
+    expect(o.describe()).toBe('ModelDeployment watch (lost 12s ago: connect ECONNREFUSED 127.0.0.1:6443)');
     expect(o.succeeded()).toBe(true);
     expect(o.succeeded()).toBe(false);
+    expect(o.describe()).toBeUndefined();
     expect(lines).toEqual(['ModelDeployment watch lost (connect ECONNREFUSED 127.0.0.1:6443); retrying with backoff', 'ModelDeployment watch back after 12.3s']);
   });
 });

@@ -5,6 +5,7 @@
  */
 export class Outage {
   private since: number | undefined;
+  private reason = '';
 
   constructor(
     private readonly what: string,
@@ -20,7 +21,8 @@ export class Outage {
   failed(reason: string): boolean {
     if (this.since !== undefined) return false;
     this.since = this.now();
-    this.log(`${this.what} lost (${firstLine(reason)}); retrying with backoff`);
+    this.reason = firstLine(reason);
+    this.log(`${this.what} lost (${this.reason}); retrying with backoff`);
     return true;
   }
 
@@ -31,6 +33,12 @@ export class Outage {
     this.since = undefined;
     this.log(`${this.what} back after ${seconds.toFixed(1)}s`);
     return true;
+  }
+
+  /** While down, what is down, for how long and why (a line of `/healthz`); undefined while up. */
+  describe(): string | undefined {
+    if (this.since === undefined) return undefined;
+    return `${this.what} (lost ${((this.now() - this.since) / 1000).toFixed(0)}s ago: ${this.reason})`;
   }
 }
 

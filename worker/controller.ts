@@ -17,6 +17,7 @@ import { registerProvider } from './registration.ts';
 import { watchProviderLiveness } from './provider-liveness.ts';
 import { PROVIDER_STALE_AFTER_MS } from '../providers/provider-liveness.ts';
 import { installRuntime } from './runtime.ts';
+import { createLogger, type Logger } from '../observability/logger.ts';
 import { createCoreWorker } from './core-worker.ts';
 import { createProviderWorker } from './provider-worker.ts';
 import { createProviderActivities } from '../activities/provider/create-provider-activities.ts';
@@ -58,6 +59,8 @@ export interface ControllerOptions {
    */
   providerCrdCheckMs?: number;
   log?: (line: string) => void;
+  /** The Temporal SDK's records (its core's lines among them), as JSON, when this process installs the SDK's runtime; WARN and up on standard output when omitted. */
+  sdkLogger?: Logger;
   /** Routing settings (--gateway-* flags) for every provider's activities. */
   gateway?: GatewayDefaults;
   /** Activity interceptors per worker (metrics, step logs); `provider` is undefined for the core worker. */
@@ -82,7 +85,7 @@ export async function startController(opts: ControllerOptions): Promise<Controll
   const log = opts.log ?? (() => {});
   const phase = opts.timePhase ?? UNTIMED;
   const settings: ReconcileSettings = { ...DEFAULT_SETTINGS, ...opts.settings };
-  installRuntime();
+  installRuntime(opts.sdkLogger ?? createLogger({ level: 'warn' }));
   // One native (Rust) connection for the workers and the client: cheaper than a second, JavaScript
   // gRPC connection, and what eager workflow start requires.
   const nativeConnection = await phase('temporal connection', () => NativeConnection.connect({ address: opts.temporalAddress, ...opts.temporalConnection }));

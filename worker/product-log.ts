@@ -1,10 +1,10 @@
 // How the product's parts speak. `run` is a service: pino JSON for everything, each line naming its
 // source. `dev` has a person at the console: plain lines, and the activities' step logs (JSON, as the
-// interceptor writes them) only at the level the person asked for. Parts log through this, never
-// choosing a format themselves, so the two cannot drift apart part by part.
+// interceptor writes them) and the Temporal SDK's records (JSON too) only at the level the person asked
+// for. Parts log through this, never choosing a format themselves, so the two cannot drift apart part by part.
 
 import type { Logger } from 'pino';
-import { lineLog } from '../observability/logger.ts';
+import { createLogger, lineLog } from '../observability/logger.ts';
 import type { RecordLog } from './parts.ts';
 
 export interface ProductLog {
@@ -14,6 +14,8 @@ export interface ProductLog {
   records(source?: string): RecordLog;
   /** Step logs of the activities of one worker (`core`, `provider-kaito`, …). */
   steps(source: string): Logger;
+  /** The Temporal SDK's records, its core's among them: JSON in both modes, as the step logs are (worker/runtime.ts). */
+  sdk(): Logger;
 }
 
 /** Everything as pino JSON lines. */
@@ -22,15 +24,21 @@ export function jsonLog(logger: Logger): ProductLog {
     lines: (source) => lineLog(logger, source),
     records: (source) => (source ? logger.child({ source }) : logger),
     steps: (source) => logger.child({ source }),
+    sdk: () => logger,
   };
 }
 
-/** Plain lines to `write` (`webhook warn: message (key=value)`); step logs to their own pino logger. */
-export function plainLog(write: (line: string) => void, opts: { steps: Logger }): ProductLog {
+/**
+ * Plain lines to `write` (`webhook warn: message (key=value)`); step logs to their own pino logger, and
+ * the SDK's records to `sdk` (its warnings and errors as JSON on standard output when not given).
+ */
+export function plainLog(write: (line: string) => void, opts: { steps: Logger; sdk?: Logger }): ProductLog {
+  const sdk = opts.sdk ?? createLogger({ level: 'warn' });
   return {
     lines: () => write,
     records: (source) => plainRecords(write, source),
     steps: (source) => opts.steps.child({ source }),
+    sdk: () => sdk,
   };
 }
 

@@ -50,8 +50,11 @@ export interface ProductDescription {
   maxCachedWorkflows?: number;
   /** Serve Prometheus `/metrics` and `/healthz` here; no metrics at all when omitted. */
   metrics?: { port: number; host: string };
-  /** What `/healthz` reports down: each source's descriptions, and the Temporal link when asked. Always healthy when omitted. */
-  health?: { temporalLink?: boolean; sources?: readonly (() => string[])[] };
+  /**
+   * What `/healthz` reports down: each source's descriptions, and when asked the Temporal link and every
+   * lost watch of the process's informers. Always healthy when omitted.
+   */
+  health?: { temporalLink?: boolean; watches?: boolean; sources?: readonly (() => string[])[] };
   /** Serve the admission webhook, its certificate Secret in `namespace`; registered with the API server when `register` is given. */
   webhook?: { namespace: string; host?: string; port?: number; register?: WebhookRegistration };
   /**
@@ -168,6 +171,7 @@ export function productParts(d: ProductDescription, started: Started = { served:
           workflowBundle: d.workflowBundle,
           heartbeatMs: d.heartbeatMs,
           log: log.lines('controller'),
+          sdkLogger: log.sdk(),
           timePhase: startPhases(log.records('controller')),
           activityInterceptors: stepObservers,
         })),
@@ -228,5 +232,6 @@ export function productParts(d: ProductDescription, started: Started = { served:
 function health(d: ProductDescription, started: Started): HealthReport {
   const down = (d.health?.sources ?? []).flatMap((source) => source());
   if (d.health?.temporalLink && started.link?.down) down.push(`connection to the Temporal server at ${d.temporal.address}`);
+  if (d.health?.watches) down.push(...(started.informers?.lost() ?? []));
   return { ok: down.length === 0, down };
 }

@@ -1,29 +1,23 @@
-import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
-import { takeSdkLogLine } from '../observability/temporal-link.ts';
-
-// A provider worker serves activities only, by design; the SDK warns about that at every start.
-const EXPECTED_WARNING = 'No workflows registered';
+import { Runtime } from '@temporalio/worker';
+import { temporalLogger, type Logger } from '../observability/logger.ts';
 
 let installed = false;
 
 /**
- * Installs the Temporal SDK runtime once per process with a quieter logger than its INFO default (one
- * line per worker state change is noise next to the controller's own logs). A runtime already installed
- * by the embedding program is kept.
+ * Installs the Temporal SDK runtime once per process, its logger the product's: the SDK's records and
+ * its Rust core's forwarded lines come out as the product's JSON lines (`source: "temporal-sdk"`, the
+ * SDK's `sdkComponent` saying `core` or `worker`), never as plain text of their own among them. The core
+ * forwards WARN and up; the logger's level filters the rest. A runtime already installed by the embedding
+ * program is kept.
  */
-export function installRuntime(level: LogLevel = 'WARN'): void {
+export function installRuntime(logger: Logger, opts: { shutdownSignals?: NodeJS.Signals[] } = {}): void {
   if (installed) return;
   installed = true;
   try {
     Runtime.install({
-      logger: new DefaultLogger(level, (entry: LogEntry) => {
-        if (entry.message.startsWith(EXPECTED_WARNING)) return;
-        // A lost server is said once by the process's Temporal link, not once per poll retry.
-        if (takeSdkLogLine(entry.message, entry.meta)) return;
-        process.stderr.write(`${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message}\n`);
-      }),
-      // The core's own lines (poll retries among them) come through the logger above, not to stderr directly.
-      telemetryOptions: { logging: { filter: { core: level, other: 'ERROR' }, forward: {} } },
+      logger: temporalLogger(logger),
+      ...(opts.shutdownSignals ? { shutdownSignals: opts.shutdownSignals } : {}),
+      telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
     });
   } catch {
     // Already installed (by the host program or an earlier worker): keep it.

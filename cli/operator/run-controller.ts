@@ -8,10 +8,11 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { Runtime, type WorkflowBundle } from '@temporalio/worker';
 import type { RunFlagValues } from '../../kinds/kind-module.ts';
 import { configuredParts, namesAPart, partSwitches, runFlags } from '../../kinds/run-flags.ts';
-import { createLogger, temporalLogger, type Logger } from '../../observability/index.ts';
+import { createLogger, type Logger } from '../../observability/index.ts';
 import type { Controller } from '../../worker/controller.ts';
 import { PartStartError } from '../../worker/parts.ts';
 import { jsonLog } from '../../worker/product-log.ts';
+import { installRuntime } from '../../worker/runtime.ts';
 import { startProduct, type ProductDescription } from '../../worker/product.ts';
 import type { ReconcileSettings } from '../../workflows/settings.ts';
 import { CliError } from '../../present/errors.ts';
@@ -197,11 +198,7 @@ export async function runRun(io: CliIO, opts: RunOptions): Promise<ExitCode> {
   logger.info({ phase: 'process and modules', ms: Math.round(performance.now()) }, 'start phase');
   // Before any worker exists. Signals are ours to handle: the providers mark themselves not ready
   // before their workers stop, which the runtime's own signal handling would cut short.
-  Runtime.install({
-    logger: temporalLogger(logger),
-    shutdownSignals: [],
-    telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
-  });
+  installRuntime(logger, { shutdownSignals: [] });
   try {
     const running = await startRun(opts, { io, logger });
     const signal = await untilSignal(() => logger.warn('still stopping; a third signal exits at once'));

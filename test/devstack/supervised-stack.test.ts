@@ -82,6 +82,8 @@ describe('supervised local stack', () => {
       return h.status === 503 && h.body.includes('kube-apiserver') ? h : undefined;
     }, 30_000, 20);
     expect(unhealthy.body).toMatch(/^unhealthy\n/);
+    // The watches too, each until its own list and watch are back (not merely the API server).
+    await eventually('/healthz to name the lost ModelDeployment watch', async () => (await healthz(healthUrl)).body.includes('down: ModelDeployment watch (lost '), 30_000, 20);
     await eventually('/healthz ok again', async () => (await healthz(healthUrl)).status === 200, 180_000);
 
     // Same addresses: new processes behind the same ports, so every client and kubeconfig still works.
