@@ -17,7 +17,7 @@ import type { WebhookRegistration, WebhookServer } from '../webhook/index.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
 import { startController, type Controller, type ControllerOptions } from './controller.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
-import { NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
+import { listed, NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
 import type { ProductLog } from './product-log.ts';
 import { startPhases } from './start-phases.ts';
 import { registerSearchAttributes } from './search-attributes.ts';
@@ -169,6 +169,8 @@ export function productParts(d: ProductDescription, started: Started = { served:
           heartbeatMs: d.heartbeatMs,
           log: log.lines('controller'),
           timePhase: startPhases(log.records('controller')),
+          // Each of its parts within the same bound as the product's.
+          stopWithinMs: d.stopWithinMs,
           activityInterceptors: stepObservers,
         })),
     },
@@ -222,7 +224,7 @@ export function productParts(d: ProductDescription, started: Started = { served:
       start: () => d.simulators!.start({ kc: d.kc, log: d.log.lines('simulators'), namespaces: d.namespaces }),
     },
   ];
-  return parts.filter((p): p is PartSpec => p !== false);
+  return listed(parts);
 }
 
 function health(d: ProductDescription, started: Started): HealthReport {
