@@ -82,26 +82,33 @@ function watcherPart({ opts, settings, kinds, informers, temporal, log }: Contro
  * start's time): the core worker loads its workflow code into a thread of its own, the provider workers
  * register with Temporal, the providers apply their configs, and the informers make their first lists.
  * A workflow the watcher starts meanwhile waits on its task queue until the workers run, which they do
- * once all four are done. Stopped in reverse of this listing: the providers mark themselves not ready
- * first, then the workers shut down.
+ * once all four are done.
  */
 function workersPart(ctx: ControllerContext, providers: ModelDeploymentProviders): PartSpec {
-  const { opts, informers } = ctx;
   return {
     name: 'workers',
     start: async () => {
       const served: ServedWorker[] = [];
-      const waits = listed([
-        { name: 'informer sync', start: async () => (await informers.start(), NOTHING_TO_STOP) },
-        opts.core && coreWorkerPart(ctx, providers, served),
-        opts.providers.length > 0 && providers.workersPart(served),
-        opts.providers.length > 0 && providers.registrationPart(),
-      ]);
-      const running = await startTogether(waits, ctx.parts);
+      const running = await startTogether(workerWaits(ctx, providers, served), ctx.parts);
       for (const worker of served) worker.run();
       return running;
     },
   };
+}
+
+/**
+ * What the workers part waits on side by side; the workers it creates go to `served`. Listed so that
+ * their stop, in reverse, has the providers mark themselves not ready first, then shuts the provider
+ * workers and the core worker down; the first lists stop nothing (the informers part stops the set).
+ */
+export function workerWaits(ctx: ControllerContext, providers: ModelDeploymentProviders, served: ServedWorker[]): PartSpec[] {
+  const { opts, informers } = ctx;
+  return listed([
+    { name: 'informer sync', start: async () => (await informers.start(), NOTHING_TO_STOP) },
+    opts.core && coreWorkerPart(ctx, providers, served),
+    opts.providers.length > 0 && providers.workersPart(served),
+    opts.providers.length > 0 && providers.registrationPart(),
+  ]);
 }
 
 function coreWorkerPart(ctx: ControllerContext, providers: ModelDeploymentProviders, served: ServedWorker[]): PartSpec {
