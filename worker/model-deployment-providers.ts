@@ -12,7 +12,7 @@ import { OwnerSignals } from '../watcher/owner-signals.ts';
 import { watchProviderResources } from '../watcher/provider-resource-watch.ts';
 import { createSignaler } from '../watcher/signaler.ts';
 import type { ControllerContext } from './controller-context.ts';
-import { Later, PartOrderError, startTogether, type PartSpec } from './parts.ts';
+import { Later, PartOrderError, startTogether, type PartSpec, type RunningParts } from './parts.ts';
 import { createProviderWorker } from './provider-worker.ts';
 import { watchProviderLiveness } from './provider-liveness.ts';
 import { registerProvider } from './registration.ts';
@@ -101,29 +101,29 @@ export class ModelDeploymentProviders {
     };
   }
 
-  /** The providers' workers, created (not yet run: `served` gets them, run once every part has started). */
+  /**
+   * The providers' workers, created side by side and not yet run: `served` gets them, run once every
+   * wait of the start is done. One that fails to be created leaves the others released.
+   */
   workersPart(served: ServedWorker[]): PartSpec {
     const { opts, settings, temporal, log } = this.ctx;
-    return {
-      name: 'provider workers',
+    const create = (provider: ProviderDefinition): PartSpec => ({
+      name: `provider ${provider.name} worker`,
       start: async () => {
-        const workers = await Promise.all(
-          this.providers.map(async (provider) => {
-            const worker = await createProviderWorker({
-              connection: temporal.get().connection,
-              namespace: opts.temporalNamespace,
-              provider,
-              activities: this.activitiesOf(provider),
-              taskQueuePrefix: settings.taskQueuePrefix,
-              activityInterceptors: opts.activityInterceptors?.(provider.name),
-            });
-            return new ServedWorker(worker, worker.options.taskQueue, log);
-          }),
-        );
-        served.push(...workers);
-        return { stop: () => Promise.all(workers.map((w) => w.stop())) };
+        const worker = await createProviderWorker({
+          connection: temporal.get().connection,
+          namespace: opts.temporalNamespace,
+          provider,
+          activities: this.activitiesOf(provider),
+          taskQueuePrefix: settings.taskQueuePrefix,
+          activityInterceptors: opts.activityInterceptors?.(provider.name),
+        });
+        const providerWorker = new ServedWorker(worker, worker.options.taskQueue, log);
+        served.push(providerWorker);
+        return providerWorker;
       },
-    };
+    });
+    return { name: 'provider workers', start: () => this.sideBySide(this.providers.map(create)) };
   }
 
   /**
@@ -138,9 +138,13 @@ export class ModelDeploymentProviders {
     });
     return {
       name: 'provider registration',
-      // Timed as one step: the controller's start phases name it so.
-      start: () => startTogether(this.providers.map(register), { ...this.ctx.parts, timePhase: UNTIMED }),
+      start: () => this.sideBySide(this.providers.map(register)),
     };
+  }
+
+  /** One part per provider, started side by side; timed as one step (the controller's start phases name it so). */
+  private sideBySide(parts: readonly PartSpec[]): Promise<RunningParts> {
+    return startTogether(parts, { ...this.ctx.parts, timePhase: UNTIMED });
   }
 
   private activitiesOf(provider: ProviderDefinition): ProviderActivities {

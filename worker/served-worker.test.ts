@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { ServedWorker, type RunnableWorker } from './served-worker.ts';
 
 /** A worker whose run lasts until it is shut down, or ends with `failWith`. */
-function fakeWorker(failWith?: Error): RunnableWorker & { shutdowns: number } {
+function fakeWorker(failWith?: Error): RunnableWorker & { runs: number; shutdowns: number } {
   let state: ReturnType<RunnableWorker['getState']> = 'INITIALIZED';
   let end: () => void = () => {};
   const fake = {
+    runs: 0,
     shutdowns: 0,
     getState: () => state,
     run: () => {
+      fake.runs += 1;
       state = 'RUNNING';
       if (failWith) {
         state = 'FAILED';
@@ -31,14 +33,17 @@ describe('ServedWorker', () => {
     const served = new ServedWorker(worker, 'kar-core', () => {});
     served.run();
     await served.stop();
+    expect(worker.runs).toBe(1);
     expect(worker.shutdowns).toBe(1);
     expect(worker.getState()).toBe('STOPPED');
   });
 
-  it('asks nothing of a worker never run (the SDK refuses its shutdown)', async () => {
+  it('runs a worker never run only to shut it down at once: its run ending is what releases it', async () => {
     const worker = fakeWorker();
     await new ServedWorker(worker, 'kar-core', () => {}).stop();
-    expect(worker.shutdowns).toBe(0);
+    expect(worker.runs).toBe(1);
+    expect(worker.shutdowns).toBe(1);
+    expect(worker.getState()).toBe('STOPPED');
   });
 
   it('logs a run that ends with an error, naming the task queue, and still stops', async () => {

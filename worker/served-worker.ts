@@ -20,8 +20,14 @@ export class ServedWorker {
     this.running ??= this.worker.run().catch((err: Error) => this.log(`worker on ${this.taskQueue} stopped with an error: ${err.message}`));
   }
 
-  /** Shuts it down if it runs and waits for the run to end; nothing to do for one never run (the SDK refuses a shutdown then). */
+  /**
+   * Shuts it down if it runs and waits for the run to end. One never run (a start undone before the
+   * workers ran) is run only to be shut down at once: the SDK refuses to shut down a worker that is not
+   * running, and its run's end is what releases the connection (which cannot close while a worker holds
+   * it) and the workflow threads.
+   */
   async stop(): Promise<void> {
+    if (this.worker.getState() === 'INITIALIZED') this.run();
     if (this.worker.getState() === 'RUNNING') this.worker.shutdown();
     await this.running;
   }
