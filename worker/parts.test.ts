@@ -129,13 +129,13 @@ function heldPart(name: string, events: string[]): PartSpec & { release(err?: Er
 describe('startTogether', () => {
   it('starts every part before any has finished starting, and stops them in reverse of their listing', async () => {
     const events: string[] = [];
-    const [a, b, c] = ['a', 'b', 'c'].map((n) => heldPart(n, events));
-    const starting = startTogether([a!, b!, c!], { log: recordLog() });
+    const [a, b, c] = [heldPart('a', events), heldPart('b', events), heldPart('c', events)];
+    const starting = startTogether([a, b, c], { log: recordLog() });
     await Promise.resolve();
     expect(events).toEqual(['start a', 'start b', 'start c']);
-    c!.release();
-    a!.release();
-    b!.release();
+    c.release();
+    a.release();
+    b.release();
     const running = await starting;
     expect(running.names).toEqual(['a', 'b', 'c']);
     await running.stop();
@@ -144,13 +144,13 @@ describe('startTogether', () => {
 
   it('waits for the parts still starting when one fails, stops the ones that started, and names the failed one', async () => {
     const events: string[] = [];
-    const [a, slow, failing] = ['a', 'slow', 'failing'].map((n) => heldPart(n, events));
-    const starting = startTogether([a!, slow!, failing!], { log: recordLog() }).catch((err: unknown) => err);
-    a!.release();
-    failing!.release(new Error('no worker'));
+    const [a, slow, failing] = [heldPart('a', events), heldPart('slow', events), heldPart('failing', events)];
+    const starting = startTogether([a, slow, failing], { log: recordLog() }).catch((err: unknown) => err);
+    a.release();
+    failing.release(new Error('no worker'));
     await new Promise((r) => setTimeout(r, 10));
     expect(events).not.toContain('stop a');
-    slow!.release();
+    slow.release();
     const error = await starting;
     expect(error).toBeInstanceOf(PartStartError);
     expect(error).toMatchObject({ part: 'failing', message: 'no worker' });

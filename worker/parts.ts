@@ -58,6 +58,11 @@ interface StartedPart {
   part: Stoppable;
 }
 
+interface FailedPart {
+  name: string;
+  failure: Error;
+}
+
 export async function startParts(specs: readonly PartSpec[], opts: PartsOptions): Promise<RunningParts> {
   const started: StartedPart[] = [];
   // Each part's start is timed (one `start phase` record each): where a slow start goes shows in the log.
@@ -80,16 +85,20 @@ export async function startParts(specs: readonly PartSpec[], opts: PartsOptions)
  */
 export async function startTogether(specs: readonly PartSpec[], opts: PartsOptions): Promise<RunningParts> {
   const timed = opts.timePhase ?? startPhases(opts.log);
-  const results = await Promise.allSettled(specs.map((spec) => timed(spec.name, () => spec.start())));
-  const started = specs.flatMap((spec, i): StartedPart[] => {
-    const result = results[i]!;
-    return result.status === 'fulfilled' ? [{ name: spec.name, part: result.value }] : [];
-  });
-  const failed = results.findIndex((result) => result.status === 'rejected');
-  const failure = results[failed];
-  if (failure?.status === 'rejected') {
+  const outcomes = await Promise.all(
+    specs.map(async (spec): Promise<StartedPart | FailedPart> => {
+      try {
+        return { name: spec.name, part: await timed(spec.name, () => spec.start()) };
+      } catch (err) {
+        return { name: spec.name, failure: asError(err) };
+      }
+    }),
+  );
+  const started = outcomes.filter((o): o is StartedPart => 'part' in o);
+  const failed = outcomes.find((o): o is FailedPart => 'failure' in o);
+  if (failed) {
     await stopInReverse(started, opts);
-    throw new PartStartError(specs[failed]!.name, asError(failure.reason));
+    throw new PartStartError(failed.name, failed.failure);
   }
   return running(started, opts);
 }

@@ -65,8 +65,12 @@ describe('the controller on a real Temporal connection', () => {
     const seen = { lines: [] as string[], phases: [] as string[] };
     const error = await startController(options({ core: true, watcher: true, providers: [kaitoProvider], workflowBundle: await workflowBundle() }, seen)).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(PartStartError);
-    expect(error).toMatchObject({ part: 'workers', cause: { part: 'provider registration', cause: { part: 'provider kaito registration' } } });
-    expect((error as Error).message).toMatch(/ECONNREFUSED|connect/);
+    // The message is the cause's, through every part that wraps it.
+    expect(error).toMatchObject({
+      part: 'workers',
+      message: expect.stringMatching(/ECONNREFUSED/),
+      cause: { part: 'provider registration', cause: { part: 'provider kaito registration' } },
+    });
     // Everything before the workers started, and was stopped without trouble.
     expect(seen.phases.slice(0, 6)).toEqual(['temporal connection', 'informers', 'provider liveness', 'provider signals', 'provider kaito', 'watcher']);
     expect(seen.phases.slice(6).sort()).toEqual(['core worker', 'informer sync', 'provider workers']);
