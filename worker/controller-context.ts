@@ -12,7 +12,7 @@ import { Later, type PartsOptions } from './parts.ts';
 import { plainRecords } from './product-log.ts';
 import { UNTIMED } from './start-phases.ts';
 
-export interface TemporalLink {
+export interface TemporalClients {
   connection: NativeConnection;
   client: Client;
 }
@@ -25,7 +25,7 @@ export interface ControllerContext {
   informers: InformerSet;
   /** Whether the informers are the controller's own (it stops them) or the caller's (the caller does). */
   ownInformers: boolean;
-  temporal: Later<TemporalLink>;
+  temporal: Later<TemporalClients>;
   log: (line: string) => void;
   /** How its parts are timed at start and bounded at stop; a stop's overrun or failure is a log line. */
   parts: PartsOptions;
@@ -41,7 +41,7 @@ export function controllerContext(opts: ControllerOptions): ControllerContext {
     // activity's reads share each collection's single list and watch.
     informers: opts.informers ?? new InformerSet(opts.kc, log),
     ownInformers: opts.informers === undefined,
-    temporal: new Later<TemporalLink>('the Temporal connection'),
+    temporal: new Later<TemporalClients>('the Temporal connection'),
     log,
     parts: { log: plainRecords(log, undefined), timePhase: opts.timePhase ?? UNTIMED, stopWithinMs: opts.stopWithinMs },
   };

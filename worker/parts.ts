@@ -1,5 +1,5 @@
 // A process as a list of named parts started in order and stopped in reverse. Pure lifecycle logic:
-// what the parts are is worker/product.ts's business. Shutdown must finish even when a server a part
+// what the parts are is the composition roots' business (worker/product.ts, worker/controller-parts.ts). Shutdown must finish even when a server a part
 // talks to is already gone, so every stop is bounded; and a part that fails to start must not leave
 // the ones before it running (a half-started process would hold ports and watches until killed).
 
