@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PartStartError, startParts, type PartSpec, type RecordLog } from './parts.ts';
+import { Later, listed, PartOrderError, PartStartError, startParts, startTogether, type PartSpec, type RecordLog } from './parts.ts';
+import type { TimePhase } from './start-phases.ts';
 
 /** A part that records its start and stop in `events`; its stop may hang, fail or throw. */
 function fakePart(name: string, events: string[], stop: 'ok' | 'hang' | 'reject' | 'throw' = 'ok'): PartSpec {
@@ -106,5 +107,81 @@ describe('startParts', () => {
     await Promise.all([running.stop(), running.stop()]);
     await running.stop();
     expect(events.filter((e) => e.startsWith('stop'))).toEqual(['stop a']);
+  });
+});
+
+/** A part whose start waits until `release` is called; records when it starts and when it is started. */
+function heldPart(name: string, events: string[]): PartSpec & { release(err?: Error): void } {
+  let release: (err?: Error) => void = () => {};
+  const held = new Promise<void>((resolve, reject) => (release = (err) => (err ? reject(err) : resolve())));
+  return {
+    name,
+    release: (err) => release(err),
+    start: async () => {
+      events.push(`start ${name}`);
+      await held;
+      events.push(`started ${name}`);
+      return { stop: () => void events.push(`stop ${name}`) };
+    },
+  };
+}
+
+describe('startTogether', () => {
+  it('starts every part before any has finished starting, and stops them in reverse of their listing', async () => {
+    const events: string[] = [];
+    const [a, b, c] = [heldPart('a', events), heldPart('b', events), heldPart('c', events)];
+    const starting = startTogether([a, b, c], { log: recordLog() });
+    await Promise.resolve();
+    expect(events).toEqual(['start a', 'start b', 'start c']);
+    c.release();
+    a.release();
+    b.release();
+    const running = await starting;
+    expect(running.names).toEqual(['a', 'b', 'c']);
+    await running.stop();
+    expect(events.slice(3)).toEqual(['started c', 'started a', 'started b', 'stop c', 'stop b', 'stop a']);
+  });
+
+  it('waits for the parts still starting when one fails, stops the ones that started, and names the failed one', async () => {
+    const events: string[] = [];
+    const [a, slow, failing] = [heldPart('a', events), heldPart('slow', events), heldPart('failing', events)];
+    const starting = startTogether([a, slow, failing], { log: recordLog() }).catch((err: unknown) => err);
+    a.release();
+    failing.release(new Error('no worker'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(events).not.toContain('stop a');
+    slow.release();
+    const error = await starting;
+    expect(error).toBeInstanceOf(PartStartError);
+    expect(error).toMatchObject({ part: 'failing', message: 'no worker' });
+    expect(events.slice(3)).toEqual(['started a', 'started slow', 'stop slow', 'stop a']);
+  });
+
+  it('times each part with the timer it is given', async () => {
+    const timed: string[] = [];
+    const timePhase: TimePhase = async (phase, step) => {
+      timed.push(phase);
+      return step();
+    };
+    const log = recordLog();
+    await startTogether([fakePart('a', []), fakePart('b', [])], { log, timePhase });
+    expect(timed).toEqual(['a', 'b']);
+    expect(log.records).toEqual([]);
+  });
+});
+
+describe('Later', () => {
+  it('hands back what a part set, and says the parts are out of order when read before', () => {
+    const connection = new Later<string>('the Temporal connection');
+    expect(() => connection.get()).toThrow(new PartOrderError('the Temporal connection'));
+    expect(() => connection.get()).toThrow('the Temporal connection was used before the part that starts it ran');
+    connection.set('open');
+    expect(connection.get()).toBe('open');
+  });
+});
+
+describe('listed', () => {
+  it('keeps the parts a description asks for, in order', () => {
+    expect(listed([fakePart('a', []), false, fakePart('c', [])]).map((p) => p.name)).toEqual(['a', 'c']);
   });
 });

@@ -42,7 +42,8 @@ export function plainLog(write: (line: string) => void, opts: { steps: Logger; s
   };
 }
 
-function plainRecords(write: (line: string) => void, source: string | undefined): RecordLog {
+/** Records as plain lines to `write`: `source warn: message (key=value)`. */
+export function plainRecords(write: (line: string) => void, source: string | undefined): RecordLog {
   const line = (level: string) => (fields: object, msg: string) => {
     const detail = Object.entries(fields)
       .filter(([, v]) => v !== undefined)

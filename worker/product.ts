@@ -17,7 +17,7 @@ import type { WebhookRegistration, WebhookServer } from '../webhook/index.ts';
 import type { ReconcileSettings } from '../workflows/settings.ts';
 import { startController, type Controller, type ControllerOptions } from './controller.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
-import { NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
+import { listed, NOTHING_TO_STOP, startParts, type PartSpec } from './parts.ts';
 import type { ProductLog } from './product-log.ts';
 import { startPhases } from './start-phases.ts';
 import { registerSearchAttributes } from './search-attributes.ts';
@@ -173,6 +173,8 @@ export function productParts(d: ProductDescription, started: Started = { served:
           log: log.lines('controller'),
           sdkLogger: log.sdk(),
           timePhase: startPhases(log.records('controller')),
+          // Each of its parts within the same bound as the product's.
+          stopWithinMs: d.stopWithinMs,
           activityInterceptors: stepObservers,
         })),
     },
@@ -226,7 +228,7 @@ export function productParts(d: ProductDescription, started: Started = { served:
       start: () => d.simulators!.start({ kc: d.kc, log: d.log.lines('simulators'), namespaces: d.namespaces }),
     },
   ];
-  return parts.filter((p): p is PartSpec => p !== false);
+  return listed(parts);
 }
 
 function health(d: ProductDescription, started: Started): HealthReport {
