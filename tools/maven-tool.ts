@@ -39,9 +39,9 @@ export function javaCommand(): string {
   return process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
 }
 
-/** The arguments that run the program from its folder of jars. */
-export function javaArgs(spec: MavenToolSpec, jars: string, args: string[]): string[] {
-  return ['-cp', join(jars, '*'), spec.mainClass, ...args];
+/** The arguments that run the program from its folder of jars; `jvmOptions` (`-Dname=value`) go to the JVM, `args` to the program. */
+export function javaArgs(spec: MavenToolSpec, jars: string, args: string[], jvmOptions: string[] = []): string[] {
+  return [...jvmOptions, '-cp', join(jars, '*'), spec.mainClass, ...args];
 }
 
 /** Fails with what to install (or which variable to set) when `mvn` or `java` cannot run. */
