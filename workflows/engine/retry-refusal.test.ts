@@ -3,22 +3,17 @@ import { RETRY_REFUSED, RetryRefused, retryRefusal, validateRetry } from './retr
 
 describe("the retry update's refusals", () => {
   it('refuses a paused object, naming the annotation to remove', () => {
-    expect(retryRefusal({ step: 'paused' }, false)).toMatch(/^reconciliation is paused by the kubeairunway\.ai\/reconcile-paused annotation/);
-  });
-
-  it('refuses once the object is gone, whatever the step', () => {
-    expect(retryRefusal({ step: 'cleanup' }, true)).toMatch(/^the object is gone/);
-    expect(retryRefusal({ step: 'paused' }, true)).toMatch(/^the object is gone/);
+    expect(retryRefusal({ step: 'paused' })).toMatch(/^reconciliation is paused by the kubeairunway\.ai\/reconcile-paused annotation/);
   });
 
   it('takes a failed, a waiting and an idle object (an idle one gets a whole pass)', () => {
-    for (const step of ['apply', 'cleanup', 'switch-provider', 'idle']) expect(retryRefusal({ step }, false)).toBeUndefined();
+    for (const step of ['apply', 'cleanup', 'switch-provider', 'idle']) expect(retryRefusal({ step })).toBeUndefined();
   });
 
   it('throws the refusal as a RetryRefused error, the failure type the client sees', () => {
     const thrown = (() => {
       try {
-        validateRetry({ step: 'paused' }, false);
+        validateRetry({ step: 'paused' });
         return undefined;
       } catch (err) {
         return err;
@@ -27,6 +22,6 @@ describe("the retry update's refusals", () => {
     expect(thrown).toBeInstanceOf(RetryRefused);
     // The SDK names the failure after the class: the two must agree.
     expect(RetryRefused.name).toBe(RETRY_REFUSED);
-    expect(() => validateRetry({ step: 'idle' }, false)).not.toThrow();
+    expect(() => validateRetry({ step: 'idle' })).not.toThrow();
   });
 });
