@@ -17,7 +17,7 @@ export function retryRefusal(view: Pick<LoopView, 'step'>): string | undefined {
 /** The failure type of a refused retry, as the client sees it (`WorkflowUpdateFailedError`'s cause). */
 export const RETRY_REFUSED = 'RetryRefused';
 
-/** A refused retry. The SDK turns an error thrown by a validator into a failure typed by its class's name. */
+/** A refused retry. The SDK turns an error thrown by a validator into a failure typed by the error's `name`. */
 export class RetryRefused extends Error {
   override readonly name = RETRY_REFUSED;
 }
