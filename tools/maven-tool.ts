@@ -7,7 +7,7 @@ import { toolsCacheDir } from './resolve.ts';
 import { run } from './run.ts';
 import type { MavenToolSpec } from './versions.ts';
 
-export function cachedJarsDir(spec: MavenToolSpec): string {
+function cachedJarsDir(spec: MavenToolSpec): string {
   return join(toolsCacheDir(), `${spec.name}-${spec.version}`);
 }
 
