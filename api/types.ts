@@ -58,7 +58,6 @@ export type EnvVar = NonNullable<ModelDeploymentSpec['env']>[number];
 export type PodTemplateSpec = NonNullable<ModelDeploymentSpec['podTemplate']>;
 export type SecretsSpec = NonNullable<ModelDeploymentSpec['secrets']>;
 export type Toleration = NonNullable<ModelDeploymentSpec['tolerations']>[number];
-export type GatewaySpec = NonNullable<ModelDeploymentSpec['gateway']>;
 
 // ---------------------------------------------------------------- ModelDeployment status
 

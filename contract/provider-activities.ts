@@ -66,14 +66,10 @@ export interface ReconcileOutcome {
 
 /** The activities every provider worker serves on its own task queue. */
 export interface ProviderActivities {
-  checkCompatibility(ref: ReadRef): Promise<CompatibilityOutcome>;
-  applyResource(ref: ReadRef): Promise<ApplyOutcome>;
-  /** Reads the provider resource, maps its status, and writes every provider-owned status field. */
-  observeResource(ref: ReadRef): Promise<ObservedStatus>;
   /**
-   * Compatibility, apply and observe in one call on the provider's queue: one round trip through
-   * Temporal instead of three, one read of the deployment and one render. Workflows recorded before it
-   * called the three separately, and still do when they replay.
+   * One provider pass in one call on the provider's queue: checks the spec is compatible, renders and
+   * applies the provider resource, then reads it, maps its status and writes every provider-owned status
+   * field. One round trip through Temporal, one read of the deployment and one render.
    */
   reconcileResource(ref: ReadRef): Promise<ReconcileOutcome>;
   cleanupResources(ref: ReadRef): Promise<CleanupOutcome>;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ApplyOutcome } from '../contract/provider-activities.ts';
 import { stepOutcome as readStep } from '../observability/step-outcome.ts';
 import { STEP_OUTCOMES } from './index.ts';
 
@@ -27,22 +28,12 @@ describe('stepOutcome', () => {
       errorType: 'NoHealthyProvider',
       summary: 'No healthy providers available',
     });
-    expect(stepOutcome('checkCompatibility', { compatible: false, errors: ['KAITO does not support sglang engine'], warnings: [] })).toMatchObject({
-      errorType: 'IncompatibleConfiguration',
-      summary: 'KAITO does not support sglang engine',
-    });
-    expect(stepOutcome('applyResource', { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] }).errorType).toBe('CRDNotInstalled');
-    expect(stepOutcome('applyResource', { result: 'refused', resource: undefined, identityChanges: [], warnings: [], refusal: 'spec.x: field not declared in schema' })).toMatchObject({
+    const applied = (apply: ApplyOutcome) => stepOutcome('reconcileResource', { compatibility: { compatible: true, errors: [], warnings: [] }, apply, observed: { phase: 'Pending', message: undefined, ready: false } });
+    expect(applied({ result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] }).errorType).toBe('CRDNotInstalled');
+    expect(applied({ result: 'refused', resource: undefined, identityChanges: [], warnings: [], refusal: 'spec.x: field not declared in schema' })).toMatchObject({
       errorType: 'ResourceRefused',
       summary: 'spec.x: field not declared in schema',
     });
-    expect(stepOutcome('observeResource', { phase: 'Failed', message: 'insufficient GPUs', ready: false })).toMatchObject({ errorType: 'ProviderError', summary: 'insufficient GPUs' });
-  });
-
-  it('summarizes an apply', () => {
-    const o = stepOutcome('applyResource', { result: 'created', resource: { apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', name: 'w' }, identityChanges: [], warnings: [] });
-    expect(o.summary).toBe("created Workspace 'w'");
-    expect(o.fields).toEqual({ result: 'created', resource: "Workspace 'w'" });
   });
 
   it('reads a combined reconcile as its three steps: the first problem speaks, the log keeps every field', () => {

@@ -95,26 +95,27 @@ describe('stepObserver on the core worker', () => {
 });
 
 describe('stepObserver on a provider worker', () => {
-  it('observes one reconciliation from the compatibility check to the end of observe', async () => {
+  it('observes one reconciliation as its reconcileResource call', async () => {
     const h = harness('kaito');
-    await h.run('checkCompatibility', { compatible: true, errors: [], warnings: [] }, { tookMs: 100 });
-    await h.run('applyResource', { result: 'created', resource: { apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', name: 'llama' }, identityChanges: [], warnings: [] }, { tookMs: 200 });
-    await h.run('observeResource', { phase: 'Deploying', message: undefined, ready: false }, { tookMs: 300 });
+    const created = { result: 'created', resource: { apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', name: 'llama' }, identityChanges: [], warnings: [] };
+    const reconciled = { compatibility: { compatible: true, errors: [], warnings: [] }, apply: created, observed: { phase: 'Deploying', message: undefined, ready: false } };
+    await h.run('reconcileResource', reconciled, { tookMs: 600 });
     const histogram = (await h.metrics.registry.getMetricsAsJSON()).find((m) => m.name === METRIC_NAMES.reconciliationDuration);
     const sum = histogram?.values.find((v) => (v as { metricName?: string }).metricName === `${METRIC_NAMES.reconciliationDuration}_sum`);
     const count = histogram?.values.find((v) => (v as { metricName?: string }).metricName === `${METRIC_NAMES.reconciliationDuration}_count`);
     expect(sum).toMatchObject({ labels: { provider: 'kaito' }, value: 0.6 });
     expect(count?.value).toBe(1);
-    expect(h.lines.find((l) => l.activity === 'applyResource')).toMatchObject({ level: 30, msg: "applyResource: created Workspace 'llama'", provider: 'kaito', result: 'created' });
+    expect(h.lines.find((l) => l.activity === 'reconcileResource')).toMatchObject({ level: 30, msg: "reconcileResource: created Workspace 'llama'; phase Deploying", provider: 'kaito', result: 'created' });
   });
 
   it('labels its failures with its own provider', async () => {
     const h = harness('dynamo');
-    await expect(h.run('applyResource', undefined, { fail: ApplicationFailure.create({ type: 'KubeForbidden', message: 'no' }) })).rejects.toThrow();
-    await h.run('applyResource', { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] });
+    await expect(h.run('reconcileResource', undefined, { fail: ApplicationFailure.create({ type: 'KubeForbidden', message: 'no' }) })).rejects.toThrow();
+    const crdMissing = { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] };
+    await h.run('reconcileResource', { compatibility: { compatible: true, errors: [], warnings: [] }, apply: crdMissing, observed: { phase: 'Pending', message: undefined, ready: false } });
     expect(await h.value(METRIC_NAMES.reconciliationErrors, { provider: 'dynamo', error_type: 'KubeForbidden' })).toBe(1);
     expect(await h.value(METRIC_NAMES.reconciliationErrors, { provider: 'dynamo', error_type: 'CRDNotInstalled' })).toBe(1);
-    expect(h.lines.at(-1)).toMatchObject({ level: 40, msg: 'applyResource: provider CRD not installed', errorType: 'CRDNotInstalled' });
+    expect(h.lines.at(-1)).toMatchObject({ level: 40, msg: 'reconcileResource: provider CRD not installed', errorType: 'CRDNotInstalled' });
   });
 });
 

@@ -27,7 +27,7 @@ export const NO_PROVIDER = 'none';
 const MAX_TRACKED = 10_000;
 
 /** Reads only: logged at debug level, since every resync repeats them. */
-const READS = new Set(['readDeployment', 'validateDeployment', 'checkCompatibility', 'observeResource']);
+const READS = new Set(['readDeployment', 'validateDeployment']);
 
 /** The failure type the workflow will see: the ApplicationFailure type (e.g. `KubeForbidden`), else the error's name. */
 export function failureType(err: unknown): string {
@@ -36,16 +36,14 @@ export function failureType(err: unknown): string {
   return 'Error';
 }
 
-/** Activities that end a provider's pass: its reconciliation duration is measured up to their end. */
-const PASS_ENDS = new Set(['observeResource', 'reconcileResource', 'cleanupResources']);
+/** A provider's passes, each one activity: its reconciliation duration is that activity's. */
+const PROVIDER_PASSES = new Set(['reconcileResource', 'cleanupResources']);
 
 export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFactory {
   const now = opts.now ?? (() => performance.now());
   // The core worker learns each deployment's provider from readDeployment/selectProvider results, so
   // its own failures are labelled with the provider too.
   const providerOf = new BoundedMap<string, string>(MAX_TRACKED);
-  // A provider's pass starts with checkCompatibility and ends with observeResource, in the same workflow.
-  const passStart = new BoundedMap<string, number>(MAX_TRACKED);
 
   return (ctx: Context) => ({
     inbound: {
@@ -67,7 +65,6 @@ export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFac
           ...(served ? { provider: served } : {}),
         });
         const started = now();
-        if (served && (activity === 'checkCompatibility' || activity === 'reconcileResource')) passStart.set(workflowId, started);
 
         let result: unknown;
         try {
@@ -89,11 +86,7 @@ export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFac
         if (outcome.provider) providerOf.set(workflowId, outcome.provider);
         if (outcome.selected) opts.metrics?.providerSelection.inc({ provider: outcome.selected.provider, reason: outcome.selected.reason });
         if (outcome.errorType) opts.metrics?.reconciliationErrors.inc({ provider: outcome.provider ?? provider(), error_type: outcome.errorType });
-        if (served && PASS_ENDS.has(activity)) {
-          const from = activity === 'cleanupResources' ? started : passStart.get(workflowId);
-          passStart.delete(workflowId);
-          if (from !== undefined) opts.metrics?.reconciliationDuration.observe({ provider: served }, (now() - from) / 1000);
-        }
+        if (served && PROVIDER_PASSES.has(activity)) opts.metrics?.reconciliationDuration.observe({ provider: served }, (now() - started) / 1000);
         if (log) {
           const fields = { durationMs: Math.round(durationMs), ...outcome.fields };
           if (READS.has(activity) && !outcome.errorType) log.debug(fields, `${activity} done`);

@@ -1,17 +1,21 @@
 // The tools cache's Java programs (versions.ts's MavenToolSpec): fetched from Maven Central with the
 // machine's `mvn` into `<cache>/<name>-<version>/`, one jar per artifact, and run from there with `java`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { toolsCacheDir } from './resolve.ts';
 import { run } from './run.ts';
 import type { MavenToolSpec } from './versions.ts';
 
-export function cachedJarsDir(spec: MavenToolSpec): string {
+function cachedJarsDir(spec: MavenToolSpec): string {
   return join(toolsCacheDir(), `${spec.name}-${spec.version}`);
 }
 
-/** The artifact's own jar: the last one copied, and renamed into place with the rest, so it marks a complete folder. */
+/**
+ * The artifact's own jar, whose presence says the cache's folder is complete: a fetch copies every jar
+ * into a folder of its own and only then renames that folder into place, so the cache's folder never
+ * exists half filled (Maven copies in no stated order: no single jar could mark the end of a copy).
+ */
 function mainJar(spec: MavenToolSpec): string {
   return `${spec.artifactId}-${spec.version}.jar`;
 }
@@ -24,7 +28,11 @@ export function resolveMavenTool(spec: MavenToolSpec): string | undefined {
     return fromEnv;
   }
   const dir = cachedJarsDir(spec);
-  return existsSync(join(dir, mainJar(spec))) ? dir : undefined;
+  return complete(spec, dir) ? dir : undefined;
+}
+
+function complete(spec: MavenToolSpec, dir: string): boolean {
+  return existsSync(join(dir, mainJar(spec)));
 }
 
 /** The folder of the program's jars, or an error saying how to fetch them. */
@@ -39,9 +47,9 @@ export function javaCommand(): string {
   return process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
 }
 
-/** The arguments that run the program from its folder of jars. */
-export function javaArgs(spec: MavenToolSpec, jars: string, args: string[]): string[] {
-  return ['-cp', join(jars, '*'), spec.mainClass, ...args];
+/** The arguments that run the program from its folder of jars; `jvmOptions` (`-Dname=value`) go to the JVM, `args` to the program. */
+export function javaArgs(spec: MavenToolSpec, jars: string, args: string[], jvmOptions: string[] = []): string[] {
+  return [...jvmOptions, '-cp', join(jars, '*'), spec.mainClass, ...args];
 }
 
 /** Fails with what to install (or which variable to set) when `mvn` or `java` cannot run. */
@@ -69,18 +77,48 @@ function throwawayPom(spec: MavenToolSpec): string {
 `;
 }
 
+/**
+ * Puts a finished copy in place with one rename. Two fetches at once (two test runs) each made their own
+ * copy: the first rename wins, and the other, finding the folder complete, discards its copy. A folder
+ * there that is not complete (not made by a rename) is replaced.
+ */
+function moveIntoPlace(spec: MavenToolSpec, copy: string, dir: string): void {
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    try {
+      renameSync(copy, dir);
+      return;
+    } catch (err) {
+      // A non-empty folder is in the way: another fetch's, or an incomplete one.
+      const code = err instanceof Error && 'code' in err ? err.code : undefined;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+    }
+    if (complete(spec, dir)) {
+      rmSync(copy, { recursive: true, force: true });
+      return;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  throw new Error(`could not move ${copy} to ${dir}: another folder keeps appearing there`);
+}
+
 /** Fetches the jars (Maven's own repository, ~/.m2, is the user's and shared, like Go's caches) into the cache. */
 export async function fetchMavenTool(spec: MavenToolSpec, work: string, logFile: string): Promise<string> {
-  mkdirSync(work, { recursive: true });
-  writeFileSync(join(work, 'pom.xml'), throwawayPom(spec));
   const dir = cachedJarsDir(spec);
-  // Written beside and renamed into place, so an interrupted copy never looks complete.
-  const partial = `${dir}.partial`;
-  rmSync(partial, { recursive: true, force: true });
-  const args = ['-B', '--no-transfer-progress', 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${partial}`];
-  await run(`mvn copy ${spec.groupId}:${spec.artifactId}:${spec.version} and its dependencies`, 'mvn', args, { cwd: work, logFile });
-  if (!existsSync(join(partial, mainJar(spec)))) throw new Error(`mvn copied no ${mainJar(spec)} into ${partial}`);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(partial, dir);
-  return dir;
+  mkdirSync(work, { recursive: true });
+  mkdirSync(dirname(dir), { recursive: true });
+  // This fetch's own throwaway project and copy, so that a fetch running at once touches neither; the copy
+  // beside the cache's folder (one filesystem), so its rename into place is atomic.
+  const project = mkdtempSync(join(work, 'fetch-'));
+  const copy = mkdtempSync(`${dir}.partial-`);
+  try {
+    writeFileSync(join(project, 'pom.xml'), throwawayPom(spec));
+    const args = ['-B', '--no-transfer-progress', 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${copy}`];
+    await run(`mvn copy ${spec.groupId}:${spec.artifactId}:${spec.version} and its dependencies`, 'mvn', args, { cwd: project, logFile });
+    if (!complete(spec, copy)) throw new Error(`mvn copied no ${mainJar(spec)} into ${copy}`);
+    moveIntoPlace(spec, copy, dir);
+    return dir;
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+    rmSync(project, { recursive: true, force: true });
+  }
 }

@@ -263,7 +263,7 @@ export interface MavenToolSpec {
 
 // The Java SDK's time-skipping test server: the same service `TestWorkflowEnvironment.createTimeSkipping()`
 // downloads at run time (which this machine cannot), served on a port for the workflow tests.
-export const TEMPORAL_TEST_SERVER_VERSION = '1.31.0';
+const TEMPORAL_TEST_SERVER_VERSION = '1.31.0';
 
 export const TEMPORAL_TEST_SERVER: MavenToolSpec = {
   name: 'temporal-test-server',

@@ -187,6 +187,16 @@ describe('releaseActor', () => {
     expect(outcome.changes).toEqual([]);
     expect(outcome.remaining).toEqual([`ScaledObject ${ref.name}`, `the queues of '${ref.name}' (down)`]);
   });
+  it('with no recorded target, one the API server cannot resolve now stays remaining; one that is gone is no injection', async () => {
+    const outage = boundTo();
+    outage.objects.failNext('get', kubeStatusError(503, 'ServiceUnavailable'), 'deployments');
+    const unresolved = await runActivity(outage.activities.releaseActor, outage.ref, undefined);
+    expect(unresolved.remaining).toEqual([expect.stringMatching(/^the injection into Deployment model \(not resolved: .*ServiceUnavailable/)]);
+    expect(unresolved.changes).not.toContain('un-injected Deployment/team-a/model');
+    const gone = boundTo();
+    gone.objects.failNext('get', kubeStatusError(404, 'NotFound'), 'deployments');
+    expect((await runActivity(gone.activities.releaseActor, gone.ref, undefined)).remaining).toEqual([]);
+  });
 });
 
 describe('removeActorFinalizer and recordActorEvent', () => {

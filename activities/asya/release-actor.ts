@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/common';
 import { ASYA_FIELD_MANAGER, ASYNC_ACTOR_PLURAL, ASYA_GROUP, ASYA_VERSION, MANAGED_BY_LABEL, RUNTIME_CONFIG_MAP } from '../../api/asya/constants.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
 import type { AsyaActivities, ReleaseOutcome, TargetRef } from '../../contract/asya-activities.ts';
@@ -7,11 +8,29 @@ import { renderUninjection } from '../../render/asya/injection.ts';
 import { CONFIG_MAPS, scaledObjectResource, workloadResource, type AsyaClients } from './asya-clients.ts';
 import { resolveTarget } from './resolve-target.ts';
 
-/** The injection's target: as the workflow recorded it, else resolved again from the actor's workloadRef. */
-async function injectedTarget(asya: AsyaClients, actor: AsyncActor | undefined, injected: TargetRef | undefined): Promise<TargetRef | undefined> {
+/**
+ * Whether resolving failed because what the workloadRef names cannot be there (the object, or its kind's
+ * CRD, is gone): then there is no injection to release. The reads' failures are kubeCall's, already
+ * classified: their type is read back; an error of the API client itself is classified here.
+ */
+function targetGone(err: unknown): boolean {
+  const type = err instanceof ApplicationFailure ? err.type : classifyKubeError(err).failureType;
+  return type === 'KubeNotFound' || type === 'KubeNoKindMatch';
+}
+
+/**
+ * The injection's target: as the workflow recorded it, else resolved again from the actor's workloadRef.
+ * A resolution that fails otherwise (the API server unreachable) may hide an injection: it stays
+ * `remaining`, so the bounded cleanup tries again rather than reporting it released.
+ */
+async function injectedTarget(asya: AsyaClients, actor: AsyncActor | undefined, injected: TargetRef | undefined, release: ReleaseOutcome): Promise<TargetRef | undefined> {
   if (injected || !actor?.spec?.workloadRef) return injected;
-  const resolved = await resolveTarget(asya.objects, asya.kc, asya.informers, actor).catch(() => undefined);
-  return resolved?.target;
+  try {
+    return (await resolveTarget(asya.objects, asya.kc, asya.informers, actor)).target;
+  } catch (err) {
+    if (!targetGone(err)) release.remaining.push(`the injection into ${actor.spec.workloadRef.kind} ${actor.spec.workloadRef.name} (not resolved: ${err instanceof Error ? err.message : String(err)})`);
+    return undefined;
+  }
 }
 
 /** Un-injects: an apply of an empty intent releases exactly what field manager `asya` owns. */
@@ -71,7 +90,7 @@ export function releaseActor(asya: AsyaClients): AsyaActivities['releaseActor'] 
   return async function releaseActor(ref, injected) {
     const actor = await asya.actors.read(ref, true);
     const release: ReleaseOutcome = { remaining: [], changes: [] };
-    const target = await injectedTarget(asya, actor, injected);
+    const target = await injectedTarget(asya, actor, injected, release);
     if (target) await releaseInjection(asya, ref, target, release);
     await releaseScaledObject(asya, ref, release);
     await releaseQueues(asya, ref, actor, release);

@@ -4,7 +4,6 @@ import { applyRendered } from './apply-rendered.ts';
 import { deleteOwnedObjects } from './cleanup.ts';
 import { observeWith } from './observe-with.ts';
 import { providerClients, type ProviderActivityDeps, type ProviderClientParts, type ProviderClients } from './provider-clients.ts';
-import { schemaRefusal } from './refusal.ts';
 import { renderFor } from './render-for.ts';
 
 export type { ProviderActivityDeps } from './provider-clients.ts';
@@ -12,42 +11,6 @@ export type { ProviderActivityDeps } from './provider-clients.ts';
 const unchangedNothing: ApplyOutcome = { result: 'unchanged', resource: undefined, identityChanges: [], warnings: [] };
 const crdMissing: ApplyOutcome = { result: 'crd-missing', resource: undefined, identityChanges: [], warnings: [] };
 const goneCompatible: CompatibilityOutcome = { compatible: true, errors: [], warnings: [] };
-
-/** Whether the provider can serve this spec (a deployment gone is no objection). */
-export function checkCompatibility(p: ProviderClients): ProviderActivities['checkCompatibility'] {
-  return async function checkCompatibility(ref) {
-    const md = await p.deployments.read(ref);
-    return md ? p.provider.compatibility(md) : goneCompatible;
-  };
-}
-
-/** Renders and applies the provider's objects (histories before reconcileResource call it apart from observeResource). */
-export function applyResource(p: ProviderClients): ProviderActivities['applyResource'] {
-  return async function applyResource(ref) {
-    const md = await p.deployments.read(ref);
-    if (!md) return unchangedNothing;
-    const rendered = await renderFor(p, md);
-    if (!rendered) return crdMissing;
-    const { outcome, recording } = await applyRendered(p, ref, md, rendered);
-    await recording;
-    return outcome;
-  };
-}
-
-/**
- * Writes the status the resource gives. What the schema refused in the apply step is found again here,
- * so runs that call apply and observe apart show the same status as reconcileResource.
- */
-export function observeResource(p: ProviderClients): ProviderActivities['observeResource'] {
-  return async function observeResource(ref) {
-    const md = await p.deployments.read(ref);
-    if (!md) return { phase: 'Terminating', message: undefined, ready: false };
-    const compatibility = p.provider.compatibility(md);
-    const rendered = compatibility.compatible ? await renderFor(p, md) : undefined;
-    const primary = rendered?.objects[0];
-    return observeWith(p, ref, md, compatibility, rendered?.objects, undefined, primary && rendered ? schemaRefusal(primary, rendered.crd) : undefined, rendered?.gateway);
-  };
-}
 
 /** One provider pass: compatibility, apply and the status it gives, the status written beside the apply's last write. */
 export function reconcileResource(p: ProviderClients): ProviderActivities['reconcileResource'] {
@@ -84,9 +47,6 @@ export function cleanupResources(p: ProviderClients): ProviderActivities['cleanu
 export function createProviderActivities(provider: ProviderDefinition, deps: ProviderActivityDeps, parts?: ProviderClientParts): ProviderActivities {
   const p = providerClients(provider, deps, parts);
   return {
-    checkCompatibility: checkCompatibility(p),
-    applyResource: applyResource(p),
-    observeResource: observeResource(p),
     reconcileResource: reconcileResource(p),
     cleanupResources: cleanupResources(p),
   };

@@ -30,65 +30,20 @@ function cluster(edit: (spec: Record<string, unknown>) => object = (spec) => spe
   return { objects, recorder, wrote, activities, edit: put, deployment: () => objects.at(modelDeploymentResource(ref)) };
 }
 
-describe('checkCompatibility', () => {
-  it("the provider's answer for the spec; a deployment gone is no objection", async () => {
-    const { activities } = cluster();
-    expect(await runActivity(activities.checkCompatibility, ref)).toMatchObject({ compatible: true });
-    expect(await runActivity(activities.checkCompatibility, { ...ref, uid: 'u-2' })).toEqual({ compatible: true, errors: [], warnings: [] });
-  });
-});
+/** The apply step of one reconcileResource call. */
+async function applied(activities: ReturnType<typeof cluster>['activities']) {
+  return (await runActivity(activities.reconcileResource, ref)).apply;
+}
 
-describe('applyResource', () => {
-  it('creates the resource stamped with its render hash and applied state, tells the write, posts ResourceCreated', async () => {
-    const { activities, objects, recorder, wrote } = cluster();
-    expect(await runActivity(activities.applyResource, ref)).toMatchObject({ result: 'created', resource: { kind: 'Deployment', name: 'tiny-llama' } });
+describe('reconcileResource', () => {
+  it('creates the resource stamped with its render hash and applied state, tells the write, posts ResourceCreated, and writes the status it gives', async () => {
+    const { activities, objects, recorder, wrote, deployment } = cluster();
+    const outcome = await runActivity(activities.reconcileResource, ref);
+    expect(outcome).toMatchObject({ compatibility: { compatible: true }, apply: { result: 'created', resource: { kind: 'Deployment', name: 'tiny-llama' } }, observed: { ready: false } });
     const annotations = objects.at(deploymentAt())?.metadata?.annotations ?? {};
     expect(Object.keys(annotations)).toEqual(expect.arrayContaining([RENDER_HASH_ANNOTATION, APPLIED_STATE_ANNOTATION]));
     expect(wrote).toContain('Deployment/tiny-llama');
     expect(recorder.reasons()).toEqual(['ResourceCreated']);
-  });
-
-  it('unchanged on the next pass; an edit by someone else is put back with a DriftDetected event', async () => {
-    const { activities, objects, recorder } = cluster();
-    await runActivity(activities.applyResource, ref);
-    expect(await runActivity(activities.applyResource, ref)).toMatchObject({ result: 'unchanged' });
-    const stored = objects.at(deploymentAt())!;
-    objects.put(deploymentAt(), { ...stored, spec: { ...(stored.spec as object), replicas: 7 } });
-    expect(await runActivity(activities.applyResource, ref)).toMatchObject({ result: 'drift-restored' });
-    expect(recorder.reasons()).toEqual(['ResourceCreated', 'DriftDetected']);
-  });
-
-  it('an identity field changed: the resource is deleted to be recreated, with a warning', async () => {
-    const { activities, objects, recorder, edit } = cluster();
-    await runActivity(activities.applyResource, ref);
-    edit((spec) => ({ ...spec, model: { ...(spec.model as object), id: '/model-cache/other.gguf' } }));
-    expect(await runActivity(activities.applyResource, ref)).toMatchObject({ result: 'recreating', identityChanges: ['model.id'] });
-    expect(recorder.reasons()).toContain('RecreatingResource');
-    expect(objects.at(deploymentAt())).toBeUndefined();
-  });
-
-  it("an object the API server refuses is the outcome's refusal, not a failure; a forbidden write fails, not retried", async () => {
-    const refused = cluster();
-    refused.objects.failNext('apply', kubeStatusError(422, 'Invalid', 'spec.replicas: Invalid value'), 'deployments');
-    expect(await runActivity(refused.activities.applyResource, ref)).toMatchObject({ result: 'refused', refusal: expect.stringContaining('spec.replicas: Invalid value') });
-    const forbidden = cluster();
-    forbidden.objects.failNext('apply', kubeStatusError(403, 'Forbidden'), 'deployments');
-    await expect(runActivity(forbidden.activities.applyResource, ref)).rejects.toMatchObject({ type: 'KubeForbidden', nonRetryable: true });
-  });
-
-  it("a provider whose CRD is not installed: crd-missing, nothing written", async () => {
-    const { activities, objects } = cluster((spec) => ({ ...spec, provider: { name: 'kaito' } }), kaitoProvider, async () => undefined);
-    expect(await runActivity(activities.applyResource, ref)).toMatchObject({ result: 'crd-missing' });
-    expect(objects.calls.filter((c) => c.startsWith('apply'))).toEqual([]);
-  });
-});
-
-describe('observeResource', () => {
-  it('writes the status the resource gives: not created yet, then created', async () => {
-    const { activities, deployment } = cluster();
-    expect(await runActivity(activities.observeResource, ref)).toMatchObject({ phase: 'Pending', message: "Deployment 'tiny-llama' not created yet", ready: false });
-    await runActivity(activities.applyResource, ref);
-    await runActivity(activities.observeResource, ref);
     expect(deployment()?.status).toMatchObject({
       observedGeneration: 1,
       provider: { resourceName: 'tiny-llama', resourceKind: 'Deployment' },
@@ -96,17 +51,38 @@ describe('observeResource', () => {
     });
   });
 
-  it('Terminating for a deployment gone', async () => {
-    expect(await runActivity(cluster().activities.observeResource, { ...ref, uid: 'u-2' })).toEqual({ phase: 'Terminating', message: undefined, ready: false });
+  it('unchanged on the next pass; an edit by someone else is put back with a DriftDetected event', async () => {
+    const { activities, objects, recorder } = cluster();
+    await applied(activities);
+    expect(await applied(activities)).toMatchObject({ result: 'unchanged' });
+    const stored = objects.at(deploymentAt())!;
+    objects.put(deploymentAt(), { ...stored, spec: { ...(stored.spec as object), replicas: 7 } });
+    expect(await applied(activities)).toMatchObject({ result: 'drift-restored' });
+    expect(recorder.reasons()).toEqual(['ResourceCreated', 'DriftDetected']);
   });
-});
 
-describe('reconcileResource', () => {
-  it('applies and observes in one step', async () => {
-    const { activities, deployment } = cluster();
-    const outcome = await runActivity(activities.reconcileResource, ref);
-    expect(outcome).toMatchObject({ compatibility: { compatible: true }, apply: { result: 'created' }, observed: { ready: false } });
-    expect(deployment()?.status).toMatchObject({ provider: { resourceName: 'tiny-llama' } });
+  it('an identity field changed: the resource is deleted to be recreated, with a warning', async () => {
+    const { activities, objects, recorder, edit } = cluster();
+    await applied(activities);
+    edit((spec) => ({ ...spec, model: { ...(spec.model as object), id: '/model-cache/other.gguf' } }));
+    expect(await applied(activities)).toMatchObject({ result: 'recreating', identityChanges: ['model.id'] });
+    expect(recorder.reasons()).toContain('RecreatingResource');
+    expect(objects.at(deploymentAt())).toBeUndefined();
+  });
+
+  it("an object the API server refuses is the outcome's refusal, not a failure; a forbidden write fails, not retried", async () => {
+    const refused = cluster();
+    refused.objects.failNext('apply', kubeStatusError(422, 'Invalid', 'spec.replicas: Invalid value'), 'deployments');
+    expect(await applied(refused.activities)).toMatchObject({ result: 'refused', refusal: expect.stringContaining('spec.replicas: Invalid value') });
+    const forbidden = cluster();
+    forbidden.objects.failNext('apply', kubeStatusError(403, 'Forbidden'), 'deployments');
+    await expect(applied(forbidden.activities)).rejects.toMatchObject({ type: 'KubeForbidden', nonRetryable: true });
+  });
+
+  it("a provider whose CRD is not installed: crd-missing, no provider resource written (only the deployment's status)", async () => {
+    const { activities, objects } = cluster((spec) => ({ ...spec, provider: { name: 'kaito' } }), kaitoProvider, async () => undefined);
+    expect(await applied(activities)).toMatchObject({ result: 'crd-missing' });
+    expect(objects.calls.filter((c) => c.startsWith('apply'))).toEqual(['applyStatus modeldeployments/tiny-llama']);
   });
 
   it('an incompatible spec is Failed with a ProviderError event, nothing applied', async () => {
@@ -116,15 +92,25 @@ describe('reconcileResource', () => {
     expect(recorder.reasons()).toEqual(['ProviderError']);
     expect(objects.at(deploymentAt())).toBeUndefined();
   });
+
+  it('Terminating, nothing applied, for a deployment gone', async () => {
+    const { activities, objects } = cluster();
+    expect(await runActivity(activities.reconcileResource, { ...ref, uid: 'u-2' })).toEqual({
+      compatibility: { compatible: true, errors: [], warnings: [] },
+      apply: { result: 'unchanged', resource: undefined, identityChanges: [], warnings: [] },
+      observed: { phase: 'Terminating', message: undefined, ready: false },
+    });
+    expect(objects.at(deploymentAt())).toBeUndefined();
+  });
 });
 
 describe('cleanupResources', () => {
   it('deletes what the provider made for the deployment; one held by a finalizer remains', async () => {
     const { activities, objects } = cluster();
-    await runActivity(activities.applyResource, ref);
+    await applied(activities);
     expect(await runActivity(activities.cleanupResources, ref)).toEqual({ gone: true, remaining: [] });
     expect(objects.at(deploymentAt())).toBeUndefined();
-    await runActivity(activities.applyResource, ref);
+    await applied(activities);
     const stored = objects.at(deploymentAt())!;
     objects.put(deploymentAt(), { ...stored, metadata: { ...stored.metadata, finalizers: ['example.com/hold'] } });
     expect(await runActivity(activities.cleanupResources, ref)).toEqual({ gone: false, remaining: ['Deployment team-a/tiny-llama'] });

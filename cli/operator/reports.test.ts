@@ -105,7 +105,7 @@ describe('history output', () => {
     ui: { run: 'http://ui/run', allRuns: 'http://ui/all', byName: 'http://ui/by-name' },
     timeline: [
       { time: '2025-03-01T10:00:00.100Z', run: 1, kind: 'step', step: 'readDeployment', durationMs: 100, outcome: 'completed', attempts: 1, error: null, detail: null, taskQueue: 'q' },
-      { time: '2025-03-01T10:00:01.000Z', run: 1, kind: 'step', step: 'applyResource', durationMs: 3200, outcome: 'failed', attempts: 3, error: 'KubeForbidden: no', detail: null, taskQueue: 'q' },
+      { time: '2025-03-01T10:00:01.000Z', run: 1, kind: 'step', step: 'reconcileResource', durationMs: 3200, outcome: 'failed', attempts: 3, error: 'KubeForbidden: no', detail: null, taskQueue: 'q' },
     ],
   };
 
@@ -118,9 +118,9 @@ describe('history output', () => {
         'All runs:    http://ui/all',
         'By name:     http://ui/by-name',
         '',
-        'TIME                   RUN   STEP             DURATION   OUTCOME              DETAIL',
-        '2025-03-01 10:00:00Z   1     readDeployment   100ms      completed            -',
-        '2025-03-01 10:00:01Z   1     applyResource    3.2s       failed (attempt 3)   KubeForbidden: no',
+        'TIME                   RUN   STEP                DURATION   OUTCOME              DETAIL',
+        '2025-03-01 10:00:00Z   1     readDeployment      100ms      completed            -',
+        '2025-03-01 10:00:01Z   1     reconcileResource   3.2s       failed (attempt 3)   KubeForbidden: no',
         '',
       ].join('\n'),
     );

@@ -66,7 +66,7 @@ export async function runRetry(io: CliIO, args: string[], opts: RetryOptions): P
         throw new CliError(`The retry of ${describeTarget(target)} did not end within ${opts.timeout}${hint}`);
       }
       if (err instanceof WorkflowNotFoundError) throw new CliError(`The workflow of ${describeTarget(target)} ended before the retry could run.`);
-      // The update's validator refused it before it was accepted (a paused object, one that is gone): its reason, as it gave it.
+      // The update's validator refused it before it was accepted (a paused object): its reason, as it gave it.
       const refusal = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === RETRY_REFUSED ? err.cause.message : undefined;
       if (refusal) throw new CliError(`${describeTarget(target)} was not retried: ${refusal}.`);
       throw new CliError(`The retry of ${describeTarget(target)} failed: ${firstLine((err as Error).message)}.`);

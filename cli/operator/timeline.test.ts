@@ -27,7 +27,7 @@ describe('buildTimeline', () => {
     [0.3, scheduled('selectProvider', '2')],
     [0.35, { activityTaskStartedEventAttributes: { scheduledEventId: 6, attempt: 1 } }],
     [0.5, { activityTaskCompletedEventAttributes: { scheduledEventId: 6, result: payloads({ provider: 'acme', reason: 'explicit provider selection', rejected: [] }) } }],
-    [0.6, scheduled('applyResource', '3', 'kubeairunway-provider-acme')],
+    [0.6, scheduled('reconcileResource', '3', 'kubeairunway-provider-acme')],
     [3.6, {
       activityTaskStartedEventAttributes: {
         scheduledEventId: 9,
@@ -43,16 +43,16 @@ describe('buildTimeline', () => {
   const run2 = events(
     [9, started('run-1')],
     [10, { workflowExecutionUpdateAcceptedEventAttributes: { protocolInstanceId: 'u1', acceptedRequest: { input: { name: 'retry' } } } }],
-    [10.1, scheduled('applyResource', '1', 'kubeairunway-provider-acme')],
+    [10.1, scheduled('reconcileResource', '1', 'kubeairunway-provider-acme')],
     [10.2, { activityTaskStartedEventAttributes: { scheduledEventId: 3, attempt: 1 } }],
-    [10.4, { activityTaskCompletedEventAttributes: { scheduledEventId: 3, result: payloads({ result: 'created', resource: { kind: 'AcmeInference', name: 'llama' } }) } }],
+    [10.4, { activityTaskCompletedEventAttributes: { scheduledEventId: 3, result: payloads({ compatibility: { compatible: true, errors: [], warnings: [] }, apply: { result: 'created', resource: { kind: 'AcmeInference', name: 'llama' } }, observed: { phase: 'Deploying', ready: false } }) } }],
     [10.5, {
       workflowExecutionUpdateCompletedEventAttributes: {
         acceptedEventId: 2,
         outcome: { success: payloads({ retried: 'apply', previousError: { type: 'KubeForbidden' }, outcome: 'succeeded' }) },
       },
     }],
-    [11, scheduled('observeResource', '2', 'kubeairunway-provider-acme')],
+    [11, scheduled('cleanupResources', '2', 'kubeairunway-provider-acme')],
   );
   const pending = new Map([['2', { attempt: 4, lastFailure: failure({ message: 'read: timeout', applicationFailureInfo: { type: 'KubeUnavailable' } }) }]]);
   const timeline = buildTimeline([{ runId: 'run-1', events: run1 }, { runId: 'run-2', events: run2, pending }], Date.parse('2025-03-01T10:00:21Z'));
@@ -64,13 +64,13 @@ describe('buildTimeline', () => {
       '1 signal reconcile',
       '1 readDeployment',
       '1 selectProvider',
-      '1 applyResource',
+      '1 reconcileResource',
       '1 timer',
       '1 continued as new',
       '2 run continued',
       '2 update retry',
-      '2 applyResource',
-      '2 observeResource',
+      '2 reconcileResource',
+      '2 cleanupResources',
     ]);
     expect(byStep('signal reconcile')?.detail).toBe('changed, generation 1');
     expect(byStep('timer')).toMatchObject({ outcome: 'fired', durationMs: 5000 });
@@ -80,11 +80,11 @@ describe('buildTimeline', () => {
   it('gives each step its time, duration, outcome and what it did', () => {
     expect(byStep('readDeployment')).toMatchObject({ time: '2025-03-01T10:00:00.100Z', durationMs: 100, outcome: 'completed', attempts: 1, error: null, kind: 'step' });
     expect(byStep('selectProvider')?.detail).toBe("selected 'acme' (explicit provider selection)");
-    expect(byStep('applyResource', 2)).toMatchObject({ outcome: 'completed', detail: "created AcmeInference 'llama'", taskQueue: 'kubeairunway-provider-acme' });
+    expect(byStep('reconcileResource', 2)).toMatchObject({ outcome: 'completed', detail: "created AcmeInference 'llama'; phase Deploying", taskQueue: 'kubeairunway-provider-acme' });
   });
 
   it('reports a failed step with its failure type and attempts', () => {
-    expect(byStep('applyResource')).toMatchObject({ outcome: 'failed', attempts: 3, durationMs: 3200, error: 'KubeForbidden: apply AcmeInference: forbidden' });
+    expect(byStep('reconcileResource')).toMatchObject({ outcome: 'failed', attempts: 3, durationMs: 3200, error: 'KubeForbidden: apply AcmeInference: forbidden' });
   });
 
   it('summarizes the retry update', () => {
@@ -92,7 +92,7 @@ describe('buildTimeline', () => {
   });
 
   it('shows a step still running with its current attempt and last failure', () => {
-    expect(byStep('observeResource', 2)).toMatchObject({ outcome: 'running', durationMs: 10_000, attempts: 4, error: 'KubeUnavailable: read: timeout' });
+    expect(byStep('cleanupResources', 2)).toMatchObject({ outcome: 'running', durationMs: 10_000, attempts: 4, error: 'KubeUnavailable: read: timeout' });
   });
 
   it('counts problems reported by completed steps as errors', () => {

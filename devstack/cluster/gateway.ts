@@ -11,9 +11,9 @@ import { kubectl } from './kubectl.ts';
 import { inNetns } from './network.ts';
 
 /** Traefik's Gateway controller name, as its GatewayClass must say it. */
-export const TRAEFIK_CONTROLLER = 'traefik.io/gateway-controller';
+const TRAEFIK_CONTROLLER = 'traefik.io/gateway-controller';
 /** Where the cluster mode's Gateway lives; it is labelled as the one deployments use (activities/provider/gateway-lookup.ts). */
-export const CLUSTER_GATEWAY = { name: 'inference', namespace: 'gateways', className: 'traefik' } as const;
+const CLUSTER_GATEWAY = { name: 'inference', namespace: 'gateways', className: 'traefik' } as const;
 
 export interface ClusterGateway {
   process: ManagedProcess;
@@ -45,7 +45,7 @@ export async function startGateway(opts: { bin: string; stateDir: string; kubeco
 }
 
 /** The GatewayClass for Traefik and the Gateway every namespace's routes may attach to, on Traefik's entry point. */
-export function gatewayObjects(port: number): unknown {
+function gatewayObjects(port: number): unknown {
   return {
     apiVersion: 'v1',
     kind: 'List',

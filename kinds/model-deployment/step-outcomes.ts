@@ -18,9 +18,6 @@ export const modelDeploymentStepOutcomes: Readonly<Record<string, StepOutcomeRea
     if (a.selection) steps.push(selectionOutcome(a.selection));
     return combined(steps);
   },
-  checkCompatibility: (result) => compatibilityOutcome(result as CompatibilityOutcome),
-  applyResource: (result) => applyOutcome(result as ApplyOutcome),
-  observeResource: (result) => observeOutcome(result as ObservedStatus),
   reconcileResource: (result) => {
     const r = result as ReconcileOutcome;
     return combined([compatibilityOutcome(r.compatibility), ...(r.apply ? [applyOutcome(r.apply)] : []), observeOutcome(r.observed)]);

@@ -23,8 +23,6 @@ export const MODEL_NAME_HEADER = 'X-Gateway-Model-Name';
 export const API_FORMATS = ['openai'] as const;
 /** LLM answers take long: gateways' default request timeouts (often 15 s) would cut them. */
 export const ROUTE_REQUEST_TIMEOUT = '300s';
-/** Where the endpoint picker of an InferencePool listens by default (GAIE's ext-proc port). */
-export const DEFAULT_ENDPOINT_PICKER_PORT = 9002;
 
 export const HTTP_ROUTE_OWNED_KIND = { apiVersion: HTTP_ROUTE_API_VERSION, kind: 'HTTPRoute', plural: 'httproutes' } as const;
 export const INFERENCE_POOL_OWNED_KIND = { apiVersion: INFERENCE_POOL_API_VERSION, kind: 'InferencePool', plural: 'inferencepools' } as const;

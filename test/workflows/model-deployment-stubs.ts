@@ -149,13 +149,7 @@ export class FakeDeployment {
   }
 
   providerActivities(provider: string): ProviderActivities {
-    const unused = async (): Promise<never> => {
-      throw new Error('not called since reconcileResource');
-    };
     return {
-      checkCompatibility: unused,
-      applyResource: unused,
-      observeResource: unused,
       reconcileResource: async (ref) => {
         this.reconciles.push({ provider, ref });
         return this.reconcile(provider);

@@ -22,23 +22,28 @@ export interface ViewReader<V> {
   skipUntil(what: string, ok: (v: V) => boolean, timeoutMs?: number, stepMs?: number): Promise<V>;
 }
 
+/** How long, in the machine's time, a skipping wait may take whatever its server-time bound. */
+const SKIPPING_REAL_BOUND_MS = 60_000;
+
 /**
  * The workflow's result, with the server's clock skipping ahead in steps of at most `stepMs` while it
  * waits. Not the time-skipping client's `result()`, which lets the clock run free until the end: the test
  * server then also skips over the timeouts of an activity that is still running on the machine's time
  * (a stub answers in milliseconds, but on a loaded machine not before a free-running clock passed it).
+ * A workflow that never ends fails the wait after SKIPPING_REAL_BOUND_MS of the machine's time.
  */
 export async function skippedResult<W extends Workflow>(env: TestWorkflowEnvironment, handle: WorkflowHandle<W>, stepMs = 500): Promise<WorkflowResultType<W>> {
   let ended = false;
   const result = handle.result().finally(() => {
     ended = true;
   });
-  while (!ended) await Promise.race([result, env.sleep(stepMs)]);
+  const realUntil = Date.now() + SKIPPING_REAL_BOUND_MS;
+  while (!ended) {
+    if (Date.now() > realUntil) throw new Error(`workflow ${handle.workflowId} did not end within ${SKIPPING_REAL_BOUND_MS} ms of skipping time ahead`);
+    await Promise.race([result, env.sleep(stepMs)]);
+  }
   return result;
 }
-
-/** How long, in the machine's time, a skipping wait may take whatever its server-time bound. */
-const SKIPPING_REAL_BOUND_MS = 60_000;
 
 /**
  * The view of `handle`'s workflow. Each query is bounded and asked again: the test server holds a query

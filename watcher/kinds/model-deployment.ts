@@ -32,7 +32,7 @@ export const modelDeploymentKind: WatchedKind = {
     // A deployment waiting in validation for its provider's CRD is woken by the provider config's change
     // above: its provider writes `upstreamCRDVersion` as soon as its watch of the CRD sees it change
     // (worker/registration.ts), so that wake-up comes after the status the validation reads. This one
-    // serves the provider's own check (applyResource), which reads the CRD itself.
+    // serves the provider's own check (in reconcileResource), which reads the CRD itself.
     watch('CustomResourceDefinition', { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' }, {
       upsert: (crd) => wakeWhere(`CRD ${crd.metadata?.name} changed`, (md) => status(md)?.phase === 'Pending' || status(md)?.phase === undefined || refused(md)),
     });

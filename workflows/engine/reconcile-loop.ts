@@ -50,8 +50,6 @@ export interface Reconciler<V extends LoopView> {
 export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promise<V> {
   const { view, settings } = r;
   let inPass = false;
-  /** The last pass found the object gone: the run is ending. */
-  let objectGone = false;
 
   setHandler(reconcileSignal, (request) => {
     r.heard?.(request);
@@ -79,7 +77,7 @@ export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promi
     },
     {
       // Refused before it is accepted (and recorded): what it cannot do, said to the operator at once.
-      validator: () => validateRetry(view, objectGone),
+      validator: () => validateRetry(view),
     },
   );
   setHandler(viewQuery, () => view);
@@ -103,10 +101,7 @@ export async function reconcileLoop<V extends LoopView>(r: Reconciler<V>): Promi
     inPass = false;
     view.passes++;
     r.publish();
-    if (end.done) {
-      objectGone = true;
-      return view;
-    }
+    if (end.done) return view;
 
     r.settling?.();
     if (await timer.wait(end.afterMs, () => r.dirty)) r.timedOut?.();

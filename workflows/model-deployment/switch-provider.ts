@@ -21,10 +21,11 @@ export interface SwitchContext {
  * deployment from its new spec forever. At the deadline a ProviderSwitchTimeout event names what may be
  * left behind and the switch goes on. True when the old provider is out of the way.
  *
- * docs/providers.md "Switching providers": when no worker serves the old provider and either none
- * ever did (its InferenceProviderConfig was never reported) or status records no resource of it, there is nothing its cleanup could find that we know of and nobody to run it: the
- * switch goes on at once, with a ProviderSwitched event saying so. Otherwise the deployment shows the
- * wait (phase Pending, ProviderSelected=False reason ProviderSwitching, until when) while it lasts.
+ * No wait when no worker serves the old provider and either none ever did (its InferenceProviderConfig
+ * was never reported) or status records no resource of it: nobody could run its cleanup, and it would
+ * find nothing we know of. The switch then goes on at once, with a ProviderSwitched event saying so.
+ * Otherwise the deployment shows the wait while it lasts: phase Pending, ProviderSelected=False with
+ * reason ProviderSwitching, and until when (docs/providers.md, "Switching providers").
  */
 export async function leaveOldProvider(state: PassState, ref: ReadRef, old: string, next: string, ctx: SwitchContext): Promise<boolean> {
   state.at('switch-provider', `provider '${old}' to remove its resources`);
