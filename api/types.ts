@@ -1,14 +1,15 @@
 // The kubeairunway API as TypeScript types: ModelDeployment (namespaced) and InferenceProviderConfig
 // (cluster-scoped), both in kubeairunway.ai/v1alpha1. The shapes follow seed 001 §3.9 and §4.1. The
-// specs derive from their declarations (api/crd/); status and metadata are written here. Every field of
+// specs and statuses derive from their declarations (api/crd/); metadata is written here. Every field of
 // ModelDeployment's spec is optional (`Given`) because the API server stores what users wrote;
 // `applyDefaults` (api/defaults.ts) fills the gaps and `validate` (api/validate.ts) reports what is
 // still missing.
 
 import type { ObjectMetadata } from './common/checks.ts';
 import type { ENGINE_TYPES, MODEL_SOURCES, PHASES, SERVING_MODES } from './constants.ts';
-import type { modelDeploymentSpecSchema } from './crd/model-deployment-schema.ts';
-import type { providerConfigSpecSchema } from './crd/provider-config-schema.ts';
+import type { Condition } from './common/status-reader.ts';
+import type { modelDeploymentSpecSchema, modelDeploymentStatusSchema } from './crd/model-deployment-schema.ts';
+import type { providerConfigSpecSchema, providerConfigStatusSchema } from './crd/provider-config-schema.ts';
 import type { OverrideSchema } from './overrides.ts';
 import type { Given, Static } from './schema/typed.ts';
 
@@ -17,7 +18,7 @@ export type EngineType = (typeof ENGINE_TYPES)[number];
 export type ServingMode = (typeof SERVING_MODES)[number];
 export type ProviderName = string; // dynamo | kaito | kuberay | any third-party provider
 export type Phase = (typeof PHASES)[number];
-export type ConditionStatus = 'True' | 'False' | 'Unknown';
+export type ConditionStatus = Condition['status'];
 
 /**
  * Minimal object metadata: only what the controller reads or writes. The fields every kind keeps
@@ -61,56 +62,17 @@ export type Toleration = NonNullable<ModelDeploymentSpec['tolerations']>[number]
 
 // ---------------------------------------------------------------- ModelDeployment status
 
-export interface Condition {
-  type: string;
-  status: ConditionStatus;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+/** A Kubernetes condition, as every kind's status lists them. */
+export type { Condition };
 
-export interface ProviderStatus {
-  /** Owned by the core controller. */
-  name?: ProviderName;
-  /** Owned by the core controller. */
-  selectedReason?: string;
-  /** Owned by the provider. */
-  resourceName?: string;
-  /** Owned by the provider. */
-  resourceKind?: string;
-}
-
-export interface ReplicaStatus {
-  desired?: number;
-  ready?: number;
-  available?: number;
-}
-
-export interface EndpointStatus {
-  service?: string;
-  port?: number;
-}
-
+/** The status as declared once in its schema (api/crd/model-deployment-schema.ts): every field optional, each written by its owner. */
+export type ModelDeploymentStatus = Static<typeof modelDeploymentStatusSchema>;
+/** `name` and `selectedReason` are the core controller's; `resourceName` and `resourceKind` the provider's. */
+export type ProviderStatus = NonNullable<ModelDeploymentStatus['provider']>;
+export type ReplicaStatus = NonNullable<ModelDeploymentStatus['replicas']>;
+export type EndpointStatus = NonNullable<ModelDeploymentStatus['endpoint']>;
 /** Where the deployment is reached through its Gateway (api/crd/gateway-schema.ts). */
-export interface GatewayStatus {
-  endpoint?: string;
-  modelName?: string;
-  gatewayName?: string;
-  gatewayNamespace?: string;
-  apiFormats?: string[];
-}
-
-export interface ModelDeploymentStatus {
-  phase?: Phase;
-  message?: string;
-  provider?: ProviderStatus;
-  replicas?: ReplicaStatus;
-  endpoint?: EndpointStatus;
-  gateway?: GatewayStatus;
-  conditions?: Condition[];
-  observedGeneration?: number;
-}
+export type GatewayStatus = NonNullable<ModelDeploymentStatus['gateway']>;
 
 export interface ModelDeployment {
   apiVersion?: string;
@@ -133,14 +95,8 @@ export type ProviderCapabilities = NonNullable<InferenceProviderConfigSpec['capa
 /** A CEL expression over `spec` (the ModelDeployment spec); the higher priority wins. */
 export type SelectionRule = NonNullable<InferenceProviderConfigSpec['selectionRules']>[number];
 
-export interface InferenceProviderConfigStatus {
-  ready?: boolean;
-  version?: string;
-  lastHeartbeat?: string;
-  upstreamCRDVersion?: string;
-  upstreamSchemaHash?: string;
-  conditions?: Condition[];
-}
+/** Written by the provider (api/crd/provider-config-schema.ts). */
+export type InferenceProviderConfigStatus = Static<typeof providerConfigStatusSchema>;
 
 export interface InferenceProviderConfig {
   apiVersion?: string;

@@ -5,9 +5,8 @@ import { validateAsyncActor } from '../../api/asya/validate.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
 import type { AnyObject, CustomObjects, ResourceRef } from '../../kube/custom-objects.ts';
 import { kubeCall } from '../../kube/errors.ts';
-import type { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
-import { KindClient } from '../kind/kind-client.ts';
+import { kindClient, type KindClient, type KindClientParts } from '../kind/kind-client.ts';
 import type { ActorBroker } from './actor-broker.ts';
 
 /** Field manager of the actor's own status (the workload's intent is `asya`, as seed 002 names it). */
@@ -32,14 +31,8 @@ export interface AsyaClients extends AsyaActivityDeps {
   objects: CustomObjects;
 }
 
-/** The shared parts a test hands in instead of the ones built on `kc`. */
-export interface AsyaClientParts {
-  objects?: CustomObjects;
-  recorder?: EventRecorder;
-}
-
-export function asyaClients(deps: AsyaActivityDeps, parts: AsyaClientParts = {}): AsyaClients {
-  const actors = new KindClient<AsyncActor>(ASYNC_ACTOR, { kc: deps.kc, informers: deps.informers, fieldManager: STATUS_MANAGER, ...parts });
+export function asyaClients(deps: AsyaActivityDeps, parts?: KindClientParts): AsyaClients {
+  const actors = kindClient<AsyncActor>(ASYNC_ACTOR, STATUS_MANAGER, deps, parts);
   return { ...deps, actors, objects: actors.objects };
 }
 

@@ -2,10 +2,11 @@ import { ASYA_FINALIZER } from '../../api/asya/constants.ts';
 import type { AsyaActivities } from '../../contract/asya-activities.ts';
 import { applyStandalone } from './apply-standalone.ts';
 import { assessAsyncActor } from './assess-async-actor.ts';
-import { asyaClients, validActor, type AsyaActivityDeps, type AsyaClientParts, type AsyaClients } from './asya-clients.ts';
+import { asyaClients, validActor, type AsyaActivityDeps, type AsyaClients } from './asya-clients.ts';
 import { injectRuntime } from './inject-runtime.ts';
 import { releaseActor } from './release-actor.ts';
 import { resolveTarget } from './resolve-target.ts';
+import type { KindClientParts } from '../kind/kind-client.ts';
 
 export type { AsyaActivityDeps } from './asya-clients.ts';
 
@@ -20,7 +21,7 @@ export function ensureActorQueues(asya: AsyaClients): AsyaActivities['ensureActo
 }
 
 /** The AsyncActor's side effects, each a named function of the clients they share. */
-export function createAsyaActivities(deps: AsyaActivityDeps, parts?: AsyaClientParts): AsyaActivities {
+export function createAsyaActivities(deps: AsyaActivityDeps, parts?: KindClientParts): AsyaActivities {
   const asya = asyaClients(deps, parts);
   return {
     assessAsyncActor: assessAsyncActor(asya),

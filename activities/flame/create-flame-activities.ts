@@ -2,7 +2,8 @@ import type { FlameClusterStatus } from '../../api/flame/types.ts';
 import type { FlameActivities } from '../../contract/flame-activities.ts';
 import { flameStatus } from '../../render/flame/status.ts';
 import { applyFlameCluster } from './apply-flame-cluster.ts';
-import { childrenOf, flameClients, PODS, type FlameActivityDeps, type FlameClientParts, type FlameClients } from './flame-clients.ts';
+import { childrenOf, flameClients, PODS, type FlameActivityDeps, type FlameClients } from './flame-clients.ts';
+import type { KindClientParts } from '../kind/kind-client.ts';
 
 export type { FlameActivityDeps } from './flame-clients.ts';
 
@@ -21,7 +22,7 @@ export function reportFlameStatus(flame: FlameClients): FlameActivities['reportF
 }
 
 /** The FlameCluster's side effects, each a named function of the clients they share. */
-export function createFlameActivities(deps: FlameActivityDeps, parts?: FlameClientParts): FlameActivities {
+export function createFlameActivities(deps: FlameActivityDeps, parts?: KindClientParts): FlameActivities {
   const flame = flameClients(deps, parts);
   return { applyFlameCluster: applyFlameCluster(flame), reportFlameStatus: reportFlameStatus(flame) };
 }

@@ -4,9 +4,8 @@ import type { FlameCluster } from '../../api/flame/types.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
 import type { AnyObject, CustomObjects } from '../../kube/custom-objects.ts';
 import { kubeCall } from '../../kube/errors.ts';
-import type { EventRecorder } from '../../kube/events.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
-import { KindClient } from '../kind/kind-client.ts';
+import { kindClient, type KindClient, type KindClientParts } from '../kind/kind-client.ts';
 
 export const PODS = { group: '', version: 'v1', plural: 'pods' } as const;
 export const SERVICES = { group: '', version: 'v1', plural: 'services' } as const;
@@ -29,14 +28,8 @@ export interface FlameClients extends FlameActivityDeps {
   objects: CustomObjects;
 }
 
-/** The shared parts a test hands in instead of the ones built on `kc`. */
-export interface FlameClientParts {
-  objects?: CustomObjects;
-  recorder?: EventRecorder;
-}
-
-export function flameClients(deps: FlameActivityDeps, parts: FlameClientParts = {}): FlameClients {
-  const clusters = new KindClient<FlameCluster>(FLAME_CLUSTER, { kc: deps.kc, informers: deps.informers, fieldManager: FLAME_FIELD_MANAGER, ...parts });
+export function flameClients(deps: FlameActivityDeps, parts?: KindClientParts): FlameClients {
+  const clusters = kindClient<FlameCluster>(FLAME_CLUSTER, FLAME_FIELD_MANAGER, deps, parts);
   return { ...deps, clusters, objects: clusters.objects };
 }
 

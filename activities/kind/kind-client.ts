@@ -158,3 +158,11 @@ export class KindClient<T extends KindObject> {
     return obj as unknown as T | undefined;
   }
 }
+
+/** The shared parts a caller (a test) hands in instead of the ones built on `kc`. */
+export type KindClientParts = Pick<KindClientOptions, 'objects' | 'recorder'>;
+
+/** A kind's client as `fieldManager`, on the process's connection and informers, or on the parts a caller shares. */
+export function kindClient<T extends KindObject>(kind: KindIdentity, fieldManager: string, deps: Pick<KindClientOptions, 'kc' | 'informers'>, parts: KindClientParts = {}): KindClient<T> {
+  return new KindClient<T>(kind, { kc: deps.kc, informers: deps.informers, fieldManager, ...parts });
+}

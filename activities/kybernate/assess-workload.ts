@@ -1,9 +1,9 @@
-import { PAUSE_ANNOTATION } from '../../api/constants.ts';
 import { workloadPodName } from '../../api/kybernate/constants.ts';
 import { parseDuration } from '../../api/kybernate/duration.ts';
 import type { KybernateWorkload } from '../../api/kybernate/types.ts';
 import { validateKybernateWorkload } from '../../api/kybernate/validate.ts';
 import type { IdleMode, WorkloadActivities } from '../../contract/kybernate-workload-activities.ts';
+import { passGates } from '../kind/assess-gates.ts';
 import { lastSuspendNumber } from './suspend-checkpoint.ts';
 import { checkpointsOf, type WorkloadClients } from './workload-clients.ts';
 
@@ -17,23 +17,13 @@ export function idleModeOf(spec: KybernateWorkload['spec']): IdleMode {
 /** What the workload's pass decides on: its pod's name, how it idles, and (asked for) what earlier suspends left. */
 export function assessWorkload(w: WorkloadClients): WorkloadActivities['assessWorkload'] {
   return async function assessWorkload(ref, opts = {}) {
-    const workload = await w.workloads.read(ref);
-    if (!workload) return { found: false };
-    const m = workload.metadata;
-    const seen = {
-      found: true,
-      generation: m.generation,
-      resourceVersion: m.resourceVersion,
+    const seenOf = async (workload: KybernateWorkload) => ({
       podName: workloadPodName(workload),
       ...(opts.earlier ? { earlier: { suspendedCheckpoints: workload.status?.suspendedCheckpoints ?? 0, lastSuspend: lastSuspendNumber(await checkpointsOf(w, ref), ref.name) } } : {}),
-    };
-    if (m.deletionTimestamp) return { ...seen, deleting: true };
-    if (m.annotations?.[PAUSE_ANNOTATION] === 'true') return { ...seen, paused: true };
-    const checked = validateKybernateWorkload(workload);
-    if (!checked.valid) {
-      w.workloads.refuse(ref, checked.message);
-      return { ...seen, invalid: checked.message };
-    }
+    });
+    const gate = await passGates(w.workloads, ref, seenOf, validateKybernateWorkload);
+    if ('stop' in gate) return gate.stop;
+    const { seen, checked } = gate;
     const { spec } = checked.workload;
     const idleTimeoutMs = parseDuration(spec.suspend.idleTimeout);
     return { ...seen, idleMode: idleModeOf(spec), ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) };

@@ -1,10 +1,10 @@
 import { ARTIFACTS_FINALIZER, READY_CONDITION } from '../../api/kybernate/constants.ts';
 import type { KybernateCheckpoint } from '../../api/kybernate/types.ts';
 import type { CheckpointActivities } from '../../contract/kybernate-activities.ts';
-import type { KindClient } from '../kind/kind-client.ts';
+import type { KindClient, KindClientParts } from '../kind/kind-client.ts';
 import { assessCheckpoint } from './assess-checkpoint.ts';
 import { KYBERNATE_CHECKPOINT } from './kinds.ts';
-import { kybernateClient, type KybernateActivityDeps, type KybernateClientParts } from './kybernate-clients.ts';
+import { kybernateClient, type KybernateActivityDeps } from './kybernate-clients.ts';
 import { resolveCheckpointPod } from './resolve-checkpoint-pod.ts';
 
 export type CheckpointActivityDeps = KybernateActivityDeps;
@@ -20,7 +20,7 @@ export function writeCheckpointStatus(checkpoints: KindClient<KybernateCheckpoin
 }
 
 /** The checkpoint's cluster-side steps: reading it, finding its pod's container, status, finalizer, events. */
-export function createCheckpointActivities(deps: CheckpointActivityDeps, parts?: KybernateClientParts): CheckpointActivities {
+export function createCheckpointActivities(deps: CheckpointActivityDeps, parts?: KindClientParts): CheckpointActivities {
   const checkpoints = kybernateClient<KybernateCheckpoint>(KYBERNATE_CHECKPOINT, deps, parts);
   return {
     assessCheckpoint: assessCheckpoint(checkpoints),

@@ -1,10 +1,11 @@
 import { READY_CONDITION } from '../../api/kybernate/constants.ts';
 import type { RestoreActivities } from '../../contract/kybernate-restore-activities.ts';
 import { assessRestore } from './assess-restore.ts';
-import type { KybernateActivityDeps, KybernateClientParts } from './kybernate-clients.ts';
+import type { KybernateActivityDeps } from './kybernate-clients.ts';
 import { restoreClients, type RestoreClients } from './restore-clients.ts';
 import { applyRestorePod } from './restore-pod.ts';
 import { resolveRestoreSource } from './resolve-restore-source.ts';
+import type { KindClientParts } from '../kind/kind-client.ts';
 
 export type RestoreActivityDeps = KybernateActivityDeps;
 
@@ -19,7 +20,7 @@ export function writeRestoreStatus(r: RestoreClients): RestoreActivities['writeR
 }
 
 /** The restore's cluster-side steps: reading it and its checkpoint, creating its pod, status. */
-export function createRestoreActivities(deps: RestoreActivityDeps, parts?: KybernateClientParts): RestoreActivities {
+export function createRestoreActivities(deps: RestoreActivityDeps, parts?: KindClientParts): RestoreActivities {
   const r = restoreClients(deps, parts);
   return { assessRestore: assessRestore(r), resolveRestoreSource: resolveRestoreSource(r), applyRestorePod: applyRestorePod(r), writeRestoreStatus: writeRestoreStatus(r) };
 }

@@ -1,10 +1,11 @@
 import { READY_CONDITION, SUSPEND_DEGRADED_CONDITION } from '../../api/kybernate/constants.ts';
 import type { WorkloadActivities } from '../../contract/kybernate-workload-activities.ts';
 import { assessWorkload } from './assess-workload.ts';
-import type { KybernateActivityDeps, KybernateClientParts } from './kybernate-clients.ts';
+import type { KybernateActivityDeps } from './kybernate-clients.ts';
 import { applySuspendCheckpoint, pruneSuspendCheckpoints } from './suspend-checkpoint.ts';
 import { workloadClients, type WorkloadClients } from './workload-clients.ts';
 import { applyWorkloadPod, deleteWorkloadPod } from './workload-pod.ts';
+import type { KindClientParts } from '../kind/kind-client.ts';
 
 export type WorkloadActivityDeps = KybernateActivityDeps;
 
@@ -22,7 +23,7 @@ export function writeWorkloadStatus(w: WorkloadClients): WorkloadActivities['wri
 }
 
 /** The workload's cluster-side steps: reading it, its pod, its suspend checkpoints, status. */
-export function createWorkloadActivities(deps: WorkloadActivityDeps, parts?: KybernateClientParts): WorkloadActivities {
+export function createWorkloadActivities(deps: WorkloadActivityDeps, parts?: KindClientParts): WorkloadActivities {
   const w = workloadClients(deps, parts);
   return {
     assessWorkload: assessWorkload(w),

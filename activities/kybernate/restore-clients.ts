@@ -2,9 +2,9 @@ import type { KybernateCheckpoint, KybernateRestore } from '../../api/kybernate/
 import { validateKybernateRestore } from '../../api/kybernate/validate.ts';
 import type { ReadRef } from '../../contract/object-ref.ts';
 import type { CustomObjects } from '../../kube/custom-objects.ts';
-import type { KindClient } from '../kind/kind-client.ts';
+import type { KindClient, KindClientParts } from '../kind/kind-client.ts';
 import { KYBERNATE_CHECKPOINT, KYBERNATE_RESTORE } from './kinds.ts';
-import { kybernateClient, type KybernateActivityDeps, type KybernateClientParts } from './kybernate-clients.ts';
+import { kybernateClient, type KybernateActivityDeps } from './kybernate-clients.ts';
 
 /** What the restore's activities share: its kind's client and the checkpoints' it restores from, on one connection. */
 export interface RestoreClients {
@@ -13,7 +13,7 @@ export interface RestoreClients {
   objects: CustomObjects;
 }
 
-export function restoreClients(deps: KybernateActivityDeps, parts?: KybernateClientParts): RestoreClients {
+export function restoreClients(deps: KybernateActivityDeps, parts?: KindClientParts): RestoreClients {
   const restores = kybernateClient<KybernateRestore>(KYBERNATE_RESTORE, deps, parts);
   return { restores, checkpoints: kybernateClient<KybernateCheckpoint>(KYBERNATE_CHECKPOINT, deps, { objects: restores.objects }), objects: restores.objects };
 }

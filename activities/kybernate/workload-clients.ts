@@ -5,9 +5,9 @@ import type { ReadRef } from '../../contract/object-ref.ts';
 import type { AnyObject, CustomObjects } from '../../kube/custom-objects.ts';
 import { kubeCall } from '../../kube/errors.ts';
 import type { InformerSet } from '../../kube/informer-set.ts';
-import type { KindClient } from '../kind/kind-client.ts';
+import type { KindClient, KindClientParts } from '../kind/kind-client.ts';
 import { KYBERNATE_CHECKPOINT, KYBERNATE_WORKLOAD } from './kinds.ts';
-import { kybernateClient, podResource, type KybernateActivityDeps, type KybernateClientParts } from './kybernate-clients.ts';
+import { kybernateClient, podResource, type KybernateActivityDeps } from './kybernate-clients.ts';
 
 export interface Owned {
   metadata?: { name?: string; uid?: string; deletionTimestamp?: string; annotations?: Record<string, string>; ownerReferences?: { uid?: string; controller?: boolean }[] };
@@ -27,7 +27,7 @@ export interface WorkloadClients {
   informers: InformerSet | undefined;
 }
 
-export function workloadClients(deps: KybernateActivityDeps, parts?: KybernateClientParts): WorkloadClients {
+export function workloadClients(deps: KybernateActivityDeps, parts?: KindClientParts): WorkloadClients {
   const workloads = kybernateClient<KybernateWorkload>(KYBERNATE_WORKLOAD, deps, parts);
   const checkpoints = kybernateClient<KybernateCheckpoint>(KYBERNATE_CHECKPOINT, deps, { objects: workloads.objects });
   return { workloads, checkpoints, objects: workloads.objects, informers: deps.informers };

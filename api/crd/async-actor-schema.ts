@@ -15,8 +15,7 @@ import { DNS_LABEL_PATTERN, MAX_DNS_LABEL_LENGTH, MAX_OBJECT_NAME_LENGTH, MAX_SH
 import { MODES, PULL_POLICIES, TARGET_PROTOCOLS, TRANSPORTS, WORKLOAD_KINDS, WORKLOAD_REF_KINDS } from '../asya/values.ts';
 import { conditionsSchema, observedGenerationSchema, replicaRangeRule, resourcesSchema, rootSchema, statusSchema } from './common-schemas.ts';
 import { bool, enumOf, image, int, port, str } from './field-schemas.ts';
-import type { Mode } from '../asya/constants.ts';
-import { freeObject, listOf, object, refined, type Extra, type Schema } from '../schema/typed.ts';
+import { freeObject, listOf, object, refined, type Extra } from '../schema/typed.ts';
 import { checkPodTemplate } from '../asya/pod-template.ts';
 import type { CelValidationRule, JSONSchemaProps } from './schema-types.ts';
 
@@ -172,7 +171,7 @@ export const asyncActorSpecSchema = object(
 );
 
 export const asyncActorStatusSchema = statusSchema({
-  mode: str('Standalone or Binding.', { enum: [...MODES] }) as Schema<Mode, false>,
+  mode: str('Standalone or Binding.', { enum: [...MODES] }),
   resolvedTarget: str('The workload that runs the actor, Kind/namespace/name.'),
   runtimeInjected: { type: 'boolean', description: 'Binding mode: whether the runtime and sidecar are in the target workload.' },
   conflictCount: int('Binding mode: times the injected containers were removed by the workload\'s owner.', 0),

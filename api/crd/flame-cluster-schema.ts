@@ -48,23 +48,17 @@ export const flameClusterSpecSchema = object(
   { required: ['sessionManager', 'executorManager'] },
 );
 
-export const flameClusterStatusSchema: JSONSchemaProps = statusSchema({
-  sessionManager: {
-    type: 'object',
-    properties: {
-      ready: { type: 'integer', minimum: 0, description: 'Ready session manager pods (0 or 1).' },
-      endpoint: str('Where executors and clients reach the session manager.'),
-    },
-  },
-  executorManager: {
-    type: 'object',
-    properties: {
-      replicas: { type: 'integer', minimum: 0, description: 'Requested executor manager pods.' },
-      ready: { type: 'integer', minimum: 0, description: 'Ready executor manager pods.' },
-    },
-  },
+export const flameClusterStatusSchema = statusSchema({
+  sessionManager: object(undefined, {
+    ready: count('Ready session manager pods (0 or 1).', 0),
+    endpoint: str('Where executors and clients reach the session manager.'),
+  }),
+  executorManager: object(undefined, {
+    replicas: count('Requested executor manager pods.', 0),
+    ready: count('Ready executor manager pods.', 0),
+  }),
   state: str('Pending, Running or Failed.', { enum: ['Pending', 'Running', 'Failed'] }),
-  configGeneration: { type: 'integer', format: 'int64', minimum: 0, description: 'Bumped whenever the generated flame-cluster.yaml changes.' },
+  configGeneration: count('Bumped whenever the generated flame-cluster.yaml changes.', 0, { format: 'int64' }),
   observedGeneration: observedGenerationSchema,
   message: str('Human-readable summary.'),
 });

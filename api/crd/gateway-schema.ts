@@ -3,8 +3,7 @@
 // renders from them is providers/shared/gateway.ts, and docs/gateway.md says how a client selects a model.
 
 import { DNS_LABEL_PATTERN, MAX_DNS_LABEL_LENGTH, MAX_OBJECT_NAME_LENGTH, OBJECT_NAME_DESCRIPTION, OBJECT_NAME_PATTERN } from '../common/patterns.ts';
-import { bool, object, str } from '../schema/typed.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
+import { bool, listOf, object, str } from '../schema/typed.ts';
 import { STORAGE_PATTERN_DESCRIPTIONS } from './storage-schema.ts';
 
 const objectName = (description: string) => str(description, { maxLength: MAX_OBJECT_NAME_LENGTH, pattern: OBJECT_NAME_PATTERN, what: OBJECT_NAME_DESCRIPTION });
@@ -28,14 +27,10 @@ export const gatewaySpecSchema = object('Routing through a Gateway API Gateway: 
   }),
 });
 
-export const gatewayStatusSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Where the deployment is reached through its Gateway (written by the provider).',
-  properties: {
-    endpoint: str('The URL a client calls (the Gateway\'s address and listener port), empty until the Gateway reports an address.'),
-    modelName: str('The model name the route matches (header X-Gateway-Model-Name).'),
-    gatewayName: str('The Gateway the route is attached to.'),
-    gatewayNamespace: str('Namespace of that Gateway.'),
-    apiFormats: { type: 'array', description: 'API formats the endpoint serves, e.g. openai.', items: { type: 'string' } },
-  },
-};
+export const gatewayStatusSchema = object('Where the deployment is reached through its Gateway (written by the provider).', {
+  endpoint: str('The URL a client calls (the Gateway\'s address and listener port), empty until the Gateway reports an address.'),
+  modelName: str('The model name the route matches (header X-Gateway-Model-Name).'),
+  gatewayName: str('The Gateway the route is attached to.'),
+  gatewayNamespace: str('Namespace of that Gateway.'),
+  apiFormats: listOf('API formats the endpoint serves, e.g. openai.', str(undefined)),
+});

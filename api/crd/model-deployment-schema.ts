@@ -9,7 +9,6 @@ import { modelStorageSchema, STORAGE_PATTERN_DESCRIPTIONS } from './storage-sche
 import { conditionsSchema } from './common-schemas.ts';
 import { gatewaySpecSchema, gatewayStatusSchema } from './gateway-schema.ts';
 import { bool, enumOf, freeObject, int, integer, listOf, mapOf, object, openObject, str, type Schema } from '../schema/typed.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
 
 /** Kubernetes resource quantity ("32Gi", "500m", "4"), the pattern the API server uses for Quantity. */
 export const QUANTITY_PATTERN =
@@ -163,39 +162,24 @@ export const modelDeploymentSpecSchema = object(
   { 'x-kubernetes-validations': [...specCelRules, ...specTransitionRules] },
 );
 
-export const modelDeploymentStatusSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Observed state, written by the core controller and the provider (server-side apply).',
-  properties: {
-    phase: str('Unified phase.', { enum: [...PHASES] }),
-    message: str('Human-readable detail, e.g. an error extracted from the provider status.'),
-    provider: {
-      type: 'object',
-      properties: {
-        name: str('Selected provider (core controller).'),
-        selectedReason: str('Why the provider was chosen (core controller).'),
-        resourceName: str('Name of the provider resource (provider).'),
-        resourceKind: str('Kind of the provider resource (provider).'),
-      },
-    },
-    replicas: {
-      type: 'object',
-      properties: {
-        desired: { type: 'integer', format: 'int32', minimum: 0 },
-        ready: { type: 'integer', format: 'int32', minimum: 0 },
-        available: { type: 'integer', format: 'int32', minimum: 0 },
-      },
-    },
-    endpoint: {
-      type: 'object',
-      description: 'ClusterIP service serving the model.',
-      properties: {
-        service: str('Service name.'),
-        port: { type: 'integer', format: 'int32', minimum: 1, maximum: 65535 },
-      },
-    },
-    gateway: gatewayStatusSchema,
-    conditions: conditionsSchema,
-    observedGeneration: { type: 'integer', format: 'int64' },
-  },
-};
+/** A replica count of the status (the CRD never described them). */
+const replicaCount = () => integer(undefined, { format: 'int32', minimum: 0 });
+
+export const modelDeploymentStatusSchema = object('Observed state, written by the core controller and the provider (server-side apply).', {
+  phase: str('Unified phase.', { enum: [...PHASES] }),
+  message: str('Human-readable detail, e.g. an error extracted from the provider status.'),
+  provider: object(undefined, {
+    name: str('Selected provider (core controller).'),
+    selectedReason: str('Why the provider was chosen (core controller).'),
+    resourceName: str('Name of the provider resource (provider).'),
+    resourceKind: str('Kind of the provider resource (provider).'),
+  }),
+  replicas: object(undefined, { desired: replicaCount(), ready: replicaCount(), available: replicaCount() }),
+  endpoint: object('ClusterIP service serving the model.', {
+    service: str('Service name.'),
+    port: integer(undefined, { format: 'int32', minimum: 1, maximum: 65535 }),
+  }),
+  gateway: gatewayStatusSchema,
+  conditions: conditionsSchema,
+  observedGeneration: integer(undefined, { format: 'int64' }),
+});

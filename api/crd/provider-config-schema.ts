@@ -6,7 +6,6 @@
 import { SERVING_MODES } from '../constants.ts';
 import { bool, freeObject, listOf, object, str, type Schema } from '../schema/typed.ts';
 import { conditionsSchema } from './common-schemas.ts';
-import type { JSONSchemaProps } from './schema-types.ts';
 
 type ServingMode = (typeof SERVING_MODES)[number];
 
@@ -44,15 +43,11 @@ export const providerConfigSpecSchema = object('What a provider can run and when
   ),
 });
 
-export const providerConfigStatusSchema: JSONSchemaProps = {
-  type: 'object',
-  description: 'Written by the provider on startup and on every heartbeat.',
-  properties: {
-    ready: { type: 'boolean' },
-    version: { type: 'string', description: 'Provider build, e.g. kaito-provider:v1.2.0.' },
-    lastHeartbeat: { type: 'string', format: 'date-time' },
-    upstreamCRDVersion: { type: 'string', description: 'Detected upstream group/version, e.g. kaito.sh/v1beta1.' },
-    upstreamSchemaHash: { type: 'string' },
-    conditions: conditionsSchema,
-  },
-};
+export const providerConfigStatusSchema = object('Written by the provider on startup and on every heartbeat.', {
+  ready: bool(undefined),
+  version: str('Provider build, e.g. kaito-provider:v1.2.0.'),
+  lastHeartbeat: str(undefined, { format: 'date-time' }),
+  upstreamCRDVersion: str('Detected upstream group/version, e.g. kaito.sh/v1beta1.'),
+  upstreamSchemaHash: str(undefined),
+  conditions: conditionsSchema,
+});

@@ -7,13 +7,14 @@
 // The spec is checked by the one schema interpreter (api/schema/check.ts) against its declaration; only
 // the name length, which spans metadata and spec, is written here. Pure: deterministic, no I/O, no clock.
 
-import { isCount, isObject, show, type FieldIssue, type Obj, type ObjectMetadata, type Report } from '../common/checks.ts';
+import { isCount, show, type FieldIssue, type ObjectMetadata, type Report } from '../common/checks.ts';
 import { kindValidator, type Validation } from '../common/object-validator.ts';
-import { flameClusterSpecSchema } from '../crd/flame-cluster-schema.ts';
+import { flameClusterSpecSchema, flameClusterStatusSchema } from '../crd/flame-cluster-schema.ts';
+import { conforms } from '../schema/conforms.ts';
 import { specChecker } from '../schema/spec-checker.ts';
 import { CLUSTER_NAME_PATTERN, longestChildName, MAX_CHILD_NAME_LENGTH } from './names.ts';
 import { FLAME_API_VERSION, FLAME_CLUSTER_KIND } from './constants.ts';
-import type { FlameCluster, FlameClusterSpec, FlameClusterStatus } from './types.ts';
+import type { FlameCluster, FlameClusterSpec } from './types.ts';
 
 export type FlameIssue = FieldIssue;
 export type FlameValidation = Validation<'cluster', FlameCluster>;
@@ -31,7 +32,8 @@ export const validateFlameCluster: (obj: unknown) => FlameValidation = kindValid
     finalizers: false,
   },
   spec: specChecker(flameClusterSpecSchema, checkNameLengthOf),
-  status: readStatus,
+  // A malformed status never makes the cluster invalid (the controller rewrites it); it is just not trusted.
+  status: (status) => (conforms(flameClusterStatusSchema, status) ? status : undefined),
 });
 
 /** The name length the spec allows: the executor count names the longest pod. */
@@ -49,24 +51,4 @@ function checkNameLength(name: string, replicas: number, report: Report): void {
     'metadata.name',
     `is too long: ${pod} "${longest}" would have ${longest.length} characters, over the ${MAX_CHILD_NAME_LENGTH} allowed (pod names become hostnames, which must be DNS labels); use at most ${name.length - over} characters`,
   );
-}
-
-/**
- * The stored status when it is well formed, else nothing: a malformed status never makes the cluster
- * invalid (the controller rewrites it), it is just not trusted.
- */
-function readStatus(value: Obj): FlameClusterStatus | undefined {
-  const { sessionManager: sm, executorManager: em, state, configGeneration, observedGeneration, message } = value;
-  if (!isObject(sm) || !isCount(sm.ready, 0) || typeof sm.endpoint !== 'string') return undefined;
-  if (!isObject(em) || !isCount(em.replicas, 0) || !isCount(em.ready, 0)) return undefined;
-  if (state !== 'Pending' && state !== 'Running' && state !== 'Failed') return undefined;
-  if (!isCount(configGeneration, 0) || !isCount(observedGeneration, 0) || typeof message !== 'string') return undefined;
-  return {
-    sessionManager: { ready: sm.ready as number, endpoint: sm.endpoint },
-    executorManager: { replicas: em.replicas as number, ready: em.ready as number },
-    state,
-    configGeneration: configGeneration as number,
-    observedGeneration: observedGeneration as number,
-    message,
-  };
 }

@@ -24,6 +24,8 @@ export type Given<S> = S extends { readonly [STATIC]?: { type: unknown; defaulte
 
 type IsDefaulted<S> = S extends { readonly [STATIC]?: { type: unknown; defaulted: infer D; given: unknown } } ? D : false;
 type HasDefault<E> = E extends { default: unknown } ? true : false;
+/** The values a string node admits: its `enum`'s when it has one. */
+type StringOf<E> = E extends { enum: readonly (infer V extends string)[] } ? V : string;
 type Flat<T> = { [K in keyof T]: T[K] };
 type Present<P, R> = { [K in keyof P]: K extends R ? K : IsDefaulted<P[K]> extends true ? K : never }[keyof P];
 
@@ -74,18 +76,29 @@ export function refined<S extends JSONSchemaProps>(schema: S, check: Refinement)
   return schema;
 }
 
+/**
+ * A value of a schema with every field present, at every depth: what a controller writes whole (its
+ * status), where the schema, which also admits what an older controller or none has written yet, leaves
+ * each field optional.
+ */
+export type Complete<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]-?: Complete<T[K]> } : T;
+
 /** A schema's JSON with the validator's words taken out. */
 export type Extra = JSONSchemaProps & Words;
 /** No extra keys (the default of the builders' `extra`). */
 export type NoExtra = Record<never, never>;
+
+/** The `description` key, left out when there is none (a node of a status the CRD never described). */
+const described = (description: string | undefined) => (description === undefined ? {} : { description });
 
 function build<T, D extends boolean, G = T>(json: JSONSchemaProps, extra: Extra): Schema<T, D, G> {
   const { what, problem, notThis, rulePhrases, ...rest } = extra;
   return worded({ ...json, ...rest }, { what, problem, notThis, rulePhrases }) as Schema<T, D, G>;
 }
 
-export function str<const E extends Extra = NoExtra>(description: string, extra?: E): Schema<string, HasDefault<E>> {
-  return build({ type: 'string', description }, extra ?? {});
+/** A string; one of its `enum` when `extra` gives one (the type is then that union). */
+export function str<const E extends Extra = NoExtra>(description: string | undefined, extra?: E): Schema<StringOf<E>, HasDefault<E>> {
+  return build({ type: 'string', ...described(description) }, extra ?? {});
 }
 
 /**
@@ -103,12 +116,12 @@ export function count<const E extends Extra = NoExtra>(description: string, mini
 }
 
 /** An integer with no bound but its format's, if `extra` gives one (`{ format: 'int64' }`). */
-export function integer<const E extends Extra = NoExtra>(description: string, extra?: E): Schema<number, HasDefault<E>> {
-  return build({ type: 'integer', description }, extra ?? {});
+export function integer<const E extends Extra = NoExtra>(description: string | undefined, extra?: E): Schema<number, HasDefault<E>> {
+  return build({ type: 'integer', ...described(description) }, extra ?? {});
 }
 
-export function bool<const E extends Extra = NoExtra>(description: string, extra?: E): Schema<boolean, HasDefault<E>> {
-  return build({ type: 'boolean', description }, extra ?? {});
+export function bool<const E extends Extra = NoExtra>(description: string | undefined, extra?: E): Schema<boolean, HasDefault<E>> {
+  return build({ type: 'boolean', ...described(description) }, extra ?? {});
 }
 
 /** One of `values`, bounded in length so CEL rules that compare it stay within the API server's cost budget. */
@@ -141,7 +154,7 @@ export function object<P extends Record<string, Schema>, const R extends keyof P
   extra?: E & { required?: readonly R[] },
 ): Schema<ObjectOf<P, R>, HasDefault<E>, GivenObjectOf<P, R>> {
   const { required, ...rest } = (extra ?? {}) as Extra & { required?: readonly string[] };
-  return build({ type: 'object', ...(description === undefined ? {} : { description }), ...(required ? { required: [...required] } : {}), properties }, rest);
+  return build({ type: 'object', ...described(description), ...(required ? { required: [...required] } : {}), properties }, rest);
 }
 
 /** An object whose declared `properties` are checked while anything else in it is kept as given (an env var's valueFrom). */
@@ -149,5 +162,5 @@ export function openObject<P extends Record<string, Schema>>(
   description: string | undefined,
   properties: P,
 ): Schema<ObjectOf<P, never> & Record<string, unknown>, false, GivenObjectOf<P, never> & Record<string, unknown>> {
-  return build({ type: 'object', ...(description === undefined ? {} : { description }), 'x-kubernetes-preserve-unknown-fields': true, properties }, {});
+  return build({ type: 'object', ...described(description), 'x-kubernetes-preserve-unknown-fields': true, properties }, {});
 }

@@ -67,6 +67,11 @@ describe('flameClusterStatus', () => {
     expect(flameClusterStatus(fc('new'), wf({ phase: 'Pending' }), NOW)).toMatchObject({ state: 'Pending', executors: { ready: null, replicas: 3 }, sessionManager: { ready: null, endpoint: null } });
     expect(flameClusterStatus(fc('new'), undefined, NOW)).toMatchObject({ state: null, step: null, workflow: { id: 'flamecluster/team-a/new/uid-new', status: 'UNKNOWN', source: 'none' } });
   });
+
+  it('reads no status that does not conform to its schema, as before its first write', () => {
+    const stored = { ...fc('odd'), status: { ...running, executorManager: { replicas: 3, ready: -1 } } };
+    expect(flameClusterStatus(stored, wf({ phase: 'Pending' }), NOW)).toMatchObject({ state: 'Pending', executors: { ready: null, replicas: 3 }, configGeneration: null });
+  });
 });
 
 describe('FlameCluster status output', () => {

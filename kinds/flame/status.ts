@@ -3,8 +3,9 @@
 // for, last error).
 
 import { FLAME_CLUSTER_KIND } from '../../api/flame/constants.ts';
-import type { FlameCluster } from '../../api/flame/types.ts';
-import { objectColumns, objectFields, objectFieldsDetail, phaseText, type ObjectFields } from '../../present/object-status.ts';
+import { flameClusterSpecSchema, flameClusterStatusSchema } from '../../api/crd/flame-cluster-schema.ts';
+import { conforms } from '../../api/schema/conforms.ts';
+import { objectColumns, objectFields, objectFieldsDetail, phaseText, type Described, type ObjectFields } from '../../present/object-status.ts';
 import { statusView, type StatusView } from '../../present/status-format.ts';
 import type { WorkflowState } from '../../present/workflow-state.ts';
 
@@ -18,9 +19,11 @@ export interface FlameClusterStatusRow extends ObjectFields {
   configGeneration: number | null;
 }
 
-export function flameClusterStatus(fc: FlameCluster, wf: WorkflowState | undefined, now: number): FlameClusterStatusRow {
+/** The row of a FlameCluster as read from the API server: its spec and status are read where they conform to their schemas. */
+export function flameClusterStatus(fc: Described & { spec?: unknown; status?: unknown }, wf: WorkflowState | undefined, now: number): FlameClusterStatusRow {
   const { namespace, name, uid, ...rest } = objectFields(FLAME_CLUSTER_KIND, fc, wf, now);
-  const status: Partial<NonNullable<FlameCluster['status']>> = fc.status ?? {};
+  const status = conforms(flameClusterStatusSchema, fc.status) ? fc.status : {};
+  const spec = conforms(flameClusterSpecSchema, fc.spec) ? fc.spec : undefined;
   return {
     kind: FLAME_CLUSTER_KIND,
     namespace,
@@ -30,7 +33,7 @@ export function flameClusterStatus(fc: FlameCluster, wf: WorkflowState | undefin
     state: status.state ?? wf?.phase ?? null,
     message: status.message || null,
     // The spec's count until the first status write says what the controller made of it.
-    executors: { ready: status.executorManager?.ready ?? null, replicas: status.executorManager?.replicas ?? fc.spec?.executorManager?.replicas ?? null },
+    executors: { ready: status.executorManager?.ready ?? null, replicas: status.executorManager?.replicas ?? spec?.executorManager.replicas ?? null },
     sessionManager: { ready: status.sessionManager?.ready ?? null, endpoint: status.sessionManager?.endpoint || null },
     configGeneration: status.configGeneration ?? null,
     ...rest,
@@ -49,7 +52,7 @@ function sessionManagerText(s: FlameClusterStatusRow): string | null {
 }
 
 export const flameClusterStatusView: StatusView = statusView<FlameClusterStatusRow>({
-  row: (obj, wf, now) => flameClusterStatus(obj as unknown as FlameCluster, wf, now),
+  row: (obj, wf, now) => flameClusterStatus(obj, wf, now),
   columns: objectColumns<FlameClusterStatusRow>([
     { header: 'STATE', value: (s) => (s.paused ? `${s.state ?? 'Pending'} (paused)` : s.state) },
     { header: 'EXECUTORS', value: executorsText },

@@ -5,7 +5,6 @@
 import { PROVIDER_CONFIG_KIND } from '../../api/constants.ts';
 import { modelDeploymentCrd } from '../../api/crd/model-deployment-crd.ts';
 import { providerConfigCrd } from '../../api/crd/provider-config-crd.ts';
-import type { ModelDeployment } from '../../api/types.ts';
 import { deploymentPauseAcknowledged, deploymentStatusView } from './status.ts';
 import { SEARCH_ATTRIBUTE_NAMES as SA } from '../../workflows/engine/search-attribute-names.ts';
 import { modelDeploymentKind } from '../../watcher/kinds/model-deployment.ts';
@@ -27,7 +26,7 @@ export const modelDeploymentModule: KindModule = {
         // Md* rather than Kind: histories recorded before there were other kinds have no `Kind`.
         workflowsByName: (namespace, name) => `${SA.MdNamespace} = "${namespace}" AND ${SA.MdName} = "${name}"`,
         status: deploymentStatusView,
-        pauseAcknowledged: (obj, pause) => deploymentPauseAcknowledged(obj as unknown as ModelDeployment, pause),
+        pauseAcknowledged: deploymentPauseAcknowledged,
       },
     },
   ],

@@ -3,8 +3,9 @@
 // error); and how the controller acknowledges its pause (the ReconcilePaused condition).
 
 import { MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
-import type { ModelDeployment } from '../../api/types.ts';
-import { errorText, objectFields, objectFieldsDetail, phaseText, stepText, type ObjectFields } from '../../present/object-status.ts';
+import { modelDeploymentStatusSchema } from '../../api/crd/model-deployment-schema.ts';
+import { conforms } from '../../api/schema/conforms.ts';
+import { errorText, objectFields, objectFieldsDetail, phaseText, stepText, type Described, type ObjectFields } from '../../present/object-status.ts';
 import { statusView, type StatusView } from '../../present/status-format.ts';
 import type { Column } from '../../present/table.ts';
 import type { WorkflowState } from '../../present/workflow-state.ts';
@@ -18,17 +19,23 @@ export interface DeploymentStatus extends ObjectFields {
   replicas: { ready: number | null; desired: number | null };
 }
 
-export function deploymentStatus(md: ModelDeployment, wf: WorkflowState | undefined, now: number): DeploymentStatus {
+/** A ModelDeployment as read from the API server (or typed): its status is read only where it conforms to its schema. */
+export type StoredDeployment = Described & { status?: unknown };
+
+const statusOf = (md: { status?: unknown }) => (conforms(modelDeploymentStatusSchema, md.status) ? md.status : undefined);
+
+export function deploymentStatus(md: StoredDeployment, wf: WorkflowState | undefined, now: number): DeploymentStatus {
   const f = objectFields(MODEL_DEPLOYMENT_KIND, md, wf, now);
-  const replicas = md.status?.replicas;
+  const status = statusOf(md);
+  const replicas = status?.replicas;
   return {
     namespace: f.namespace,
     name: f.name,
     uid: f.uid,
     // The object is the source of truth for phase and provider; the workflow only fills gaps (before its first status write).
-    phase: md.status?.phase ?? wf?.phase ?? null,
-    message: md.status?.message ?? null,
-    provider: md.status?.provider?.name ?? wf?.provider ?? null,
+    phase: status?.phase ?? wf?.phase ?? null,
+    message: status?.message ?? null,
+    provider: status?.provider?.name ?? wf?.provider ?? null,
     replicas: { ready: replicas?.ready ?? null, desired: replicas?.desired ?? null },
     paused: f.paused,
     deleting: f.deleting,
@@ -67,7 +74,7 @@ export function lastErrorText(s: DeploymentStatus): string | null {
 }
 
 export const deploymentStatusView: StatusView = statusView<DeploymentStatus>({
-  row: (obj, wf, now) => deploymentStatus(obj as unknown as ModelDeployment, wf, now),
+  row: (obj, wf, now) => deploymentStatus(obj, wf, now),
   columns: COLUMNS,
   fields: (s) =>
     objectFieldsDetail(s, [
@@ -79,7 +86,8 @@ export const deploymentStatusView: StatusView = statusView<DeploymentStatus>({
 });
 
 /** Whether the deployment's status reflects the requested pause state (its ReconcilePaused condition). */
-export function deploymentPauseAcknowledged(md: ModelDeployment | undefined, pause: boolean): boolean {
-  const condition = md?.status?.conditions?.find((c) => c.type === 'ReconcilePaused');
+export function deploymentPauseAcknowledged(md: StoredDeployment | undefined, pause: boolean): boolean {
+  const status = md === undefined ? undefined : statusOf(md);
+  const condition = status?.conditions?.find((c) => c.type === 'ReconcilePaused');
   return pause ? condition?.status === 'True' : condition === undefined || condition.status !== 'True';
 }

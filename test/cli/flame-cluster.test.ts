@@ -39,7 +39,7 @@ describe('kubeairunway status, history, retry, pause and resume of a FlameCluste
     await objects.apply(ref(), body as AnyObject, 'e2e-test');
     cluster = await eventually('the FlameCluster to be Running with 2 ready executors', async () => {
       const fc = await get();
-      return fc?.status?.state === 'Running' && fc.status.executorManager.ready === 2 ? fc : undefined;
+      return fc?.status?.state === 'Running' && fc.status.executorManager?.ready === 2 ? fc : undefined;
     });
   });
   afterAll(async () => {

@@ -12,7 +12,7 @@ import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, GROUP, PROVIDER_CONFIG_PLURAL, VERSION } from '../../api/constants.ts';
 import { FLAME_API_VERSION, FLAME_CLUSTER_KIND, FLAME_CLUSTER_LABEL, FLAME_CLUSTER_PLURAL, FLAME_GROUP, FLAME_VERSION } from '../../api/flame/constants.ts';
 import { seedSpec } from '../../api/flame/testing.ts';
-import type { FlameCluster, FlameClusterStatus } from '../../api/flame/types.ts';
+import type { FlameCluster, StoredFlameClusterStatus } from '../../api/flame/types.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import { ASYA_FINALIZER, KEDA_GROUP, KEDA_VERSION, MANAGED_BY_LABEL, RUNTIME_CONFIG_MAP, SCALED_OBJECT_PLURAL } from '../../api/asya/constants.ts';
 import type { AsyncActor } from '../../api/asya/types.ts';
@@ -79,7 +79,7 @@ async function flameLifecycle(kc: KubeConfig, namespace: string, name: string): 
   const admin = new CustomObjects(kc);
   const ref = { ...FLAME_CLUSTERS, namespace, name };
   const children = (plural: string) => admin.list({ group: '', version: 'v1', plural, namespace, labelSelector: `${FLAME_CLUSTER_LABEL}=${name}` });
-  const statusWhere = (what: string, ok: (s: FlameClusterStatus) => boolean) =>
+  const statusWhere = (what: string, ok: (s: StoredFlameClusterStatus) => boolean) =>
     eventually(`FlameCluster ${name} ${what}`, async () => {
       const status = ((await admin.get(ref)) as FlameCluster | undefined)?.status;
       return status && ok(status) ? status : undefined;
@@ -89,19 +89,19 @@ async function flameLifecycle(kc: KubeConfig, namespace: string, name: string): 
   const spec = seedSpec();
   spec.executorManager.replicas = 2;
   await admin.apply(ref, { apiVersion: FLAME_API_VERSION, kind: FLAME_CLUSTER_KIND, metadata: { name, namespace }, spec } as AnyObject, 'test-user');
-  await statusWhere('Running with two executors', (s) => s.state === 'Running' && s.sessionManager.ready === 1 && s.executorManager.ready === 2);
+  await statusWhere('Running with two executors', (s) => s.state === 'Running' && s.sessionManager?.ready === 1 && s.executorManager?.ready === 2);
   expect((await children('pods')).length).toBe(3);
   expect((await children('services')).length).toBe(2);
   expect((await children('configmaps')).map((c) => c.metadata?.ownerReferences?.[0]?.name)).toEqual([name]);
 
   await admin.mergePatch(ref, { spec: { executorManager: { replicas: 1 } } });
-  await statusWhere('scaled down to one executor', (s) => s.observedGeneration === 2 && s.state === 'Running' && s.executorManager.replicas === 1 && s.executorManager.ready === 1);
+  await statusWhere('scaled down to one executor', (s) => s.observedGeneration === 2 && s.state === 'Running' && s.executorManager?.replicas === 1 && s.executorManager?.ready === 1);
   await eventually('the extra executor pod to be deleted', async () => (await children('pods')).length === 2);
 
   const image = 'xflops/flame-executor:v0.1.1';
   await admin.mergePatch(ref, { spec: { executorManager: { image } } });
   await eventually('the executor pod to be replaced', async () => (await images()).includes(image) && (await children('pods')).length === 2);
-  await statusWhere('Running on the new image', (s) => s.observedGeneration === 3 && s.state === 'Running' && s.executorManager.ready === 1);
+  await statusWhere('Running on the new image', (s) => s.observedGeneration === 3 && s.state === 'Running' && s.executorManager?.ready === 1);
   expect(await images()).toEqual([image, spec.sessionManager.image].sort());
 
   await admin.delete(ref);

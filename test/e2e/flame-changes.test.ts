@@ -46,7 +46,7 @@ describe.concurrent('FlameCluster changes', () => {
   });
 
   const scaleTo = (name: string, replicas: number) => patchFlameCluster(kube.namespace, name, { spec: { executorManager: { replicas } } });
-  const scaled = (replicas: number) => (fc: FlameCluster) => fc.status?.executorManager.replicas === replicas;
+  const scaled = (replicas: number) => (fc: FlameCluster) => fc.status?.executorManager?.replicas === replicas;
 
   it('UC2: scales 3 → 5 → 2 → 0 → 1, adding the missing indices and removing the highest first; the others keep their pods', async () => {
     const name = 'scale';

@@ -104,7 +104,7 @@ describe('recorded histories of the other kinds', () => {
     record(FLAME_CLUSTER_KIND, 'flame-lifecycle', ns, name, created.metadata.uid!);
     await waitForFlameCluster(ns, name, 'Running with 2 executors', settled('Running', { sessionManager: 1, executors: 2 }));
     await patchFlameCluster(ns, name, { spec: { executorManager: { replicas: 3 } } });
-    await waitForFlameCluster(ns, name, 'Running with 3 executors', (fc) => settled('Running', { sessionManager: 1, executors: 3 })(fc) && fc.status?.executorManager.replicas === 3);
+    await waitForFlameCluster(ns, name, 'Running with 3 executors', (fc) => settled('Running', { sessionManager: 1, executors: 3 })(fc) && fc.status?.executorManager?.replicas === 3);
     await deleteFlameCluster(ns, name);
     await eventually('the cluster to be gone', async () => (await getFlameCluster(ns, name)) === undefined);
     await workflowEnds(recorded.at(-1)!.workflowId);

@@ -59,8 +59,8 @@ export function settled(state: 'Pending' | 'Running' | 'Failed', ready?: { sessi
     status !== undefined &&
     status.observedGeneration === metadata.generation &&
     status.state === state &&
-    (ready?.sessionManager === undefined || status.sessionManager.ready === ready.sessionManager) &&
-    (ready?.executors === undefined || status.executorManager.ready === ready.executors);
+    (ready?.sessionManager === undefined || status.sessionManager?.ready === ready.sessionManager) &&
+    (ready?.executors === undefined || status.executorManager?.ready === ready.executors);
 }
 
 /** Creates the cluster and waits until it runs with every executor ready. */
