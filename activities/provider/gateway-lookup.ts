@@ -38,6 +38,8 @@ export interface GatewayDecision {
   problem?: UnifiedCondition;
   /** The cluster could not be read: the plan is not known, so nothing routed before is pruned on its account. */
   undecided?: true;
+  /** The user's own route (spec.gateway.httpRouteRef) as read to decide: its status is judged from this read, not a second one. */
+  theirRoute?: AnyObject;
 }
 
 const crdName = (kind: { plural: string; apiVersion: string }) => `${kind.plural}.${splitApiVersion(kind.apiVersion).group}`;
@@ -56,12 +58,13 @@ export class GatewayLookup {
       return wanted ? { plan: {}, problem: gatewayNotReady('GatewayAPINotInstalled', "spec.gateway.enabled is true, but the Gateway API's HTTPRoute CRD (gateway.networking.k8s.io) is not installed in the cluster") } : { plan: {} };
     }
     const theirs = md.spec.gateway?.httpRouteRef;
-    const found = theirs ? await this.gatewayOfTheirRoute(md, theirs) : await this.gatewayFor(md);
+    const found: { gateway: GatewayRef; route?: AnyObject } | { problem: UnifiedCondition } = theirs ? await this.gatewayOfTheirRoute(md, theirs) : await this.gatewayFor(md);
     // A route of the user's named is routing asked for: its problems are said like an explicit `enabled`.
     if ('problem' in found) return wanted || theirs ? { plan: {}, problem: found.problem } : { plan: {} };
+    const read = found.route ? { theirRoute: found.route } : {};
     const pool = await this.inferencePool(md);
-    if ('problem' in pool) return { plan: { gateway: found.gateway }, problem: pool.problem };
-    return { plan: { gateway: found.gateway, ...pool } };
+    if ('problem' in pool) return { plan: { gateway: found.gateway }, problem: pool.problem, ...read };
+    return { plan: { gateway: found.gateway, ...pool }, ...read };
   }
 
   /** The live Gateway, or undefined when it does not exist. */
@@ -89,7 +92,7 @@ export class GatewayLookup {
    * The Gateway a user's own route (spec.gateway.httpRouteRef) attaches to, from its parentRefs: the one
    * spec.gateway.gatewayRef names when the route has it among them, else its first Gateway.
    */
-  private async gatewayOfTheirRoute(md: ModelDeployment, routeName: string): Promise<{ gateway: GatewayRef } | { problem: UnifiedCondition }> {
+  private async gatewayOfTheirRoute(md: ModelDeployment, routeName: string): Promise<{ gateway: GatewayRef; route: AnyObject } | { problem: UnifiedCondition }> {
     const namespace = md.metadata.namespace ?? 'default';
     const route = await this.route(namespace, routeName, false);
     if (!route) return { problem: gatewayNotReady('RouteNotFound', `HTTPRoute '${routeName}' (spec.gateway.httpRouteRef) not found in namespace '${namespace}'`) };
@@ -97,7 +100,7 @@ export class GatewayLookup {
     const named = md.spec.gateway?.gatewayRef;
     const chosen = parents.find((g) => g.name === named?.name && g.namespace === (named.namespace || namespace)) ?? parents[0];
     if (!chosen) return { problem: gatewayNotReady('NoParentGateway', `HTTPRoute '${routeName}' (spec.gateway.httpRouteRef) names no Gateway in spec.parentRefs`) };
-    return { gateway: chosen };
+    return { gateway: chosen, route };
   }
 
   private async gatewayFor(md: ModelDeployment): Promise<{ gateway: GatewayRef } | { problem: UnifiedCondition }> {

@@ -23,7 +23,7 @@ export async function observeGateway(lookup: GatewayLookup, md: ModelDeployment,
   const namespace = md.metadata.namespace ?? 'default';
   const theirs = md.spec.gateway?.httpRouteRef;
   const routeName = theirs ?? md.metadata.name ?? '';
-  const [route, gatewayObject] = await Promise.all([lookup.route(namespace, routeName, !theirs), lookup.gateway(gateway)]);
+  const [route, gatewayObject] = await Promise.all([decision.theirRoute ?? lookup.route(namespace, routeName, !theirs), lookup.gateway(gateway)]);
   const report = gatewayReport(md, gateway, routeName, route, gatewayObject);
   return decision.problem ? { ...report, condition: decision.problem } : report;
 }

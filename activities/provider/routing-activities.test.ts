@@ -82,8 +82,11 @@ describe('routing beside the provider pass', () => {
     const accepted = { type: 'Accepted', status: 'True' };
     const parent = { group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'public', namespace: 'edge' };
     objects.put(routeAt('mine'), { metadata: {}, spec: { parentRefs: [parent] }, status: { parents: [{ parentRef: parent, conditions: [accepted, { type: 'ResolvedRefs', status: 'True' }] }] } } as AnyObject);
+    objects.calls.length = 0;
     await runActivity(activities.reconcileResource, ref);
     expect(condition()).toMatchObject({ status: 'True', reason: 'RouteAccepted' });
+    // Read once to find its Gateway, and that read judged: not a second GET in the same pass.
+    expect(objects.calls.filter((c) => c === 'get httproutes/mine')).toHaveLength(1);
     expect(status()?.gateway).toMatchObject({ gatewayName: 'public', gatewayNamespace: 'edge', endpoint: 'http://10.0.0.9' });
     expect(objects.at(routeAt())).toBeUndefined();
   });
