@@ -207,8 +207,23 @@ export async function buildProjectImage(engine: DockerEngine, root: string, tag 
 }
 
 /**
- * A Kybernate node: trixie's containerd (1.7), runc and CRIU (4.x, which dumps on recent kernels where
- * Debian 12's 3.17 cannot), and iptables, with which CRIU locks a container's network while it dumps.
+ * Two Dockerfile lines installing `packages` from a newer Debian suite onto the trixie base: its source
+ * added on the same mirror, then apt-get told not to judge the age of its Release file (the registry here
+ * serves a fixed snapshot of the archive, where testing's weekly re-signed Release has expired: seen 22 days).
+ */
+export function aptInstallFromSuite(suite: string, ...packages: string[]): string[] {
+  return [
+    `RUN sed -n 's/ trixie / ${suite} /p' /etc/apt/sources.list > /etc/apt/sources.list.d/${suite}.list && test -s /etc/apt/sources.list.d/${suite}.list`,
+    `RUN apt-get -q -o Acquire::Check-Valid-Until=false update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends -t ${suite} install ${packages.join(' ')} && apt-get clean && rm -rf /var/lib/apt/lists/*`,
+  ];
+}
+
+/**
+ * A Kybernate node: trixie's containerd (1.7) and runc, iptables (with which CRIU locks a container's
+ * network while it dumps), and CRIU from forky (4.2). Trixie's CRIU 4.1.1 cannot dump a process holding
+ * any TCP or UDP socket on kernels from 6.16 on, this machine's included: they refuse SO_PASSCRED and
+ * SO_PASSSEC on such sockets, and 4.1.1 fails the dump on that (`sockets: Can't get 1:16 opt: Operation
+ * not supported`); 4.2 carries on. A server (an inference server above all) always holds one.
  */
 export async function ensureKybernateNodeImage(engine: DockerEngine, log: Log = () => undefined): Promise<string> {
   const base = await ensureNodeBaseImage(engine, log);
@@ -217,9 +232,10 @@ export async function ensureKybernateNodeImage(engine: DockerEngine, log: Log = 
     KYBERNATE_NODE_IMAGE,
     [
       `FROM ${base}`,
-      aptInstall('containerd', 'runc', 'criu', 'iptables'),
-      // Refuse to tag an image whose CRIU is older than 4 (checkpoints would fail as on Debian 12).
-      'RUN criu --version && criu --version | grep -Eq "Version: ([4-9]|[1-9][0-9])\\." && containerd --version && runc --version',
+      aptInstall('containerd', 'runc', 'iptables'),
+      ...aptInstallFromSuite('forky', 'criu'),
+      // Refuse to tag an image whose CRIU is older than 4.2 (checkpoints of servers would fail, as above).
+      'RUN criu --version && criu --version | grep -Eq "Version: (4\\.([2-9]|[1-9][0-9])|[5-9]|[1-9][0-9])\\." && containerd --version && runc --version',
     ],
     { log },
   );

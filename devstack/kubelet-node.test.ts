@@ -22,5 +22,8 @@ describe('kubeletContainerdConfig', () => {
     expect(config).toContain('SystemdCgroup = false');
     expect(config).toContain('conf_dir = "/state/containerd/cni/net.d"');
     expect(config).toContain('address = "/state/containerd/containerd.sock"');
+    // The state where a node keeps it: the paths in CRIU's failures are the node worker pod's too.
+    expect(config).toContain('state = "/run/containerd"');
+    expect(config).not.toContain('/state/containerd/state');
   });
 });

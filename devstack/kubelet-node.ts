@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { resolveTool } from '../tools/resolve.ts';
 import { toolSpec } from '../tools/versions.ts';
@@ -31,6 +31,8 @@ import { pidExists, startProcess, stopProcess, tailOf, waitUntil, type ManagedPr
 export const PAUSE_IMAGE = 'kubeairunway-local/pause:busybox-static';
 /** A tiny image for pods: Debian's busybox-static and its applets. */
 export const BUSYBOX_IMAGE = 'kubeairunway-local/busybox:static';
+/** containerd's state folder on the node, as on most nodes; pods that mount it (hostPath) find `containerd.sock` there too. */
+export const NODE_CONTAINERD_DIR = '/run/containerd';
 /** How containerd (and so the kubelet, in pod specs) names an image `docker save` exported. */
 export const criImageName = (tag: string) => (tag.split('/')[0]!.includes('.') ? tag : `docker.io/${tag}`);
 
@@ -73,7 +75,9 @@ export function kubeletNodeUnavailable(): string | undefined {
 /** containerd's config for a kubelet node: the Kybernate node's plus the CRI plugin. */
 export function kubeletContainerdConfig(dir: string): string {
   const q = (s: string) => JSON.stringify(s);
-  const base = containerdConfig(dir).replace('"io.containerd.grpc.v1.cri", ', '');
+  // Its state (the tasks' bundles, CRIU's logs among them) where a node keeps it, so the paths in its
+  // errors are the ones the node worker's pod sees through its hostPath mount of /run/containerd.
+  const base = containerdConfig(dir).replace('"io.containerd.grpc.v1.cri", ', '').replace(`state = ${q(join(dir, 'state'))}`, `state = ${q(NODE_CONTAINERD_DIR)}`);
   return [
     base,
     '[plugins."io.containerd.grpc.v1.cri"]',
@@ -96,27 +100,39 @@ export function kubeletContainerdConfig(dir: string): string {
   ].join('\n');
 }
 
-/**
- * The busybox image and the pause image (the same busybox-static tree, told to sleep), made once in the
- * engine by `docker import`: no registry serves either here.
- */
-export async function ensureBusyboxImages(engine: DockerEngine, log: (line: string) => void = () => undefined): Promise<string[]> {
-  for (const [tag, cmd] of [
-    [BUSYBOX_IMAGE, '["/bin/sh"]'],
-    [PAUSE_IMAGE, '["/bin/busybox","sleep","2147483647"]'],
-  ] as const) {
+/** An image made from Debian's busybox-static tree (no registry serves one here), with `files` added. */
+export interface BusyboxImage {
+  tag: string;
+  /** The image's CMD, as JSON. */
+  cmd: string[];
+  /** Extra files, by path inside the image. */
+  files?: Record<string, string>;
+}
+
+const BUSYBOX_IMAGES: BusyboxImage[] = [
+  { tag: BUSYBOX_IMAGE, cmd: ['/bin/sh'] },
+  { tag: PAUSE_IMAGE, cmd: ['/bin/busybox', 'sleep', '2147483647'] },
+];
+
+/** Each image made once in the engine by `docker import` of a busybox-static tree. */
+export async function ensureBusyboxImages(engine: DockerEngine, log: (line: string) => void = () => undefined, images: BusyboxImage[] = BUSYBOX_IMAGES): Promise<string[]> {
+  for (const { tag, cmd, files = {} } of images) {
     if (await hasImage(engine, tag)) continue;
     const rootfs = mkdtempSync(join(dockerCacheDir(), 'busybox-'));
     try {
       buildBusyboxRootfs(rootfs);
+      for (const [path, content] of Object.entries(files)) {
+        mkdirSync(dirname(join(rootfs, path)), { recursive: true });
+        writeFileSync(join(rootfs, path), content, { mode: 0o644 });
+      }
       const tar = spawn('tar', ['-C', rootfs, '--numeric-owner', '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
-      await engine.run(['import', '--change', 'ENV PATH=/bin', '--change', `CMD ${cmd}`, '-', tag], { input: tar.stdout, timeoutMs: 120_000 });
+      await engine.run(['import', '--change', 'ENV PATH=/bin', '--change', `CMD ${JSON.stringify(cmd)}`, '-', tag], { input: tar.stdout, timeoutMs: 120_000 });
       log(`image ${tag}: made from busybox-static`);
     } finally {
       rmSync(rootfs, { recursive: true, force: true });
     }
   }
-  return [BUSYBOX_IMAGE, PAUSE_IMAGE];
+  return images.map((i) => i.tag);
 }
 
 export interface KubeletNode {
@@ -239,6 +255,9 @@ export async function startKubeletNode(engine: DockerEngine, stateDir: string, o
     'set -e',
     `containerd --config ${join(dir, 'config.toml')} --log-level info > ${join(stateDir, 'node-containerd.log')} 2>&1 &`,
     `while [ ! -S ${socket} ]; do sleep 0.2; done`,
+    // The socket also where a node keeps it, beside the state, for the Kybernate node worker's DaemonSet
+    // (hostPath /run/containerd): a mount in the node's own mount namespace, not the host's.
+    `touch ${NODE_CONTAINERD_DIR}/containerd.sock && mount --bind ${socket} ${NODE_CONTAINERD_DIR}/containerd.sock`,
     tunables,
     `exec ${bin} --config=${configFile} --kubeconfig=${opts.kubeconfigPath} --root-dir=${join(kdir, 'root')} --cert-dir=${join(kdir, 'pki')} --hostname-override=${nodeName}${opts.cluster ? ` --node-ip=${opts.cluster.nodeIp}` : ''} --v=2`,
   ].join('\n');

@@ -1,7 +1,9 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { clusterUnavailable, ensureClusterTools, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
-import { installProduct, loadProductImage, SYSTEM_NAMESPACE } from '../../devstack/cluster/install-product.ts';
+import { installKybernateNode, installProduct, loadProductImage, NODE_NAMESPACE, SYSTEM_NAMESPACE } from '../../devstack/cluster/install-product.ts';
+import { loadFlameImages } from '../../devstack/cluster/flame-images.ts';
 import { ensureLlamaServerImage } from '../../devstack/cluster/llama-server.ts';
+import { BUSYBOX_IMAGE, criImageName } from '../../devstack/kubelet-node.ts';
 import { removePidFile } from '../../devstack/leftovers.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
@@ -41,6 +43,11 @@ export async function runDevCluster(opts: DevOptions): Promise<void> {
     await installProduct(cluster, repoRoot());
     // The tour's model that answers (examples/llama-cpu-deployment.yaml) runs this image; no registry serves it.
     await cluster.node.importImages([await ensureLlamaServerImage(cluster.engine, log)]);
+    // One node for everything: the Kybernate node worker beside the node's containerd, and Flame's pods
+    // (stand-in images under the example's names: no registry here serves Flame's).
+    log('adding the Kybernate node worker: kubectl apply -k (components/kybernate-node) ...');
+    await installKybernateNode(cluster, repoRoot());
+    await loadFlameImages(cluster.engine, cluster.node, log);
     const kc = new KubeConfig();
     kc.loadFromFile(cluster.kubeconfigPath);
     for (const script of UPSTREAM_SCRIPTS) simulators.push(await startSimulator(kc, script, { readyAfterMs: 5_000, log }));
@@ -85,6 +92,10 @@ function printWelcome(cluster: Cluster, seconds: number): void {
       `                ${k} apply -f examples/llama-cpu-deployment.yaml && ${k} get md tiny-llama -w   (llama.cpp on CPU, no operator)`,
       `                curl ${cluster.gateway.url}/v1/completions -H 'X-Gateway-Model-Name: tiny-llama' -H 'Content-Type: application/json' -d '{"prompt": "hi", "max_tokens": 8}'`,
       `  gateway:      ${cluster.gateway.url}   (Traefik, Gateway gateways/inference; each ModelDeployment's status.gateway.endpoint; docs/gateway.md)`,
+      `  checkpoint:   ${k} run counter --image=${criImageName(BUSYBOX_IMAGE)} --image-pull-policy=Never --command -- sh -c 'i=0; while true; do i=$((i+1)); echo $i; sleep 1; done'`,
+      `                printf 'apiVersion: kybernate.io/v1alpha1\\nkind: KybernateCheckpoint\\nmetadata: {name: counter-now}\\nspec: {podName: counter}\\n' | ${k} apply -f - && ${k} get kcp -w`,
+      `                (CRIU 4 in the node's containerd, by the node worker's pod: ${k} -n ${NODE_NAMESPACE} get pods)`,
+      `  flame:        ${k} apply -f examples/flame-cluster.yaml && ${k} get fc -w   (stand-in images answering Flame's probes on the real node)`,
       `  history:      node bin/kubeairunway.js history default/gemma-cpu --kubeconfig ${cluster.kubeconfigPath}`,
       'Press Ctrl-C to stop everything.',
       '',

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { buildProjectImage } from '../docker-images.ts';
 import type { Cluster } from './cluster.ts';
 import { kubectl } from './kubectl.ts';
@@ -28,4 +28,22 @@ export async function installProduct(cluster: Cluster, root: string, timeoutMs =
   for (const name of DEPLOYMENTS) {
     await kubectl(cluster.kubeconfigPath, ['rollout', 'status', `deployment/${name}`, '-n', SYSTEM_NAMESPACE, `--timeout=${Math.round(timeoutMs / 1000)}s`], timeoutMs + 10_000);
   }
+}
+
+export const NODE_NAMESPACE = 'kubeairunway-node';
+/** The overlay installKybernateNode writes and applies: `kubectl delete -k` of it removes the node worker. */
+export const kybernateNodeOverlay = (stateDir: string) => join(stateDir, 'kybernate-node-overlay');
+
+/**
+ * The Kybernate node worker as deploy/README.md tells users to add it: an overlay (in the state folder)
+ * listing the component `deploy/components/kybernate-node`, applied with `kubectl apply -k`; then its
+ * DaemonSet's rollout awaited. Its pod mounts the node's `/run/containerd`, where the node keeps its socket.
+ */
+export async function installKybernateNode(cluster: Cluster, root: string, timeoutMs = 180_000): Promise<void> {
+  const overlay = kybernateNodeOverlay(cluster.stateDir);
+  mkdirSync(overlay, { recursive: true });
+  const component = relative(overlay, join(root, 'deploy', 'components', 'kybernate-node'));
+  writeFileSync(join(overlay, 'kustomization.yaml'), `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncomponents:\n  - ${component}\n`);
+  await kubectl(cluster.kubeconfigPath, ['apply', '-k', overlay], 120_000);
+  await kubectl(cluster.kubeconfigPath, ['rollout', 'status', 'daemonset/kubeairunway-node', '-n', NODE_NAMESPACE, `--timeout=${Math.round(timeoutMs / 1000)}s`], timeoutMs + 10_000);
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { DockerEngine } from '../docker.ts';
-import { ensureDerivedImage, ensureNodeBaseImage } from '../docker-images.ts';
+import { aptInstallFromSuite, ensureDerivedImage, ensureNodeBaseImage } from '../docker-images.ts';
 
 // The inference server the cluster mode runs for real (issue 34): Debian's llama.cpp, whose `llama-server`
 // is the binary upstream's `ghcr.io/ggml-org/llama.cpp:server` image runs as its entrypoint, so a pod
@@ -28,11 +28,7 @@ export async function ensureLlamaServerImage(engine: DockerEngine, log: (line: s
     LLAMA_SERVER_IMAGE.replace(':', '-'),
     [
       `FROM ${base}`,
-      // The same mirror the base was made from, for the newer suite.
-      `RUN sed -n 's/ trixie / ${SUITE} /p' /etc/apt/sources.list > /etc/apt/sources.list.d/${SUITE}.list && test -s /etc/apt/sources.list.d/${SUITE}.list`,
-      // The registry here serves a fixed snapshot of the archive: testing's Release file, re-signed weekly
-      // upstream, has expired in it (seen: 22 days), so apt is told not to judge its age.
-      `RUN apt-get -q -o Acquire::Check-Valid-Until=false update && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends -t ${SUITE} install llama.cpp-tools python3-gguf python3-numpy && apt-get clean && rm -rf /var/lib/apt/lists/*`,
+      ...aptInstallFromSuite(SUITE, 'llama.cpp-tools', 'python3-gguf', 'python3-numpy'),
       'RUN llama-server --version',
       `COPY tiny-model.py ${TINY_MODEL_SCRIPT}`,
       'EXPOSE 8080',

@@ -167,7 +167,7 @@ describe('checklist 4: the executor Pods', () => {
       {
         name: 'wait-for-session-manager',
         image: 'busybox:1.36',
-        command: ['sh', '-c', 'until nc -z -w 2 my-flame-session-manager 8080; do echo "waiting for my-flame-session-manager:8080"; sleep 1; done'],
+        command: ['sh', '-c', 'until nc -w 2 my-flame-session-manager 8080 </dev/null; do echo "waiting for my-flame-session-manager:8080"; sleep 1; done'],
       },
     ]);
   });

@@ -55,10 +55,12 @@ export const CONFIG_MOUNT_PATH = '/etc/flame';
 export const FLAME_CONFIG_PATH = `${CONFIG_MOUNT_PATH}/${CONFIG_FILE_KEY}`;
 
 /**
- * The init container of executor pods. busybox's `nc -z` only opens a TCP connection: to the session
- * manager's ClusterIP Service that succeeds once the Service has a ready endpoint, i.e. once the session
- * manager's readiness probe passes (with no endpoint the connection is refused). A small, pinned,
- * multi-arch image; the loop prints why the pod is still initialising.
+ * The init container of executor pods. `nc -w 2 <host> <port> </dev/null` only opens a TCP connection and
+ * closes it (its input is empty): to the session manager's ClusterIP Service that succeeds once the
+ * Service has a ready endpoint, i.e. once the session manager's readiness probe passes (with no endpoint
+ * the connection is refused). Not `nc -z`: busybox builds without NC_110_COMPAT (Debian's, for one) have
+ * no `-z` and print their usage instead, so the wait would never end (seen on the cluster mode's node).
+ * A small, pinned, multi-arch image; the loop prints why the pod is still initialising.
  */
 export const WAIT_IMAGE = 'busybox:1.36';
 export const WAIT_CONTAINER = 'wait-for-session-manager';
@@ -219,7 +221,7 @@ function renderExecutorPod(cluster: FlameCluster, index: number, configHash: str
   const name = cluster.metadata.name;
   const sessionManagerHost = flameNames.sessionManager(name);
   // The host is the cluster name plus a suffix, and validation allows only [a-z0-9-] in names: safe in a shell word.
-  const wait = `until nc -z -w 2 ${sessionManagerHost} ${SESSION_MANAGER_PORT}; do echo "waiting for ${sessionManagerHost}:${SESSION_MANAGER_PORT}"; sleep 1; done`;
+  const wait = `until nc -w 2 ${sessionManagerHost} ${SESSION_MANAGER_PORT} </dev/null; do echo "waiting for ${sessionManagerHost}:${SESSION_MANAGER_PORT}"; sleep 1; done`;
   const container = {
     name: 'executor-manager',
     image: executorManager.image,

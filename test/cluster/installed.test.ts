@@ -22,7 +22,10 @@ import { splitImage } from '../../deploy/helm/objects.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
 import { eventually } from '../support/env.ts';
 import type { ClusterCommands } from './cluster-kubectl.ts';
+import { checkpointOfARunningPod, flameClusterRunning, workloadSuspendedAndWoken, type NodeContext } from './node-workloads.ts';
 import { startTestCluster, withPortForward, type TestCluster } from './test-cluster.ts';
+import { installKybernateNode, kybernateNodeOverlay, NODE_NAMESPACE } from '../../devstack/cluster/install-product.ts';
+import { loadFlameImages } from '../../devstack/cluster/flame-images.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const unavailable = clusterUnavailable();
@@ -198,6 +201,32 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--timeout=180s']);
     await expectCorePodsReady();
   }, LONG_TEST_MS);
+
+  describe('one node for everything: the cluster\'s node is the Kybernate node and runs Flame\'s pods', () => {
+    const node = (): NodeContext => ({ cluster, cmd, say });
+
+    it('the Kybernate node worker added as deploy/README.md says (`kubectl apply -k` of an overlay with components/kybernate-node): its DaemonSet pod Ready on the node', async () => {
+      const t0 = Date.now();
+      await installKybernateNode(cluster, ROOT);
+      say(`node worker DaemonSet rolled out in ${seconds(t0)}`);
+      const ds = JSON.parse(await cmd.kubectlOk(['get', 'daemonset', 'kubeairunway-node', '-n', NODE_NAMESPACE, '-o', 'json'])) as { status: { numberReady: number; desiredNumberScheduled: number } };
+      expect([ds.status.desiredNumberScheduled, ds.status.numberReady]).toEqual([1, 1]);
+    }, LONG_TEST_MS);
+
+    it('a KybernateCheckpoint of a running pod: Completed through the node worker\'s pod (CRIU 4 in the node\'s containerd), the pod running on', () => checkpointOfARunningPod(node()), LONG_TEST_MS);
+
+    it('a KybernateWorkload\'s pod runs on the node; idle, it is suspended by a checkpoint; a request through the activator\'s Service wakes it and is answered', () => workloadSuspendedAndWoken(node()), LONG_TEST_MS);
+
+    it('the seed\'s FlameCluster example: the session manager and executor managers Running and Ready on the node (stand-in images, real probes, Services and DNS)', async () => {
+      await loadFlameImages(cluster.engine, cluster.node, say);
+      await flameClusterRunning(node());
+    }, LONG_TEST_MS);
+
+    it('the overlay deleted with `kubectl delete -k`: the node worker and its namespace are gone', async () => {
+      await cmd.kubectlOk(['delete', '-k', kybernateNodeOverlay(cluster.stateDir), '--timeout=120s']);
+      await eventually(`namespace ${NODE_NAMESPACE} to be gone`, async () => (await cmd.kubectl(['get', 'namespace', NODE_NAMESPACE])).code !== 0 || undefined, 120_000, 1_000);
+    }, LONG_TEST_MS);
+  });
 
   it('two controller replicas, one force-deleted in the middle of a burst: every ModelDeployment reaches Running with exactly one provider resource, owned by it', async () => {
     await cmd.kubectlOk(['scale', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--replicas=2']);

@@ -157,7 +157,7 @@ describe.concurrent('FlameCluster', () => {
       expect(spec.initContainers).toHaveLength(1);
       const wait = spec.initContainers![0]!;
       expect(wait.name).toBe('wait-for-session-manager');
-      expect(wait.command?.join(' ')).toContain(`nc -z -w 2 ${name}-session-manager 8080`);
+      expect(wait.command?.join(' ')).toContain(`nc -w 2 ${name}-session-manager 8080 </dev/null`);
     }
 
     // Item 5: every child is controlled by this incarnation of the cluster.
