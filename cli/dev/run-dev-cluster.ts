@@ -1,6 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { clusterUnavailable, ensureClusterTools, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
 import { installKybernateNode, installProduct, loadProductImage, NODE_NAMESPACE, SYSTEM_NAMESPACE } from '../../devstack/cluster/install-product.ts';
+import { loadAsyaImages } from '../../devstack/cluster/asya-images.ts';
 import { loadFlameImages } from '../../devstack/cluster/flame-images.ts';
 import { ensureLlamaServerImage } from '../../devstack/cluster/llama-server.ts';
 import { BUSYBOX_IMAGE, criImageName } from '../../devstack/kubelet-node.ts';
@@ -43,11 +44,12 @@ export async function runDevCluster(opts: DevOptions): Promise<void> {
     await installProduct(cluster, repoRoot());
     // The tour's model that answers (examples/llama-cpu-deployment.yaml) runs this image; no registry serves it.
     await cluster.node.importImages([await ensureLlamaServerImage(cluster.engine, log)]);
-    // One node for everything: the Kybernate node worker beside the node's containerd, and Flame's pods
-    // (stand-in images under the example's names: no registry here serves Flame's).
+    // One node for everything: the Kybernate node worker beside the node's containerd, and Flame's and
+    // Asya's pods (images under the names pods ask for, stand-ins where no registry here serves one).
     log('adding the Kybernate node worker: kubectl apply -k (components/kybernate-node) ...');
     await installKybernateNode(cluster, repoRoot());
     await loadFlameImages(cluster.engine, cluster.node, log);
+    await loadAsyaImages(cluster.engine, cluster.node, log);
     const kc = new KubeConfig();
     kc.loadFromFile(cluster.kubeconfigPath);
     for (const script of UPSTREAM_SCRIPTS) simulators.push(await startSimulator(kc, script, { readyAfterMs: 5_000, log }));

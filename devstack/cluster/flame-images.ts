@@ -16,7 +16,8 @@ import { BUSYBOX_IMAGE, ensureBusyboxImages, type KubeletNode } from '../kubelet
 export const FLAME_EXAMPLE_IMAGES = { sessionManager: 'xflops/flame-session:v0.1.0', executorManager: 'xflops/flame-executor:v0.1.0' };
 
 const STANDIN = 'kubeairunway-local/flame-standin';
-const serve = (port: number) => ['/bin/busybox', 'httpd', '-f', '-p', String(port), '-h', '/www'];
+/** httpd in the background of a shell that exits on SIGTERM: as PID 1 without a handler it would be ignored, and each deletion would wait out the grace period. */
+const serve = (port: number) => ['/bin/sh', '-c', `trap 'exit 0' TERM; busybox httpd -f -p ${port} -h /www & wait`];
 
 /** Makes the stand-ins (once), tags them and busybox with the example's names, and imports them into the node. */
 export async function loadFlameImages(engine: DockerEngine, node: KubeletNode, log: (line: string) => void): Promise<void> {

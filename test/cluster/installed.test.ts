@@ -22,10 +22,11 @@ import { splitImage } from '../../deploy/helm/objects.ts';
 import { startSimulator, type Simulator } from '../../devstack/simulators/simulator.ts';
 import { eventually } from '../support/env.ts';
 import type { ClusterCommands } from './cluster-kubectl.ts';
-import { checkpointOfARunningPod, flameClusterRunning, workloadSuspendedAndWoken, type NodeContext } from './node-workloads.ts';
+import { asyncActorRunning, checkpointOfARunningPod, flameClusterRunning, workloadSuspendedAndWoken, type NodeContext } from './node-workloads.ts';
 import { startTestCluster, withPortForward, type TestCluster } from './test-cluster.ts';
 import { installKybernateNode, kybernateNodeOverlay, NODE_NAMESPACE } from '../../devstack/cluster/install-product.ts';
 import { loadFlameImages } from '../../devstack/cluster/flame-images.ts';
+import { loadAsyaImages } from '../../devstack/cluster/asya-images.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const unavailable = clusterUnavailable();
@@ -202,7 +203,7 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     await expectCorePodsReady();
   }, LONG_TEST_MS);
 
-  describe('one node for everything: the cluster\'s node is the Kybernate node and runs Flame\'s pods', () => {
+  describe('one node for everything: the cluster\'s node is the Kybernate node and runs Flame\'s and Asya\'s pods', () => {
     const node = (): NodeContext => ({ cluster, cmd, say });
 
     it('the Kybernate node worker added as deploy/README.md says (`kubectl apply -k` of an overlay with components/kybernate-node): its DaemonSet pod Ready on the node', async () => {
@@ -220,6 +221,11 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     it('the seed\'s FlameCluster example: the session manager and executor managers Running and Ready on the node (stand-in images, real probes, Services and DNS)', async () => {
       await loadFlameImages(cluster.engine, cluster.node, say);
       await flameClusterRunning(node());
+    }, LONG_TEST_MS);
+
+    it('an AsyncActor\'s pod on the node: the runtime script Ready by its own probes, the sidecar (a stand-in) answered through the shared socket', async () => {
+      await loadAsyaImages(cluster.engine, cluster.node, say);
+      await asyncActorRunning(node());
     }, LONG_TEST_MS);
 
     it('the overlay deleted with `kubectl delete -k`: the node worker and its namespace are gone', async () => {

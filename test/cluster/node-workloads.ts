@@ -5,6 +5,7 @@
 // probed and stopped by the real one, and every dump is CRIU's, through the node worker's pod.
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
+import { queueName } from '../../api/asya/constants.ts';
 import { FLAME_CLUSTER_LABEL } from '../../api/flame/constants.ts';
 import { RESTORE_FROM_ANNOTATION, suspendCheckpointName } from '../../api/kybernate/constants.ts';
 import type { Cluster } from '../../devstack/cluster/cluster.ts';
@@ -146,4 +147,50 @@ export async function flameClusterRunning(ctx: NodeContext): Promise<void> {
   expect(pods.items.map((p) => [p.spec.nodeName, p.status.phase])).toEqual(Array(4).fill([ctx.cluster.node.nodeName, 'Running']));
   await cmd.kubectlOk(['delete', 'fc', 'my-flame', '--timeout=120s']);
   await eventually('my-flame\'s pods to be gone', async () => (await cmd.kubectlOk(['get', 'pods', '-l', `${FLAME_CLUSTER_LABEL}=my-flame`, '-o', 'name'])).trim() === '' || undefined, 120_000, 1_000);
+}
+
+interface ActorObject {
+  status?: { status?: string; readyReplicas?: number; conditions?: { type: string; status: string; message?: string }[] };
+}
+
+/**
+ * An AsyncActor (standalone, no scaling, the echo handler) whose pod runs on the node: the runtime is the
+ * script from the namespace's ConfigMap on Debian's python3, Ready by its own probes; the sidecar (a
+ * stand-in: Asya's image is on no registry here) reaches it through the shared socket and gets its reply.
+ */
+export async function asyncActorRunning(ctx: NodeContext): Promise<void> {
+  const { cmd, say } = ctx;
+  // The namespace's broker connection, which the sidecar reads (envFrom); created once by whoever runs RabbitMQ.
+  await cmd.kubectlOk(['create', 'secret', 'generic', 'asya-rabbitmq', '--from-literal=RABBITMQ_URL=amqp://guest:guest@rabbitmq.invalid:5672/']);
+  const actor = {
+    apiVersion: 'asya.sh/v1alpha1',
+    kind: 'AsyncActor',
+    metadata: { name: 'echo', namespace: 'default' },
+    spec: {
+      transport: 'rabbitmq',
+      scaling: { enabled: false },
+      workload: { kind: 'Deployment', replicas: 1, template: { metadata: { labels: { app: 'echo' } }, spec: { containers: [{ name: 'asya-runtime', image: 'python:3.13' }] } } },
+    },
+  };
+  const t0 = Date.now();
+  await cmd.kubectlOk(['apply', '-f', '-'], JSON.stringify(actor));
+  const status = await eventually('AsyncActor echo Running with 1 ready replica', async () => {
+    const { status } = await jsonOf<ActorObject>(ctx, ['asyncactor', 'echo']);
+    return status?.status === 'Running' && status.readyReplicas === 1 ? status : undefined;
+  }, 180_000, 500);
+  say(`AsyncActor echo ${status.status} with ${status.readyReplicas} ready replica ${seconds(t0)} after kubectl apply`);
+  const pods = await jsonOf<{ items: { metadata: { name: string }; spec: { nodeName: string }; status: { containerStatuses: { name: string; ready: boolean; restartCount: number }[] } }[] }>(ctx, ['pods', '-l', 'app=echo']);
+  expect(pods.items).toHaveLength(1);
+  const pod = pods.items[0]!;
+  expect(pod.spec.nodeName).toBe(ctx.cluster.node.nodeName);
+  expect(pod.status.containerStatuses.map((c) => [c.name, c.ready, c.restartCount]).sort()).toEqual([['asya-runtime', true, 0], ['asya-sidecar', true, 0]]);
+  const reply = await eventually('the sidecar to log the runtime\'s reply', async () => {
+    const log = await cmd.kubectlOk(['logs', pod.metadata.name, '-c', 'asya-sidecar']);
+    return /runtime replied (.*)/.exec(log)?.[1];
+  }, 60_000, 1_000);
+  // The echo handler (no ASYA_HANDLER) answers the message itself.
+  expect(JSON.parse(reply)).toEqual({ ok: true, result: { actor: 'echo', queue: queueName('echo') } });
+  await cmd.kubectlOk(['delete', 'asyncactor', 'echo', '--timeout=120s']);
+  await cmd.kubectlOk(['delete', 'secret', 'asya-rabbitmq']);
+  await eventually('echo\'s pods to be gone', async () => (await cmd.kubectlOk(['get', 'pods', '-l', 'app=echo', '-o', 'name'])).trim() === '' || undefined, 120_000, 1_000);
 }

@@ -1,6 +1,6 @@
 // KybernateCheckpoint (seed 003, issue 13) end to end: the real stack, the controller with this "node's"
 // worker beside a real containerd (root only; twice: the host's Debian 12 containerd, whose CRIU 3.17
-// fails, and the Kybernate node container's, trixie's CRIU 4, which dumps: test/support/node-runtimes.ts), and a busybox
+// fails, and the Kybernate node container's, forky's CRIU 4.2, which dumps: test/support/node-runtimes.ts), and a busybox
 // counter running in kubelet's containerd namespace. There is no kubelet: the test plays it, binding a pod
 // to the node by name and patching its status to Running with the counter's real container id. Whether
 // the dump itself succeeds depends on this machine's CRIU (`criu check` is asked first): Completed with

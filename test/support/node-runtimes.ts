@@ -1,7 +1,7 @@
 // The two containerd runtimes the Kybernate and containerd tests run against, each a real containerd:
 // - the host's: Debian 12's containerd with its CRIU (3.17), which cannot dump on recent kernels: the
 //   CRIU-fails path users with an old CRIU meet (test names and expectations follow `criu check`);
-// - the Kybernate node container: trixie's containerd 1.7, runc and CRIU 4 on the private Docker engine
+// - the Kybernate node container: trixie's containerd 1.7 and runc, forky's CRIU 4.2, on the private Docker engine
 //   (devstack/kybernate-node.ts), where checkpoints and restores really happen.
 import { baseImageUnavailable } from '../../devstack/docker-images.ts';
 import { dockerUnavailable } from '../../devstack/docker.ts';
@@ -32,7 +32,7 @@ function hostRuntime(): NodeRuntime {
 function nodeContainerRuntime(): NodeRuntime {
   const unavailable = containerdUnavailable() ?? dockerUnavailable() ?? baseImageUnavailable();
   // The node image is refused at build when its CRIU is older than 4, and `criu check` runs at start.
-  const criu: CriuStatus = unavailable ? { works: false, version: undefined, reason: unavailable } : { works: true, version: "4 (Debian trixie's, in the node container)", reason: undefined };
+  const criu: CriuStatus = unavailable ? { works: false, version: undefined, reason: unavailable } : { works: true, version: "4.2 (Debian forky's, in the node container)", reason: undefined };
   return {
     label: 'the Kybernate node container',
     unavailable,
