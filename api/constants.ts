@@ -85,3 +85,8 @@ export const DEFAULT_GPU_TYPE = 'nvidia.com/gpu';
 
 /** Where InferenceProviderConfigs live (cluster-scoped): for lists, watches and cached reads. */
 export const PROVIDER_CONFIGS = { group: GROUP, version: VERSION, plural: PROVIDER_CONFIG_PLURAL } as const;
+
+/** The namespace deploy/install.yaml (and the Helm chart) installs the controller and webhook into. */
+export const SYSTEM_NAMESPACE = 'kubeairunway-system';
+/** The Kybernate node worker's own namespace (deploy/components/kybernate-node: privileged, apart from the rest). */
+export const NODE_NAMESPACE = 'kubeairunway-node';

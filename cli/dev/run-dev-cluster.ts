@@ -1,6 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { clusterUnavailable, ensureClusterTools, startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
-import { installKybernateNode, installProduct, loadProductImage, NODE_NAMESPACE, SYSTEM_NAMESPACE } from '../../devstack/cluster/install-product.ts';
+import { NODE_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/constants.ts';
+import { installKybernateNode, installProduct, loadProductImage } from '../../devstack/cluster/install-product.ts';
 import { loadAsyaImages } from '../../devstack/cluster/asya-images.ts';
 import { loadFlameImages } from '../../devstack/cluster/flame-images.ts';
 import { ensureLlamaServerImage } from '../../devstack/cluster/llama-server.ts';

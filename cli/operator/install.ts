@@ -2,7 +2,7 @@
 // §3.8, §6.3): kubectl over the manifests in deploy/, with the uninstall order the deploy README gives.
 
 import { join } from 'node:path';
-import { PROVIDER_CONFIG_PLURAL } from '../../api/constants.ts';
+import { NODE_NAMESPACE, PROVIDER_CONFIG_PLURAL, SYSTEM_NAMESPACE } from '../../api/constants.ts';
 import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
@@ -13,7 +13,6 @@ import { BUILTIN_PROVIDER_NAMES } from './run-parts.ts';
 import { DEFAULT_KIND, resolveKind } from './kinds.ts';
 import { listObjects, openKube } from './session.ts';
 
-export const SYSTEM_NAMESPACE = 'kubeairunway-system';
 const CORE_DEPLOYMENTS = ['kubeairunway-controller', 'kubeairunway-webhook'];
 /** Created by the processes themselves, so not in the manifests (deploy/README.md). */
 const WEBHOOK_CONFIGURATIONS = ['mutatingwebhookconfiguration/kubeairunway-mutating-webhook', 'validatingwebhookconfiguration/kubeairunway-validating-webhook'];
@@ -64,6 +63,9 @@ export async function runControllerUninstall(io: CliIO, opts: InstallOptions): P
   io.stderr(`Uninstalling kubeairunway (${file}) ...\n`);
   await kubectl(io, ['delete', '-f', file, '--ignore-not-found', ...dryRun(opts)], opts);
   await kubectl(io, ['delete', ...WEBHOOK_CONFIGURATIONS, '--ignore-not-found', ...dryRun(opts)], opts);
+  // The Kybernate node worker, when an overlay added components/kybernate-node: everything it has lives in
+  // its own namespace, which install.yaml does not list.
+  await kubectl(io, ['delete', 'namespace', NODE_NAMESPACE, '--ignore-not-found', ...dryRun(opts)], opts);
   const configs = BUILTIN_PROVIDER_NAMES.map((p) => `${PROVIDER_CONFIG_PLURAL}.kubeairunway.ai/${p}`);
   // The InferenceProviderConfig CRD may already be gone with the install file, taking these along.
   await kubectl(io, ['delete', ...configs, '--ignore-not-found', ...dryRun(opts)], opts).catch(() => undefined);

@@ -31,7 +31,6 @@ export interface Deployment extends KubeObject {
 }
 
 /** The namespace the install puts its namespaced objects in; the chart uses the release's instead. */
-export const SYSTEM_NAMESPACE = 'kubeairunway-system';
 /** The ConfigMap that tells every Temporal client of the install where the server is. */
 export const TEMPORAL_CONFIGMAP = 'kubeairunway-temporal';
 /** The flag that names the providers whose workers the controller runs. */

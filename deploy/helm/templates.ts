@@ -6,7 +6,8 @@
 import { stringify } from 'yaml';
 import { credentialPatch, type CredentialPatch } from './credentials.ts';
 import { Holes, withBlock } from './holes.ts';
-import { containerOf, isDeployment, PROVIDERS_FLAG, providerOf, sectionOf, SYSTEM_NAMESPACE, talksToTemporal, TEMPORAL_CONFIGMAP, type Container, type Deployment, type KubeObject } from './objects.ts';
+import { SYSTEM_NAMESPACE } from '../../api/constants.ts';
+import { containerOf, isDeployment, PROVIDERS_FLAG, providerOf, sectionOf, talksToTemporal, TEMPORAL_CONFIGMAP, type Container, type Deployment, type KubeObject } from './objects.ts';
 
 const NAMESPACE = '{{ .Release.Namespace }}';
 

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { NODE_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/constants.ts';
 import { join, relative } from 'node:path';
 import { buildProjectImage } from '../docker-images.ts';
 import type { Cluster } from './cluster.ts';
@@ -11,7 +12,6 @@ import { kubectl } from './kubectl.ts';
 const version = (root: string) => (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 /** The image deploy/install.yaml names. */
 export const installImage = (root: string) => `ghcr.io/kubeairunway/kubeairunway:v${version(root)}`;
-export const SYSTEM_NAMESPACE = 'kubeairunway-system';
 const DEPLOYMENTS = ['kubeairunway-controller', 'kubeairunway-webhook'];
 
 /** Builds the image (the Docker engine's cache makes a rebuild of unchanged sources quick) and imports it into the node. */
@@ -30,7 +30,6 @@ export async function installProduct(cluster: Cluster, root: string, timeoutMs =
   }
 }
 
-export const NODE_NAMESPACE = 'kubeairunway-node';
 /** The overlay installKybernateNode writes and applies: `kubectl delete -k` of it removes the node worker. */
 export const kybernateNodeOverlay = (stateDir: string) => join(stateDir, 'kybernate-node-overlay');
 

@@ -1,7 +1,7 @@
 // `controller install|upgrade|uninstall` and `provider install|uninstall`: kubectl over deploy/, checked
 // with server-side dry runs (the shared cluster must keep its CRDs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_VERSION, MODEL_DEPLOYMENT_KIND } from '../../api/constants.ts';
+import { API_VERSION, MODEL_DEPLOYMENT_KIND, NODE_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import { kubectlAvailable } from '../../deploy/render.ts';
 import { createDeployment, patchDeployment } from '../support/deployments.ts';
@@ -12,16 +12,18 @@ describe.skipIf(!kubectlAvailable())('kubeairunway controller and provider', () 
   let kube: TestKube;
   // A server dry run stores nothing, so the objects of kubeairunway-system need the namespace for real.
   let createdSystemNamespace = false;
+  // As an overlay with components/kybernate-node leaves it: the uninstall removes it too.
+  let createdNodeNamespace = false;
+  const create = (name: string) => kube.core.createNamespace({ body: { metadata: { name } } }).then(() => true, () => false);
   beforeAll(async () => {
     kube = await testKube('cli-install');
-    createdSystemNamespace = await kube.core.createNamespace({ body: { metadata: { name: 'kubeairunway-system' } } }).then(
-      () => true,
-      () => false,
-    );
+    createdSystemNamespace = await create(SYSTEM_NAMESPACE);
+    createdNodeNamespace = await create(NODE_NAMESPACE);
   });
   afterAll(async () => {
     await patchDeployment(kube.namespace, 'leftover', { metadata: { finalizers: null } }).catch(() => undefined);
-    if (createdSystemNamespace) await kube.core.deleteNamespace({ name: 'kubeairunway-system' }).catch(() => undefined);
+    if (createdSystemNamespace) await kube.core.deleteNamespace({ name: SYSTEM_NAMESPACE }).catch(() => undefined);
+    if (createdNodeNamespace) await kube.core.deleteNamespace({ name: NODE_NAMESPACE }).catch(() => undefined);
     await kube?.cleanup();
   });
 
@@ -60,6 +62,7 @@ describe.skipIf(!kubectlAvailable())('kubeairunway controller and provider', () 
     const forced = await kubeairunway(['controller', 'uninstall', '--force', '--dry-run=server']);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(/deployment\.apps "kubeairunway-controller" deleted \(server dry run\)|Dry run/);
+    expect(forced.stdout).toContain(`namespace "${NODE_NAMESPACE}" deleted (server dry run)`);
     expect(forced.stdout.endsWith('Dry run (server): nothing was changed.\n')).toBe(true);
   });
 });

@@ -24,7 +24,8 @@ import { eventually } from '../support/env.ts';
 import type { ClusterCommands } from './cluster-kubectl.ts';
 import { asyncActorRunning, checkpointOfARunningPod, flameClusterRunning, workloadSuspendedAndWoken, type NodeContext } from './node-workloads.ts';
 import { startTestCluster, withPortForward, type TestCluster } from './test-cluster.ts';
-import { installKybernateNode, kybernateNodeOverlay, NODE_NAMESPACE } from '../../devstack/cluster/install-product.ts';
+import { installKybernateNode, kybernateNodeOverlay } from '../../devstack/cluster/install-product.ts';
+import { NODE_NAMESPACE } from '../../api/constants.ts';
 import { loadFlameImages } from '../../devstack/cluster/flame-images.ts';
 import { loadAsyaImages } from '../../devstack/cluster/asya-images.ts';
 

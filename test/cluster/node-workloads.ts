@@ -6,6 +6,7 @@
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { queueName } from '../../api/asya/constants.ts';
+import { SYSTEM_NAMESPACE } from '../../api/constants.ts';
 import { FLAME_CLUSTER_LABEL } from '../../api/flame/constants.ts';
 import { RESTORE_FROM_ANNOTATION, suspendCheckpointName } from '../../api/kybernate/constants.ts';
 import type { Cluster } from '../../devstack/cluster/cluster.ts';
@@ -115,7 +116,7 @@ export async function workloadSuspendedAndWoken(ctx: NodeContext): Promise<void>
   expect((await cmd.kubectlOk(['get', 'pods', '-l', 'app=web', '-o', 'name'])).trim()).toBe('');
   // The request waits while the workload wakes, then gets the new pod's answer.
   const t1 = Date.now();
-  const answer = await withPortForward(ctx.cluster.kubeconfigPath, 'kubeairunway-system', 'svc/kubeairunway-activator', 80, async (local) => {
+  const answer = await withPortForward(ctx.cluster.kubeconfigPath, SYSTEM_NAMESPACE, 'svc/kubeairunway-activator', 80, async (local) => {
     const res = await fetch(`http://127.0.0.1:${local}/default/web/index.html`, { signal: AbortSignal.timeout(60_000) });
     return `${res.status} ${(await res.text()).trim()}`;
   });

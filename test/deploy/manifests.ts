@@ -54,7 +54,7 @@ export function componentNames(): string[] {
 
 /** The node worker's component: opt-in, privileged, in a namespace of its own. */
 export const NODE_COMPONENT = 'components/kybernate-node';
-export const NODE_NAMESPACE = 'kubeairunway-node';
+export { NODE_NAMESPACE } from '../../api/constants.ts';
 
 export const RBAC_KINDS = new Set(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
 

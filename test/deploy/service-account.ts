@@ -4,7 +4,9 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { kubeConfig } from '../support/env.ts';
 
-export const SYSTEM_NAMESPACE = 'kubeairunway-system';
+import { SYSTEM_NAMESPACE } from '../../api/constants.ts';
+
+export { SYSTEM_NAMESPACE };
 
 export function serviceAccountUser(name: string, namespace = SYSTEM_NAMESPACE): string {
   return `system:serviceaccount:${namespace}:${name}`;
