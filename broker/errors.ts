@@ -1,5 +1,5 @@
 import type { ApplicationFailure } from '@temporalio/common';
-import { activityFailure, isRetryableFailure } from '../contract/failure-types.ts';
+import { activityFailure, isRetryableFailure, messageOf } from '../contract/failure-types.ts';
 
 /**
  * Every RabbitMQ failure is classified here, once. Two kinds matter to a caller: the broker could not
@@ -39,7 +39,7 @@ const REFUSED_CODES = new Set([402, 403, 404, 405, 406, 502, 503, 530, 540]);
  */
 export function classifyBrokerError(err: unknown): BrokerError {
   if (err instanceof BrokerError) return err;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code === 'number') return new BrokerError(REFUSED_CODES.has(code) ? 'BrokerRefused' : 'BrokerUnavailable', code, message);
   const handshake = /^Handshake terminated by server: (\d{3})/.exec(message);

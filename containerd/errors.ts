@@ -1,5 +1,5 @@
 import type { ApplicationFailure } from '@temporalio/common';
-import { activityFailure, isRetryableFailure, type FailureType } from '../contract/failure-types.ts';
+import { activityFailure, type FailureType, isRetryableFailure, messageOf } from '../contract/failure-types.ts';
 
 /**
  * Every containerd failure is classified here, once, from the gRPC status code (containerd maps its own
@@ -75,7 +75,7 @@ function isRuntimeFailure(code: number, detail: string): boolean {
 export function classifyContainerdError(err: unknown, operation: ContainerdOperation = 'other'): ContainerdError {
   if (err instanceof ContainerdError) return err;
   const e = err as { code?: unknown; details?: unknown; message?: unknown } | undefined;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   if (typeof e?.code !== 'number') {
     // Not a gRPC status: a socket that is missing or refuses (containerd not running), or anything else.
     const sys = typeof e?.code === 'string' && SOCKET_CODES.has(e.code);

@@ -64,3 +64,8 @@ export const NON_RETRYABLE_FAILURE_TYPES: readonly FailureType[] = (Object.keys(
 export function activityFailure(type: FailureType, message: string, details?: unknown[]): ApplicationFailure {
   return ApplicationFailure.create({ type, message, nonRetryable: !isRetryableFailure(type), ...(details ? { details } : {}) });
 }
+
+/** An error's message, or the thrown value as text when it is not an Error. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

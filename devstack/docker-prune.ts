@@ -3,6 +3,7 @@
 // replaced since. Kept: every other tagged image — the Debian-made bases, the images the tests tag and
 // find again (`kubeairunway-local/kubeairunway:test`, the compose and cluster images) — so warm runs stay
 // warm. Only at a start of the engine by this process: nobody else builds on it then.
+import { messageOf } from '../contract/failure-types.ts';
 
 /** An image as `docker image inspect` describes it: its tags, its creation time (RFC 3339) and its size in bytes. */
 export interface EngineImage {
@@ -114,5 +115,5 @@ export async function pruneEngine(run: RunDocker, before: Date, log: (line: stri
 }
 
 function firstLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+  return messageOf(err).split('\n')[0] ?? '';
 }

@@ -1,5 +1,5 @@
 import type { ApplicationFailure } from '@temporalio/common';
-import { activityFailure, isRetryableFailure, type FailureType } from '../contract/failure-types.ts';
+import { activityFailure, type FailureType, isRetryableFailure, messageOf } from '../contract/failure-types.ts';
 
 /**
  * Every Kubernetes API failure is classified here, once, from the HTTP status and the structured
@@ -82,7 +82,7 @@ export function classifyKubeError(err: unknown): KubeError {
   const status = typeof (err as { code?: unknown })?.code === 'number' ? ((err as { code: number }).code) : undefined;
   if (status === undefined) {
     const code = networkCode(err);
-    return new KubeError(code ? 'Unavailable' : 'Unknown', undefined, err instanceof Error ? err.message : String(err));
+    return new KubeError(code ? 'Unavailable' : 'Unknown', undefined, messageOf(err));
   }
   const body = statusBody((err as { body?: unknown }).body);
   const detail = body?.message ?? `HTTP ${status}`;

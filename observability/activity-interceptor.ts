@@ -11,6 +11,7 @@ import type { ControllerMetrics } from './metrics.ts';
 import { BoundedMap } from '../kube/bounded-map.ts';
 import { stepOutcome, type StepOutcomeReaders } from './step-outcome.ts';
 import { splitActivityType } from '../workflows/model-deployment/settings.ts';
+import { messageOf } from '../contract/failure-types.ts';
 
 export interface StepObserverOptions {
   /** What each activity's result means (kinds/index.ts STEP_OUTCOMES). */
@@ -77,7 +78,7 @@ export function stepObserver(opts: StepObserverOptions): ActivityInterceptorsFac
           }
           const type = failureType(err);
           opts.metrics?.reconciliationErrors.inc({ provider: provider(), error_type: type });
-          log?.warn({ durationMs, errorType: type, err: err instanceof Error ? err.message : String(err) }, `${activity} failed`);
+          log?.warn({ durationMs, errorType: type, err: messageOf(err) }, `${activity} failed`);
           throw err;
         }
 

@@ -8,6 +8,7 @@ import { MalformedReviewError, parseReview, reviewOf, type AdmissionRequest, typ
 import type { PemPair } from './certificates.ts';
 import { MUTATE_PATH, VALIDATE_PATH, VALIDATE_PROVIDER_CONFIG_PATH } from './registration.ts';
 import { listenOn } from '../observability/listen.ts';
+import { messageOf } from '../contract/failure-types.ts';
 
 export interface AdmissionHandlers {
   validate(req: AdmissionRequest): Promise<AdmissionResponse>;
@@ -133,7 +134,7 @@ export async function listenAdmission(opts: AdmissionServerOptions): Promise<Adm
       // Any non-200 makes the API server apply failurePolicy (Ignore): the object is admitted.
       const status = err instanceof HttpError ? err.status : err instanceof MalformedReviewError ? 400 : 500;
       if (status === 500) opts.onError?.(err);
-      if (!res.headersSent) send(res, status, err instanceof Error ? err.message : String(err));
+      if (!res.headersSent) send(res, status, messageOf(err));
     }
   };
 

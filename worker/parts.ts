@@ -4,6 +4,7 @@
 // the ones before it running (a half-started process would hold ports and watches until killed).
 
 import { startPhases, type TimePhase } from './start-phases.ts';
+import { messageOf } from '../contract/failure-types.ts';
 
 /** Fields first, then the message: pino's calling convention, so a pino logger fits as is. */
 export interface RecordLog {
@@ -158,7 +159,7 @@ export async function bounded(name: string, stopping: Promise<unknown>, log: Rec
   const result = await Promise.race([
     stopping.then(
       () => 'done' as const,
-      (err: unknown) => (log.error({ part: name, err: err instanceof Error ? err.message : String(err) }, 'stopping failed'), 'done' as const),
+      (err: unknown) => (log.error({ part: name, err: messageOf(err) }, 'stopping failed'), 'done' as const),
     ),
     timeout,
   ]);

@@ -7,6 +7,7 @@ import { classifyKubeError } from '../../kube/errors.ts';
 import { renderUninjection } from '../../render/asya/injection.ts';
 import { CONFIG_MAPS, scaledObjectResource, workloadResource, type AsyaClients } from './asya-clients.ts';
 import { resolveTarget } from './resolve-target.ts';
+import { messageOf } from '../../contract/failure-types.ts';
 
 /**
  * Whether resolving failed because what the workloadRef names cannot be there (the object, or its kind's
@@ -28,7 +29,7 @@ async function injectedTarget(asya: AsyaClients, actor: AsyncActor | undefined, 
   try {
     return (await resolveTarget(asya.objects, asya.kc, asya.informers, actor)).target;
   } catch (err) {
-    if (!targetGone(err)) release.remaining.push(`the injection into ${actor.spec.workloadRef.kind} ${actor.spec.workloadRef.name} (not resolved: ${err instanceof Error ? err.message : String(err)})`);
+    if (!targetGone(err)) release.remaining.push(`the injection into ${actor.spec.workloadRef.kind} ${actor.spec.workloadRef.name} (not resolved: ${messageOf(err)})`);
     return undefined;
   }
 }

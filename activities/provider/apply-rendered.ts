@@ -1,7 +1,7 @@
 import { MANAGED_SELECTOR } from '../../api/constants.ts';
 import { events } from '../../api/messages.ts';
 import type { ModelDeployment } from '../../api/types.ts';
-import { activityFailure } from '../../contract/failure-types.ts';
+import { activityFailure, messageOf } from '../../contract/failure-types.ts';
 import type { ObjectRef } from '../../contract/object-ref.ts';
 import type { ApplyOutcome } from '../../contract/provider-activities.ts';
 import type { AnyObject, ResourceRef } from '../../kube/custom-objects.ts';
@@ -15,7 +15,7 @@ import { pruneGatewayObjects } from './gateway-observe.ts';
 import { changedIdentityFields, IDENTITY_ANNOTATION } from './identity.ts';
 import type { ProviderClients } from './provider-clients.ts';
 import { apiRefusal, schemaRefusal } from './refusal.ts';
-import { messageOf, routingAskedFor, type Rendered } from './render-for.ts';
+import { routingAskedFor, type Rendered } from './render-for.ts';
 import { gatewayNotReady } from '../../providers/shared/gateway-status.ts';
 
 /** An apply's outcome, the primary resource as stored, and the write of its applied-state annotation still under way. */

@@ -1,5 +1,5 @@
 import type { ModelDeployment } from '../../api/types.ts';
-import { activityFailure } from '../../contract/failure-types.ts';
+import { activityFailure, messageOf } from '../../contract/failure-types.ts';
 import { kubeCall } from '../../kube/errors.ts';
 import type { KubernetesObject } from '../../providers/contract.ts';
 import { versionOfResource } from '../../providers/crd-version.ts';
@@ -59,6 +59,3 @@ export function routingAskedFor(md: ModelDeployment): boolean {
   return md.spec.gateway?.enabled === true || !!md.spec.gateway?.httpRouteRef;
 }
 
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

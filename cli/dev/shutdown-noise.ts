@@ -2,13 +2,14 @@
 // start) fail once the connection closes, some of them as rejections nobody awaits any more: with the
 // Temporal server down that ended the run with an uncaught "Channel has been shut down". From the
 // moment stopping starts such errors are expected: they are said in one line, not thrown.
+import { messageOf } from '../../contract/failure-types.ts';
 
 // "… already closed": the Temporal bridge's answer to a call on a native client or connection closed
 // meanwhile (its IllegalStateAlreadyClosed, e.g. "Client already closed").
 const EXPECTED = [/channel has been shut down/i, /connection (is )?closed/i, /client (has been )?closed/i, /\balready closed\b/i, /\bcancelled\b/i, /shutdown/i];
 
 export function isShutdownNoise(err: unknown): boolean {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   return EXPECTED.some((re) => re.test(message));
 }
 

@@ -23,6 +23,7 @@ import { checkDuration, gatewayDefaults, kindFlagValues, parseBoolean, parseCoun
 import type { GatewayDefaults } from '../../activities/provider/gateway-lookup.ts';
 import { firstLine, openKube } from './session.ts';
 import { temporalConnectionSettings, type TemporalConnectionSettings } from './temporal-connection.ts';
+import { messageOf } from '../../contract/failure-types.ts';
 
 export interface RunOptions extends KubeOptions, TemporalOptions {
   core?: boolean;
@@ -235,6 +236,6 @@ function kindPartNames(flags: RunFlagValues): string[] {
   try {
     return configuredParts(flags).map((p) => p.name);
   } catch (err) {
-    throw new CliError(err instanceof Error ? err.message : String(err));
+    throw new CliError(messageOf(err));
   }
 }
