@@ -71,7 +71,10 @@ export async function ensureNodeBaseImage(engine: DockerEngine, log: Log = () =>
     log(`image ${NODE_BASE_IMAGE}: debootstrap done (${seconds(t0)}); apt-get install nodejs ca-certificates in it ...`);
     await runStep('mount', ['-t', 'proc', 'proc', join(rootfs, 'proc')], { timeoutMs: 10_000 });
     procMounted = true;
-    const chrootEnv = { DEBIAN_FRONTEND: 'noninteractive', PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
+    // The tree's own temporary folder: a TMPDIR of this machine's (one not under /tmp) does not exist in
+    // the chroot, and ca-certificates' postinst (update-ca-certificates' mktemp) fails there, failing the
+    // whole install ("Errors were encountered while processing: ca-certificates"; seen with TMPDIR set).
+    const chrootEnv = { DEBIAN_FRONTEND: 'noninteractive', PATH: '/usr/sbin:/usr/bin:/sbin:/bin', TMPDIR: '/tmp', HOME: '/root' };
     await runStep('chroot', [rootfs, 'apt-get', '-q', '-y', '--no-install-recommends', 'install', 'nodejs', 'ca-certificates'], { timeoutMs: 15 * 60_000, env: chrootEnv });
     const version = (await runStep('chroot', [rootfs, 'node', '--version'], { timeoutMs: 30_000, env: chrootEnv })).trim();
     if (!nodeVersionFits(version)) throw new Error(`${DEBIAN_SUITE}'s nodejs is ${version}; kubeairunway needs Node >= ${MIN_NODE_VERSION.join('.')}`);
