@@ -1,8 +1,8 @@
 // The tools cache's Java programs (versions.ts's MavenToolSpec): fetched from Maven Central with the
 // machine's `mvn` into `<cache>/<name>-<version>/`, one jar per artifact, and run from there with `java`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { toolsCacheDir } from './resolve.ts';
 import { run } from './run.ts';
 import type { MavenToolSpec } from './versions.ts';
@@ -101,6 +101,24 @@ function moveIntoPlace(spec: MavenToolSpec, copy: string, dir: string): void {
   throw new Error(`could not move ${copy} to ${dir}: another folder keeps appearing there`);
 }
 
+/** Older than any fetch takes (seconds): a copy this old was left by a fetch that was killed. */
+const ABANDONED_AFTER_MS = 60 * 60_000;
+
+/** Removes the `<dir>.partial-*` copies that killed fetches left beside `dir`; a fetch running now keeps its own. */
+export function removeAbandonedCopies(dir: string, now = Date.now()): string[] {
+  const prefix = `${basename(dir)}.partial-`;
+  const parent = dirname(dir);
+  if (!existsSync(parent)) return [];
+  const removed: string[] = [];
+  for (const entry of readdirSync(parent).filter((e) => e.startsWith(prefix))) {
+    const path = join(parent, entry);
+    if (now - statSync(path).mtimeMs < ABANDONED_AFTER_MS) continue;
+    rmSync(path, { recursive: true, force: true });
+    removed.push(path);
+  }
+  return removed;
+}
+
 /** Fetches the jars (Maven's own repository, ~/.m2, is the user's and shared, like Go's caches) into the cache. */
 export async function fetchMavenTool(spec: MavenToolSpec, work: string, logFile: string): Promise<string> {
   const dir = cachedJarsDir(spec);
@@ -108,6 +126,7 @@ export async function fetchMavenTool(spec: MavenToolSpec, work: string, logFile:
   mkdirSync(dirname(dir), { recursive: true });
   // This fetch's own throwaway project and copy, so that a fetch running at once touches neither; the copy
   // beside the cache's folder (one filesystem), so its rename into place is atomic.
+  removeAbandonedCopies(dir);
   const project = mkdtempSync(join(work, 'fetch-'));
   const copy = mkdtempSync(`${dir}.partial-`);
   try {
