@@ -30,7 +30,6 @@ export interface Deployment extends KubeObject {
   spec: { replicas: number; template: PodTemplate; [field: string]: unknown };
 }
 
-/** The namespace the install puts its namespaced objects in; the chart uses the release's instead. */
 /** The ConfigMap that tells every Temporal client of the install where the server is. */
 export const TEMPORAL_CONFIGMAP = 'kubeairunway-temporal';
 /** The flag that names the providers whose workers the controller runs. */
