@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { NODE_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/constants.ts';
 import { join, relative } from 'node:path';
+import { NODE_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/constants.ts';
 import { buildProjectImage } from '../docker-images.ts';
 import type { Cluster } from './cluster.ts';
 import { kubectl } from './kubectl.ts';

@@ -4,14 +4,19 @@
 // deploy/install.yaml by `kubeairunway controller install`, running as pods of the image the suite builds.
 // What a user does next is done with kubectl and the CLI only: a seed example reaches Running through the
 // in-cluster controller, its history is read back, deleting it cleans up, and the uninstall leaves
-// nothing of ours behind. Then the same cluster, empty again, gets the Helm chart (deploy/chart/):
+// nothing of ours behind. On the way, the same node is the Kybernate node and runs Flame's and Asya's pods
+// (node-workloads.ts). Then the same cluster, empty again, gets the Helm chart (deploy/chart/):
 // `helm install`, a seed example Running, `helm upgrade` rolling the controller, `helm uninstall` and
 // the CRDs deleted, leaving nothing again.
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NODE_NAMESPACE } from '../../api/constants.ts';
+import { loadAsyaImages } from '../../devstack/cluster/asya-images.ts';
 import { clusterUnavailable, type Cluster } from '../../devstack/cluster/cluster.ts';
+import { loadFlameImages } from '../../devstack/cluster/flame-images.ts';
+import { installKybernateNode, kybernateNodeOverlay } from '../../devstack/cluster/install-product.ts';
 import { KUBERNETES_SERVICE_IP } from '../../devstack/cluster/network.ts';
 import { criImageName, BUSYBOX_IMAGE } from '../../devstack/kubelet-node.ts';
 import { UPSTREAM_SCRIPTS } from '../../devstack/simulators/scripts.ts';
@@ -24,10 +29,6 @@ import { eventually } from '../support/env.ts';
 import type { ClusterCommands } from './cluster-kubectl.ts';
 import { asyncActorRunning, checkpointOfARunningPod, flameClusterRunning, workloadSuspendedAndWoken, type NodeContext } from './node-workloads.ts';
 import { startTestCluster, withPortForward, type TestCluster } from './test-cluster.ts';
-import { installKybernateNode, kybernateNodeOverlay } from '../../devstack/cluster/install-product.ts';
-import { NODE_NAMESPACE } from '../../api/constants.ts';
-import { loadFlameImages } from '../../devstack/cluster/flame-images.ts';
-import { loadAsyaImages } from '../../devstack/cluster/asya-images.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const unavailable = clusterUnavailable();
