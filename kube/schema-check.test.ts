@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { resourceSchema } from '../test/support/resource-schema.ts';
 import { checkAgainstSchema, describeProblems, schemaOfVersion, type OpenApiSchema } from './schema-check.ts';
+import { upstreamCrdPath } from '../devstack/upstream-crds.ts';
 
 const schema: OpenApiSchema = resourceSchema({
   type: 'object',
@@ -102,9 +103,9 @@ describe('checkAgainstSchema', () => {
 
 // The real thing: the upstream Dynamo CRD as its project ships it (data beside the repository, see
 // devstack/upstream-crds.ts for where). The key the issue found refused on a real cluster is named.
-const upstreamDir = process.env.KUBEAIRUNWAY_UPSTREAM_CRDS ? resolve(process.env.KUBEAIRUNWAY_UPSTREAM_CRDS) : resolve(import.meta.dirname, '..', '..', 'shared', 'upstream-crds');
-const dgdFile = resolve(upstreamDir, 'dynamo-dynamographdeployments.yaml');
-const kaitoFile = resolve(upstreamDir, 'kaito-workspaces.yaml');
+const repoRoot = resolve(import.meta.dirname, '..');
+const dgdFile = upstreamCrdPath(repoRoot, 'dynamoGraphDeployments');
+const kaitoFile = upstreamCrdPath(repoRoot, 'kaitoWorkspaces');
 
 describe.skipIf(!existsSync(dgdFile) || !existsSync(kaitoFile))('checkAgainstSchema on upstream CRDs (skipped: ../shared/upstream-crds absent)', () => {
   it('names router-mode in a v1alpha1 DynamoGraphDeployment and accepts the declared shape', () => {
