@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,6 +161,7 @@ export async function startDocker(opts: { log?: (line: string) => void; readyTim
     opts.log?.(`docker: stopping pid ${existing}, a private dockerd left by a run that ended without stopping it (or not answering)`);
     await killAndWait(existing, 10_000);
   }
+  releaseDefaultNetns(paths.execRoot);
   mkdirSync(paths.dataRoot, { recursive: true });
   mkdirSync(paths.execRoot, { recursive: true });
   rmSync(paths.socket, { force: true });
@@ -198,10 +200,21 @@ export async function startDocker(opts: { log?: (line: string) => void; readyTim
     // SIGTERM lets dockerd stop its containers (10 s each by default) and its containerd; bounded.
     stop: async () => {
       await stopProcess(proc, 30_000);
+      releaseDefaultNetns(paths.execRoot);
       rmSync(paths.pidFile, { force: true });
       rmSync(paths.ownerFile, { force: true });
     },
   };
+}
+
+/**
+ * dockerd binds its default network namespace at `<exec root>/netns/default` and leaves that mount in the
+ * host's table when it stops (and when it is killed): unmounted at every stop, and before every start.
+ */
+export function releaseDefaultNetns(execRoot: string): void {
+  const path = join(execRoot, 'netns', 'default');
+  const mounted = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').some((line) => line.split(' ')[4] === path);
+  if (mounted) spawnSync('umount', [path], { stdio: 'ignore', timeout: 10_000 });
 }
 
 /** Whether `image` (a tag) is present in the engine. */

@@ -36,7 +36,8 @@ export function hostFootprint(stateDir: string): Footprint {
     // Counters change by themselves; the rules do not.
     firewall: lines('iptables-save', []).filter((l) => !l.startsWith('#')).map((l) => l.replace(/\[\d+:\d+\]/, '')),
     namespaces: lines('ip', ['netns', 'list']).filter((n) => n.startsWith('kar-')),
-    mounts: readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((l) => l.includes(stateDir) || l.includes('/run/netns/kar-')).map((l) => l.split(' ')[4] ?? l),
+    // The private Docker engine's too: dockerd left its default network namespace mounted after it stopped.
+    mounts: readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((l) => l.includes(stateDir) || l.includes('/run/netns/kar-') || l.includes('/kubeairunway-docker-')).map((l) => l.split(' ')[4] ?? l),
     processes: processesNaming(stateDir),
   };
 }
