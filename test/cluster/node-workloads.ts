@@ -1,8 +1,8 @@
-// One node for everything (issue 33): the cluster's node is also the Kybernate node and runs Flame's pods.
-// Each function is what a newcomer does with kubectl against the installed product: a pod and a
-// KybernateCheckpoint of it; a KybernateWorkload suspended by a checkpoint and woken through the
-// activator; the seed's FlameCluster example. Nothing here plays the kubelet: every pod is started,
-// probed and stopped by the real one, and every dump is CRIU's, through the node worker's pod.
+// One node for everything (issue 33): the cluster's node is also the Kybernate node and runs Flame's and
+// Asya's pods. Each function is what a newcomer does with kubectl against the installed product: a pod and
+// a KybernateCheckpoint of it; a KybernateWorkload suspended by a checkpoint and woken through the
+// activator; the seed's FlameCluster example; an AsyncActor. Nothing here plays the kubelet: every pod is
+// started, probed and stopped by the real one, and every dump is CRIU's, through the node worker's pod.
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { queueName } from '../../api/asya/constants.ts';
