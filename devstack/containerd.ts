@@ -58,14 +58,14 @@ export interface Containerd {
   stop(): Promise<void>;
 }
 
-/** containerd's config: everything under `dir`, no CRI, no snapshotters that cannot work here. */
-export function containerdConfig(dir: string): string {
+/** containerd's config: everything under `dir` (its state too, unless `state` names another folder), no CRI, no snapshotters that cannot work here. */
+export function containerdConfig(dir: string, state = join(dir, 'state')): string {
   const q = (s: string) => JSON.stringify(s);
   return [
     '# Written by the local stack (devstack/containerd.ts) at every start.',
     'version = 2',
     `root = ${q(join(dir, 'root'))}`,
-    `state = ${q(join(dir, 'state'))}`,
+    `state = ${q(state)}`,
     'disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.devmapper", "io.containerd.snapshotter.v1.aufs", "io.containerd.tracing.processor.v1.otlp", "io.containerd.internal.v1.tracing"]',
     '',
     '[grpc]',

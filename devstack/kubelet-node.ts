@@ -77,7 +77,7 @@ export function kubeletContainerdConfig(dir: string): string {
   const q = (s: string) => JSON.stringify(s);
   // Its state (the tasks' bundles, CRIU's logs among them) where a node keeps it, so the paths in its
   // errors are the ones the node worker's pod sees through its hostPath mount of /run/containerd.
-  const base = containerdConfig(dir).replace('"io.containerd.grpc.v1.cri", ', '').replace(`state = ${q(join(dir, 'state'))}`, `state = ${q(NODE_CONTAINERD_DIR)}`);
+  const base = containerdConfig(dir, NODE_CONTAINERD_DIR).replace('"io.containerd.grpc.v1.cri", ', '');
   return [
     base,
     '[plugins."io.containerd.grpc.v1.cri"]',
@@ -133,6 +133,14 @@ export async function ensureBusyboxImages(engine: DockerEngine, log: (line: stri
     }
   }
   return images.map((i) => i.tag);
+}
+
+/** Tags each image with the name pods ask for (`[image, name]`) and imports them into the node under those names. */
+export async function importAs(engine: DockerEngine, node: KubeletNode, names: readonly (readonly [string, string])[]): Promise<string[]> {
+  for (const [from, to] of names) await engine.run(['tag', from, to], { timeoutMs: 30_000 });
+  const tags = names.map(([, to]) => to);
+  await node.importImages(tags);
+  return tags;
 }
 
 export interface KubeletNode {

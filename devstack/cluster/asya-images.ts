@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DEFAULT_SIDECAR_IMAGE } from '../../api/asya/defaults.ts';
 import { aptInstall, ensureDerivedImage, ensureNodeBaseImage } from '../docker-images.ts';
 import type { DockerEngine } from '../docker.ts';
-import type { KubeletNode } from '../kubelet-node.ts';
+import { importAs, type KubeletNode } from '../kubelet-node.ts';
 
 // Asya's pods on the cluster's real node (issue 33). An AsyncActor's pod has two containers: the runtime
 // (the user's image, running the script kubeairunway puts in the namespace's ConfigMap asya-runtime) and
@@ -24,11 +24,9 @@ export async function loadAsyaImages(engine: DockerEngine, node: KubeletNode, lo
     [`FROM ${python}`, 'COPY asya-sidecar-standin.py /usr/local/bin/asya-sidecar-standin.py', 'CMD ["python3", "/usr/local/bin/asya-sidecar-standin.py"]'],
     { files: { 'asya-sidecar-standin.py': join(import.meta.dirname, 'asya-sidecar-standin.py') }, log },
   );
-  const names: [string, string][] = [
+  await importAs(engine, node, [
     [python, ASYA_RUNTIME_IMAGE],
     [sidecar, DEFAULT_SIDECAR_IMAGE],
-  ];
-  for (const [from, to] of names) await engine.run(['tag', from, to], { timeoutMs: 30_000 });
-  await node.importImages(names.map(([, to]) => to));
+  ]);
   log(`Asya's images imported into the node: ${ASYA_RUNTIME_IMAGE} (Debian's python3), ${DEFAULT_SIDECAR_IMAGE} (a stand-in)`);
 }

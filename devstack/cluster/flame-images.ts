@@ -1,7 +1,7 @@
 import { OBJECT_CACHE_PORT, SESSION_MANAGER_PORT } from '../../api/flame/names.ts';
 import { WAIT_IMAGE } from '../../render/flame/render.ts';
 import type { DockerEngine } from '../docker.ts';
-import { BUSYBOX_IMAGE, ensureBusyboxImages, type KubeletNode } from '../kubelet-node.ts';
+import { BUSYBOX_IMAGE, ensureBusyboxImages, importAs, type KubeletNode } from '../kubelet-node.ts';
 
 // Flame's pods on the cluster's real node (issue 33). Flame's images (xflops/flame-session and
 // xflops/flame-executor) are on no registry this machine reaches, and Flame is Rust, whose crates are
@@ -25,12 +25,10 @@ export async function loadFlameImages(engine: DockerEngine, node: KubeletNode, l
     { tag: `${STANDIN}:session-manager`, cmd: serve(SESSION_MANAGER_PORT), files: { '/www/healthz': 'ok\n' } },
     { tag: `${STANDIN}:executor-manager`, cmd: serve(OBJECT_CACHE_PORT), files: { '/www/healthz': 'ok\n' } },
   ]);
-  const names: [string, string][] = [
+  const names = await importAs(engine, node, [
     [session!, FLAME_EXAMPLE_IMAGES.sessionManager],
     [executor!, FLAME_EXAMPLE_IMAGES.executorManager],
     [BUSYBOX_IMAGE, WAIT_IMAGE],
-  ];
-  for (const [from, to] of names) await engine.run(['tag', from, to], { timeoutMs: 30_000 });
-  await node.importImages(names.map(([, to]) => to));
-  log(`Flame's images imported into the node as stand-ins: ${names.map(([, to]) => to).join(', ')}`);
+  ]);
+  log(`Flame's images imported into the node as stand-ins: ${names.join(', ')}`);
 }

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_NAMESPACE } from '../../api/constants.ts';
+import { NODE_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/constants.ts';
 import { loadAsyaImages } from '../../devstack/cluster/asya-images.ts';
 import { clusterUnavailable, type Cluster } from '../../devstack/cluster/cluster.ts';
 import { loadFlameImages } from '../../devstack/cluster/flame-images.ts';
@@ -33,7 +33,6 @@ import { startTestCluster, withPortForward, type TestCluster } from './test-clus
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const unavailable = clusterUnavailable();
 const say = (line: string) => process.stdout.write(`[cluster] ${line}\n`);
-const SYSTEM = 'kubeairunway-system';
 /**
  * For the tests whose own bounded waits (rollouts, 100 deployments Running, their deletion) add up to
  * more than the project's 180 s: on a loaded 2-core machine the upgrade took 135 s to converge and then
@@ -58,7 +57,7 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
   let image: string;
   const simulators: Simulator[] = [];
   const seconds = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
-  const systemPods = async () => JSON.parse(await cmd.kubectlOk(['get', 'pods', '-n', SYSTEM, '-o', 'json'])) as PodList;
+  const systemPods = async () => JSON.parse(await cmd.kubectlOk(['get', 'pods', '-n', SYSTEM_NAMESPACE, '-o', 'json'])) as PodList;
 
   /** The controller's and webhook's pods Running and Ready, each under its own ServiceAccount; the pods. */
   async function expectCorePodsReady(): Promise<PodList> {
@@ -88,7 +87,7 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
 
   /** After an uninstall: no namespace, CRD, webhook configuration or cluster-wide role of ours. */
   async function expectNothingOfOurs(): Promise<void> {
-    await eventually('the system namespace to be gone', async () => (await cmd.kubectl(['get', 'namespace', SYSTEM])).code !== 0 || undefined, 120_000);
+    await eventually('the system namespace to be gone', async () => (await cmd.kubectl(['get', 'namespace', SYSTEM_NAMESPACE])).code !== 0 || undefined, 120_000);
     const crds = await cmd.kubectlOk(['get', 'crd', '-o', 'name']);
     expect(crds).not.toMatch(/kubeairunway\.ai/);
     const webhooks = await cmd.kubectlOk(['get', 'validatingwebhookconfigurations,mutatingwebhookconfigurations', '-o', 'name']);
@@ -160,7 +159,7 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     say(`installed and rolled out in ${seconds(t0)}`);
     await expectCorePodsReady();
     // kubectl port-forward to the controller's metrics port: the seed's metrics, scraped from the pod.
-    const metrics = await withPortForward(cluster.kubeconfigPath, SYSTEM, 'deploy/kubeairunway-controller', 9090, async (local) => (await fetch(`http://127.0.0.1:${local}/metrics`, { signal: AbortSignal.timeout(30_000) })).text());
+    const metrics = await withPortForward(cluster.kubeconfigPath, SYSTEM_NAMESPACE, 'deploy/kubeairunway-controller', 9090, async (local) => (await fetch(`http://127.0.0.1:${local}/metrics`, { signal: AbortSignal.timeout(30_000) })).text());
     expect(metrics).toMatch(/^# HELP kubeairunway_/m);
   });
 
@@ -185,23 +184,23 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     const controller = pods.items.find((p) => p.spec.serviceAccountName === 'kubeairunway-controller')!;
     const name = controller.metadata.name;
     // The startup probe passed (Ready) and the liveness probe never failed (no restart) while it worked.
-    const probed = JSON.parse(await cmd.kubectlOk(['get', 'pod', '-n', SYSTEM, name, '-o', 'json'])) as { spec: { terminationGracePeriodSeconds: number }; status: { containerStatuses: { restartCount: number; ready: boolean }[] } };
+    const probed = JSON.parse(await cmd.kubectlOk(['get', 'pod', '-n', SYSTEM_NAMESPACE, name, '-o', 'json'])) as { spec: { terminationGracePeriodSeconds: number }; status: { containerStatuses: { restartCount: number; ready: boolean }[] } };
     expect(probed.status.containerStatuses.map((c) => [c.ready, c.restartCount])).toEqual([[true, 0]]);
     // Its log, followed while the kubelet stops it: SIGTERM, the parts stopped in reverse, the last line.
-    const follow = spawn(kubectlCommand(), ['--kubeconfig', cluster.kubeconfigPath, '-n', SYSTEM, 'logs', '-f', name], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const follow = spawn(kubectlCommand(), ['--kubeconfig', cluster.kubeconfigPath, '-n', SYSTEM_NAMESPACE, 'logs', '-f', name], { stdio: ['ignore', 'pipe', 'ignore'] });
     let log = '';
     follow.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const ended = new Promise((done) => follow.once('exit', done));
     await eventually('the log to be followed', async () => (log.length > 0 ? true : undefined), 30_000, 200);
     const t0 = Date.now();
-    await cmd.kubectlOk(['delete', 'pod', '-n', SYSTEM, name, '--wait=true', '--timeout=180s']);
+    await cmd.kubectlOk(['delete', 'pod', '-n', SYSTEM_NAMESPACE, name, '--wait=true', '--timeout=180s']);
     say(`controller pod deleted ${seconds(t0)} after the request (grace period ${probed.spec.terminationGracePeriodSeconds}s)`);
     await Promise.race([ended, new Promise((r) => setTimeout(r, 15_000))]);
     follow.kill();
     // A clean stop is the process's own last word; a kill at the grace period's end would leave none.
     expect(log).toMatch(/"signal":"SIGTERM".*"msg":"stopping"|"msg":"stopping".*"signal":"SIGTERM"/);
     expect(log).toMatch(/"msg":"stopped"/);
-    await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--timeout=180s']);
+    await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM_NAMESPACE, 'deployment/kubeairunway-controller', '--timeout=180s']);
     await expectCorePodsReady();
   }, LONG_TEST_MS);
 
@@ -237,9 +236,9 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
   });
 
   it('two controller replicas, one force-deleted in the middle of a burst: every ModelDeployment reaches Running with exactly one provider resource, owned by it', async () => {
-    await cmd.kubectlOk(['scale', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--replicas=2']);
-    await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--timeout=180s']);
-    const replicas = (await cmd.kubectlOk(['get', 'pods', '-n', SYSTEM, '-l', 'app.kubernetes.io/name=kubeairunway-controller', '-o', 'jsonpath={.items[*].metadata.name}'])).trim().split(/\s+/);
+    await cmd.kubectlOk(['scale', '-n', SYSTEM_NAMESPACE, 'deployment/kubeairunway-controller', '--replicas=2']);
+    await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM_NAMESPACE, 'deployment/kubeairunway-controller', '--timeout=180s']);
+    const replicas = (await cmd.kubectlOk(['get', 'pods', '-n', SYSTEM_NAMESPACE, '-l', 'app.kubernetes.io/name=kubeairunway-controller', '-o', 'jsonpath={.items[*].metadata.name}'])).trim().split(/\s+/);
     expect(replicas).toHaveLength(2);
     await cmd.kubectlOk(['create', 'namespace', 'burst']);
     const t0 = Date.now();
@@ -248,7 +247,7 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     const list = (items: object[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
     await cmd.kubectlOk(['apply', '-f', '-'], list(docs.slice(0, BURST / 2)));
     // One replica killed as a node failure would: no graceful stop, its workflow tasks time out and move.
-    await cmd.kubectlOk(['delete', 'pod', '-n', SYSTEM, replicas[0]!, '--force', '--grace-period=0']);
+    await cmd.kubectlOk(['delete', 'pod', '-n', SYSTEM_NAMESPACE, replicas[0]!, '--force', '--grace-period=0']);
     await cmd.kubectlOk(['apply', '-f', '-'], list(docs.slice(BURST / 2)));
     const running = await eventually(`all ${BURST} Running`, async () => {
       const phases = (await cmd.kubectlOk(['get', 'md', '-n', 'burst', '-o', 'jsonpath={.items[*].status.phase}'])).trim().split(/\s+/);
@@ -277,9 +276,9 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     const list = (items: object[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
     const t0 = Date.now();
     await cmd.kubectlOk(['apply', '-f', '-'], list(docs.slice(0, BURST / 2)));
-    await cmd.kubectlOk(['set', 'image', '-n', SYSTEM, 'deployment/kubeairunway-controller', `kubeairunway=${next}`]);
+    await cmd.kubectlOk(['set', 'image', '-n', SYSTEM_NAMESPACE, 'deployment/kubeairunway-controller', `kubeairunway=${next}`]);
     await cmd.kubectlOk(['apply', '-f', '-'], list(docs.slice(BURST / 2)));
-    await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--timeout=300s']);
+    await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM_NAMESPACE, 'deployment/kubeairunway-controller', '--timeout=300s']);
     say(`controller rolled to ${next} ${seconds(t0)} after the first apply`);
     await eventually(`all ${BURST} Running`, async () => {
       const phases = (await cmd.kubectlOk(['get', 'md', '-n', 'upgrade', '-o', 'jsonpath={.items[*].status.phase}'])).trim().split(/\s+/);
@@ -315,11 +314,11 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
 
     it("`helm install` with the suite's image: the controller and webhook pods become Ready; a seed example reaches Running", async () => {
       // The release namespace exists first (Helm keeps the release there), labelled restricted as install.yaml's is.
-      await cmd.kubectlOk(['create', 'namespace', SYSTEM]);
-      await cmd.kubectlOk(['label', 'namespace', SYSTEM, 'pod-security.kubernetes.io/enforce=restricted', 'pod-security.kubernetes.io/warn=restricted']);
+      await cmd.kubectlOk(['create', 'namespace', SYSTEM_NAMESPACE]);
+      await cmd.kubectlOk(['label', 'namespace', SYSTEM_NAMESPACE, 'pod-security.kubernetes.io/enforce=restricted', 'pod-security.kubernetes.io/warn=restricted']);
       const { repository, tag } = splitImage(image);
       const t0 = Date.now();
-      await helmOk(['install', RELEASE, CHART_DIR, '-n', SYSTEM, '--set', `image.repository=${repository}`, '--set', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never', '--wait', '--timeout=5m']);
+      await helmOk(['install', RELEASE, CHART_DIR, '-n', SYSTEM_NAMESPACE, '--set', `image.repository=${repository}`, '--set', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never', '--wait', '--timeout=5m']);
       say(`helm install: Ready in ${seconds(t0)}`);
       const pods = await expectCorePodsReady();
       expect(new Set(pods.items.flatMap((p) => p.spec.containers.map((c) => c.image)))).toEqual(new Set([image]));
@@ -329,8 +328,8 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
     it('`helm upgrade --set controller.replicas=2` with a new pod annotation rolls the controller to two new pods; the ModelDeployment stays Running and is still reconciled', async () => {
       const before = (await controllerPods()).map((p) => p.metadata.name);
       const t0 = Date.now();
-      await helmOk(['upgrade', RELEASE, CHART_DIR, '-n', SYSTEM, '--reuse-values', '--set', 'controller.replicas=2', '--set', 'podAnnotations.upgraded=yes', '--wait', '--timeout=5m']);
-      await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM, 'deployment/kubeairunway-controller', '--timeout=180s']);
+      await helmOk(['upgrade', RELEASE, CHART_DIR, '-n', SYSTEM_NAMESPACE, '--reuse-values', '--set', 'controller.replicas=2', '--set', 'podAnnotations.upgraded=yes', '--wait', '--timeout=5m']);
+      await cmd.kubectlOk(['rollout', 'status', '-n', SYSTEM_NAMESPACE, 'deployment/kubeairunway-controller', '--timeout=180s']);
       say(`helm upgrade: rolled in ${seconds(t0)}`);
       // Old pods may still be terminating right after the rollout: wait for exactly the two new ones.
       const after = await eventually('two new controller pods, Ready', async () => {
@@ -340,17 +339,17 @@ describe.skipIf(unavailable !== undefined)(`a real one-node cluster with kubeair
       }, 180_000);
       expect(after.map((p) => p.metadata.name).filter((n) => before.includes(n))).toEqual([]);
       for (const p of after) expect(p.metadata.annotations?.upgraded).toBe('yes');
-      expect(JSON.parse(await helmOk(['list', '-n', SYSTEM, '-o', 'json']))).toEqual([expect.objectContaining({ name: RELEASE, revision: '2', status: 'deployed' })]);
+      expect(JSON.parse(await helmOk(['list', '-n', SYSTEM_NAMESPACE, '-o', 'json']))).toEqual([expect.objectContaining({ name: RELEASE, revision: '2', status: 'deployed' })]);
       expect(await cmd.kubectlOk(['get', 'md', 'gemma-cpu', '-n', 'default', '-o', 'jsonpath={.status.phase}'])).toBe('Running');
       // The new pods reconcile: deleting the example goes through them.
       await deleteSeedExample();
     }, 600_000);
 
     it('`helm uninstall`, then the webhook configurations, the CRDs and the namespace as the chart README says: nothing of ours is left', async () => {
-      await helmOk(['uninstall', RELEASE, '-n', SYSTEM, '--wait', '--timeout=5m']);
+      await helmOk(['uninstall', RELEASE, '-n', SYSTEM_NAMESPACE, '--wait', '--timeout=5m']);
       await cmd.kubectlOk(['delete', ...WEBHOOK_CONFIGURATIONS, '--ignore-not-found']);
       await cmd.kubectlOk(['delete', '-f', join(CHART_DIR, 'crds'), '--timeout=120s']);
-      await cmd.kubectlOk(['delete', 'namespace', SYSTEM, '--timeout=120s']);
+      await cmd.kubectlOk(['delete', 'namespace', SYSTEM_NAMESPACE, '--timeout=120s']);
       await expectNothingOfOurs();
     }, 600_000);
   });
