@@ -2,17 +2,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// Three projects: pure unit tests (next to the code they test, no stack); workflow tests (test/workflows:
+// Four projects: pure unit tests (next to the code they test, no stack); workflow tests (test/workflows:
 // workflows on stub activities, against a Temporal server of their own and no Kubernetes); integration
-// tests (the rest of test/, sharing one local stack that the global setup starts once per run).
+// tests (the rest of test/, sharing one local stack that the global setup starts once per run); and the
+// files that start stacks of their own (`stacks`).
 //
 // Two workers, whatever the core count: vitest's default (cores - 1) is one on this two-core machine, which
 // ran every file one after another. The groups run one after another (sequence.groupOrder); `npm test`
-// (scripts/test.mjs) runs the workflow project beside the integration project in a second vitest run.
+// (scripts/test.mjs) runs the workflow and stacks projects beside the integration project, each in a vitest
+// run of its own.
 //
 // The JSON report goes where KUBEAIRUNWAY_VITEST_REPORT says (`npm test` sets it for each of its runs and
 // merges them into .vitest-results.json); a plain `vitest run` writes its own, named by its process id, so
 // two runs in one checkout never write one file.
+// The files that start everything they test themselves and use nothing of the shared stack: the cluster
+// files (a cluster and its node each), the chaos run, the host containerd's, and the dev command's and
+// supervisor's (stacks of their own). `npm test` runs them beside the integration files, one at a time.
+const OWN_STACK_FILES = [
+  'test/cluster/**/*.test.ts',
+  'test/chaos/**/*.test.ts',
+  'test/containerd/**/*.test.ts',
+  ...['dev-command', 'dev-interrupt', 'dev-kybernate-node', 'rabbitmq-supervised', 'supervised-stack'].map((f) => `test/devstack/${f}.test.ts`),
+];
+
 const report = process.env.KUBEAIRUNWAY_VITEST_REPORT ?? join(tmpdir(), `kubeairunway-vitest-${process.pid}.json`);
 
 export default defineConfig({
@@ -50,7 +62,7 @@ export default defineConfig({
           name: 'integration',
           sequence: { groupOrder: 2 },
           include: ['test/**/*.test.ts'],
-          exclude: ['test/workflows/**'],
+          exclude: ['test/workflows/**', ...OWN_STACK_FILES],
           environment: 'node',
           globalSetup: ['test/setup/global-stack.ts'],
           testTimeout: 180_000,
@@ -60,6 +72,20 @@ export default defineConfig({
           // may run concurrently, each in its own namespace.
           fileParallelism: false,
           // One process for the files one after another: each would otherwise load the product's modules again (~5 s).
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          name: 'stacks',
+          sequence: { groupOrder: 3 },
+          include: OWN_STACK_FILES,
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+          // One at a time: the cluster files build and load the same product image, and each start of a
+          // stack is most of a core for a while.
+          fileParallelism: false,
           isolate: false,
         },
       },

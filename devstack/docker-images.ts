@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withBuildLock } from './build-lock.ts';
 import { dockerCacheDir, hasImage, type DockerEngine } from './docker.ts';
 import { executable } from './executables.ts';
 import { runBounded } from './run-bounded.ts';
@@ -52,10 +53,29 @@ const seconds = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(0)}s`;
  * The downloaded packages stay in the cache (debootstrap --cache-dir) for a rebuild.
  */
 export async function ensureNodeBaseImage(engine: DockerEngine, log: Log = () => undefined): Promise<string> {
-  if (await hasImage(engine, NODE_BASE_IMAGE)) {
-    log(`image ${NODE_BASE_IMAGE}: cached`);
-    return NODE_BASE_IMAGE;
-  }
+  return onceInEngine(engine, NODE_BASE_IMAGE, log, () => buildNodeBaseImage(engine, log));
+}
+
+/**
+ * `tag` as found in the engine, else made by `build` while no other process builds it (a test file beside
+ * this one may be building the same image: this one then waits, and finds it).
+ */
+async function onceInEngine(engine: DockerEngine, tag: string, log: Log, build: () => Promise<unknown>): Promise<string> {
+  const cached = async () => {
+    if (!(await hasImage(engine, tag))) return false;
+    log(`image ${tag}: cached`);
+    return true;
+  };
+  if (await cached()) return tag;
+  return withBuildLock(BUILD_LOCKS(), tag, async () => {
+    if (!(await cached())) await build();
+    return tag;
+  }, { log });
+}
+
+const BUILD_LOCKS = () => join(dockerCacheDir(), 'build-locks');
+
+async function buildNodeBaseImage(engine: DockerEngine, log: Log): Promise<void> {
   const unavailable = baseImageUnavailable();
   if (unavailable) throw new Error(unavailable);
   const cache = dockerCacheDir();
@@ -98,7 +118,6 @@ export async function ensureNodeBaseImage(engine: DockerEngine, log: Log = () =>
       { input: tar.stdout, timeoutMs: 10 * 60_000 },
     );
     log(`image ${NODE_BASE_IMAGE}: built in ${seconds(t0)}`);
-    return NODE_BASE_IMAGE;
   } finally {
     if (procMounted) await runStep('umount', ['-l', join(rootfs, 'proc')], { timeoutMs: 30_000 }).catch(() => undefined);
     rmSync(rootfs, { recursive: true, force: true });
@@ -130,10 +149,16 @@ export async function ensureDerivedImage(
   const recipe = createHash('sha256').update(dockerfile.join('\n'));
   for (const source of Object.values(opts.files ?? {})) recipe.update(readFileSync(source));
   const tag = `${name}-${recipe.digest('hex').slice(0, 10)}`;
-  if (await hasImage(engine, tag)) {
-    log(`image ${tag}: cached`);
-    return tag;
-  }
+  return onceInEngine(engine, tag, log, () => buildDerivedImage(engine, tag, dockerfile, { ...opts, log }));
+}
+
+async function buildDerivedImage(
+  engine: DockerEngine,
+  tag: string,
+  dockerfile: string[],
+  opts: { files?: Record<string, string>; dirs?: Record<string, string>; log: Log; timeoutMs?: number },
+): Promise<void> {
+  const log = opts.log;
   const context = mkdtempSync(join(dockerCacheDir(), 'context-'));
   const t0 = Date.now();
   try {
@@ -148,7 +173,6 @@ export async function ensureDerivedImage(
       },
     });
     log(`image ${tag}: built in ${seconds(t0)}`);
-    return tag;
   } finally {
     rmSync(context, { recursive: true, force: true });
   }
@@ -190,6 +214,11 @@ export const PROJECT_TEST_IMAGE = 'kubeairunway-local/kubeairunway:test';
 export async function buildProjectImage(engine: DockerEngine, root: string, tag = PROJECT_TEST_IMAGE, log: Log = () => undefined): Promise<{ tag: string; seconds: number }> {
   // The build image is made from the base, so making it makes (or finds) both.
   const build = await ensureNodeBuildImage(engine, log);
+  // A second build of the tag beside this one would only repeat it: it waits, then takes the cached layers.
+  return withBuildLock(BUILD_LOCKS(), tag, () => buildFromDockerfile(engine, root, tag, build, log), { log });
+}
+
+async function buildFromDockerfile(engine: DockerEngine, root: string, tag: string, build: string, log: Log): Promise<{ tag: string; seconds: number }> {
   const base = NODE_BASE_IMAGE;
   // Images left without a tag by earlier builds (the image this tag named, the stages' last layers):
   // removed after this build, which keeps the layers it shares with them as its cache.

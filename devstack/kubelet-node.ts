@@ -246,6 +246,9 @@ export async function startKubeletNode(engine: DockerEngine, stateDir: string, o
     nodeStatusUpdateFrequency: '5s',
     podLogsDir: join(kdir, 'pod-logs'),
     resolvConf: '/etc/resolv.conf',
+    // On the host's network the kubelet would add its chains (KUBE-FIREWALL with a DROP rule, the canaries)
+    // to the machine's own firewall and leave them there; in a cluster's namespace they are the node's own.
+    makeIPTablesUtilChains: !!opts.cluster,
     ...(opts.cluster ? clusterKubeletSettings(opts.cluster, kdir) : {}),
   };
   const configFile = join(kdir, 'config.yaml');

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// `npm test` after setup: the unit files first (CPU-bound, two at a time), then the workflow files beside the
-// integration files, in two vitest runs side by side. One vitest run cannot do the last part: projects that
-// run together share one worker count, and the integration files must run one at a time against their one
-// cluster while the workflow files need nothing of it (their own Temporal server, their own task queues).
-// Both mostly wait on servers and timers, so two cores carry them at once.
+// `npm test` after setup: the unit files first (CPU-bound, two at a time), then three vitest runs side by
+// side: the integration files, one at a time against their one shared stack; the workflow files (their own
+// Temporal server, their own task queues); and the files that start everything they test themselves
+// (`stacks`: the cluster files, chaos, the dev command's), one at a time. One vitest run cannot do this: projects that run
+// together share one worker count. All three mostly wait on servers and timers, so two cores carry them at
+// once; the private Docker engine the files share is held by this runner for the whole run
+// (scripts/hold-docker-engine.ts), so a file that ends never stops it under one still running.
 //
 // With arguments (`npm test -- <files or vitest flags>`) it is plain `vitest run <arguments>`.
-// Each run writes its JSON report; the three are merged into .vitest-results.json (what .ci/run reads), or
+// Each run writes its JSON report; they are merged into .vitest-results.json (what .ci/run reads), or
 // into $KUBEAIRUNWAY_VITEST_REPORT when that is set. Two `npm test` in one checkout at once must not mix
 // their reports: each run's partial reports live in a folder of its own, and the merged one is written
 // under a temporary name and renamed into place, so a reader sees one whole run's report, never a blend.
@@ -71,10 +73,51 @@ function publishReport(body) {
   renameSync(temporary, REPORT);
 }
 
-/** Exits with `code` once this run's folder is gone. */
-function finish(code) {
+/** Exits with `code` once this run's folder is gone (and the engine released). */
+async function finish(code, engine) {
+  await engine?.release();
   rmSync(PARTS, { recursive: true, force: true });
   process.exit(code);
+}
+
+/**
+ * The private Docker engine held for the whole run by scripts/hold-docker-engine.ts: the test files of the
+ * runs side by side join it, and none stops it under another. `ready` resolves once it answers (or the
+ * holder said why it cannot: the files then skip as they would alone); `release` stops it, bounded.
+ */
+function holdDockerEngine() {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'hold-docker-engine.ts')], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => child.on('close', resolve));
+  const ready = new Promise((resolve) => {
+    const bound = setTimeout(() => {
+      process.stdout.write('[docker] not ready in 120 s: each test file starts or joins the engine itself\n');
+      resolve();
+    }, 120_000);
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        process.stdout.write(`[docker] ${line}\n`);
+        if (line === 'ready' || line.startsWith('unavailable:')) {
+          clearTimeout(bound);
+          resolve();
+        }
+      });
+    }
+    exited.then(() => {
+      clearTimeout(bound);
+      resolve();
+    });
+  });
+  let released;
+  const release = () =>
+    (released ??= (async () => {
+      child.stdin.end();
+      const bound = new Promise((resolve) => setTimeout(() => resolve('timeout'), 60_000));
+      if ((await Promise.race([exited, bound])) === 'timeout') {
+        process.stdout.write('[docker] the engine did not stop in 60 s: killing its holder (the next start stops the engine)\n');
+        child.kill('SIGKILL');
+      }
+    })());
+  return { ready, release };
 }
 
 const args = process.argv.slice(2);
@@ -82,19 +125,24 @@ if (args.length > 0) {
   const own = join(PARTS, 'run.json');
   const code = await runVitest(args, own);
   if (existsSync(own)) publishReport(readFileSync(own));
-  finish(code);
+  await finish(code);
 }
 
-const reports = ['unit', 'workflows', 'integration'].map((p) => join(PARTS, `${p}.json`));
+const reports = ['unit', 'workflows', 'integration', 'stacks'].map((p) => join(PARTS, `${p}.json`));
 rmSync(REPORT, { force: true });
+// The engine starts (and prunes) while the unit files run.
+const engine = holdDockerEngine();
 const unit = await runVitest(['--project', 'unit'], reports[0]);
-if (interrupted) finish(130);
-process.stdout.write('[test] the workflow files (lines prefixed [workflows]) run beside the integration files\n');
-const [workflows, integration] = await Promise.all([
+if (interrupted) await finish(130, engine);
+await engine.ready;
+process.stdout.write('[test] beside the integration files: the workflow files (lines prefixed [workflows]) and the files that start stacks of their own ([stacks])\n');
+const [workflows, integration, stacks] = await Promise.all([
   runVitest(['--project', 'workflows', '--maxWorkers=1'], reports[1], '[workflows]'),
   runVitest(['--project', 'integration'], reports[2]),
+  runVitest(['--project', 'stacks'], reports[3], '[stacks]'),
 ]);
+await engine.release();
 publishReport(JSON.stringify(mergeReports(reports)));
-const failed = Object.entries({ unit, workflows, integration }).filter(([, code]) => code !== 0);
+const failed = Object.entries({ unit, workflows, integration, stacks }).filter(([, code]) => code !== 0);
 if (failed.length > 0) process.stdout.write(`[test] failed: ${failed.map(([p, code]) => `${p} (exit ${code})`).join(', ')}\n`);
-finish(failed.length > 0 ? 1 : 0);
+await finish(failed.length > 0 ? 1 : 0);

@@ -9,7 +9,7 @@ import { startCluster, type Cluster } from '../../devstack/cluster/cluster.ts';
 import { loadProductImage } from '../../devstack/cluster/install-product.ts';
 import { testStackCrds } from '../../devstack/crd-files.ts';
 import { clusterCommands, type ClusterCommands } from './cluster-kubectl.ts';
-import { hostFootprint, leftBehind } from './host-footprint.ts';
+import { hostFootprint, leftBehind } from '../support/host-footprint.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const seconds = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)}s`;

@@ -20,6 +20,7 @@ import { startTestProduct } from '../support/controller.ts';
 import type { Product } from '../../worker/product.ts';
 import { eventually, kubeConfig, testKube, uniqueName, type TestKube } from '../support/env.ts';
 import { checkpointExample, createCheckpoint, deleteCheckpoint, finished, waitCheckpointGone, waitForCheckpoint } from '../support/kybernate.ts';
+import { hostFootprint, type Footprint } from '../support/host-footprint.ts';
 
 const unavailable = kubeletNodeUnavailable();
 const RUNS_DIR = join(tmpdir(), 'kubeairunway-kubelet');
@@ -32,10 +33,12 @@ describe.skipIf(unavailable !== undefined)(`a real kubelet ${KUBERNETES_VERSION}
   let ctl: Product;
   let client: ContainerdClient;
   let dir: string;
+  let before: Footprint;
 
   beforeAll(async () => {
     mkdirSync(RUNS_DIR, { recursive: true });
     dir = mkdtempSync(join(RUNS_DIR, 'node-'));
+    before = hostFootprint(dir);
     // The kubelet's kubeconfig: the stack's server and token, its CA copied beside (only the state folder is mounted into the node).
     const kc = kubeConfig();
     const caFile = join(dir, 'ca.crt');
@@ -101,6 +104,14 @@ describe.skipIf(unavailable !== undefined)(`a real kubelet ${KUBERNETES_VERSION}
       const status = pod.status?.containerStatuses?.[0];
       return pod.status?.phase === 'Running' && status?.state?.running && status.containerID ? pod : undefined;
     }, 90_000, 500);
+
+  it('leaves the machine\'s own network alone while it runs on it: its firewall rules, interfaces and routes as before the node started', async () => {
+    // The kubelet makes its chains (KUBE-FIREWALL, KUBE-KUBELET-CANARY, KUBE-IPTABLES-HINT) when it starts,
+    // unless told not to: by now it has been running for the beforeAll's image import and product start.
+    await eventually('the node Ready', async () => ((await kube.core.readNode({ name: node.nodeName })).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'), 60_000, 500);
+    const now = hostFootprint(dir);
+    for (const kind of ['firewall', 'links', 'routes'] as const) expect(now[kind], kind).toEqual(before[kind]);
+  });
 
   it('registers the node Ready, reporting kubelet and containerd versions of its own', async () => {
     const ready = await eventually('node Ready', async () => {

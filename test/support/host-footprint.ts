@@ -34,10 +34,12 @@ export function hostFootprint(stateDir: string): Footprint {
     links: lines('ip', ['-o', 'link', 'show']).map((l) => l.split(':')[1]?.trim() ?? l),
     routes: lines('ip', ['route', 'show', 'table', 'all']),
     // Counters change by themselves; the rules do not.
-    firewall: lines('iptables-save', []).filter((l) => !l.startsWith('#')).map((l) => l.replace(/\[\d+:\d+\]/, '')),
+    firewall: ['iptables-save', 'ip6tables-save'].flatMap((save) => lines(save, []).filter((l) => !l.startsWith('#')).map((l) => `${save}: ${l.replace(/\[\d+:\d+\]/, '')}`)),
     namespaces: lines('ip', ['netns', 'list']).filter((n) => n.startsWith('kar-')),
-    // The private Docker engine's too: dockerd left its default network namespace mounted after it stopped.
-    mounts: readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((l) => l.includes(stateDir) || l.includes('/run/netns/kar-') || l.includes('/kubeairunway-docker-')).map((l) => l.split(' ')[4] ?? l),
+    // And the private Docker engine's default network namespace, which dockerd left mounted after it stopped.
+    // Not its containers' namespaces: under `npm test` the engine runs files side by side, whose containers
+    // come and go meanwhile.
+    mounts: readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((l) => l.includes(stateDir) || l.includes('/run/netns/kar-') || /\/kubeairunway-docker-.*\/netns\/default /.test(l)).map((l) => l.split(' ')[4] ?? l),
     processes: processesNaming(stateDir),
   };
 }
