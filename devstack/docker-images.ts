@@ -214,28 +214,40 @@ export const PROJECT_TEST_IMAGE = 'kubeairunway-local/kubeairunway:test';
 export async function buildProjectImage(engine: DockerEngine, root: string, tag = PROJECT_TEST_IMAGE, log: Log = () => undefined): Promise<{ tag: string; seconds: number }> {
   // The build image is made from the base, so making it makes (or finds) both.
   const build = await ensureNodeBuildImage(engine, log);
-  // A second build of the tag beside this one would only repeat it: it waits, then takes the cached layers.
-  return withBuildLock(BUILD_LOCKS(), tag, () => buildFromDockerfile(engine, root, tag, build, log), { log });
+  // One build of the Dockerfile at a time, whatever its tag: a second beside it would only repeat it (and
+  // could lose its stage cache to the first one's clean-up); after the wait it takes every layer cached.
+  return withBuildLock(BUILD_LOCKS(), 'kubeairunway-product-image', () => buildFromDockerfile(engine, root, tag, build, log), { log });
 }
 
 async function buildFromDockerfile(engine: DockerEngine, root: string, tag: string, build: string, log: Log): Promise<{ tag: string; seconds: number }> {
   const base = NODE_BASE_IMAGE;
-  // Images left without a tag by earlier builds (the image this tag named, the stages' last layers):
-  // removed after this build, which keeps the layers it shares with them as its cache.
+  // Images left without a tag by earlier builds (the image this tag named, stages of older sources):
+  // removed after this build, but for those it used (its stages' cached layers are untagged too).
   const leftovers = (await engine.run(['images', '--quiet', '--no-trunc', '--filter', 'dangling=true'])).split('\n').filter(Boolean);
+  const output: string[] = [];
   const t0 = Date.now();
   log(`image ${tag}: docker build of ${join(root, 'Dockerfile')} (NODE_IMAGE=${base}, BUILD_IMAGE=${build}) ...`);
   await engine.run(['build', '--network=host', '--rm', '--build-arg', `NODE_IMAGE=${base}`, '--build-arg', `BUILD_IMAGE=${build}`, '-t', tag, root], {
     timeoutMs: 30 * 60_000,
     onLine: (line) => {
+      output.push(line);
       if (/^Step \d+\/\d+/.test(line)) log(`image ${tag}: ${line.slice(0, 140)} (${seconds(t0)})`);
     },
   });
   const took = (Date.now() - t0) / 1000;
   log(`image ${tag}: built in ${took.toFixed(0)}s`);
   // One at a time and without force: an image another still builds on stays.
-  for (const id of leftovers) await engine.run(['rmi', id], { timeoutMs: 60_000 }).catch(() => undefined);
+  for (const id of unusedImages(leftovers, output)) await engine.run(['rmi', id], { timeoutMs: 60_000 }).catch(() => undefined);
   return { tag, seconds: took };
+}
+
+/**
+ * Of `images` (`sha256:<hex>` ids), those a classic-builder build whose output is `buildOutput` did not
+ * use: every step's image is printed as ` ---> <12 hex digits>`, found in the cache or made.
+ */
+export function unusedImages(images: readonly string[], buildOutput: readonly string[]): string[] {
+  const used = new Set(buildOutput.map((line) => /^ ---> ([0-9a-f]{12})$/.exec(line)?.[1]).filter((id): id is string => id !== undefined));
+  return images.filter((id) => !used.has(id.replace(/^sha256:/, '').slice(0, 12)));
 }
 
 /**

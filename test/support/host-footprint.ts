@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-export type Footprint = Record<'links' | 'routes' | 'firewall' | 'namespaces' | 'mounts' | 'processes', string[]>;
+export type Footprint = Record<'links' | 'routes' | 'firewall' | 'namespaces' | 'mounts' | 'engineMounts' | 'processes', string[]>;
 
 function lines(cmd: string, args: string[]): string[] {
   try {
@@ -29,6 +29,10 @@ function processesNaming(stateDir: string): string[] {
   return found;
 }
 
+function mountPoints(match: (line: string) => boolean): string[] {
+  return readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter(match).map((l) => l.split(' ')[4] ?? l);
+}
+
 export function hostFootprint(stateDir: string): Footprint {
   return {
     links: lines('ip', ['-o', 'link', 'show']).map((l) => l.split(':')[1]?.trim() ?? l),
@@ -36,15 +40,17 @@ export function hostFootprint(stateDir: string): Footprint {
     // Counters change by themselves; the rules do not.
     firewall: ['iptables-save', 'ip6tables-save'].flatMap((save) => lines(save, []).filter((l) => !l.startsWith('#')).map((l) => `${save}: ${l.replace(/\[\d+:\d+\]/, '')}`)),
     namespaces: lines('ip', ['netns', 'list']).filter((n) => n.startsWith('kar-')),
-    // And the private Docker engine's default network namespace, which dockerd left mounted after it stopped.
-    // Not its containers' namespaces: under `npm test` the engine runs files side by side, whose containers
-    // come and go meanwhile.
-    mounts: readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((l) => l.includes(stateDir) || l.includes('/run/netns/kar-') || /\/kubeairunway-docker-.*\/netns\/default /.test(l)).map((l) => l.split(' ')[4] ?? l),
+    mounts: mountPoints((l) => l.includes(stateDir) || l.includes('/run/netns/kar-')),
+    // The private Docker engine's default network namespace, which dockerd left mounted after it stopped.
+    // Its own kind: only a file that stops the engine answers for it (under `npm test` the runner holds the
+    // engine, which mounts it with its first container, whichever file's).
+    engineMounts: mountPoints((l) => /\/kubeairunway-docker-.*\/netns\/default /.test(l)),
     processes: processesNaming(stateDir),
   };
 }
 
-/** What `after` has that `before` did not, per kind, in words; empty when nothing was left behind. */
-export function leftBehind(before: Footprint, after: Footprint): string[] {
-  return (Object.keys(after) as (keyof Footprint)[]).flatMap((kind) => after[kind].filter((entry) => !before[kind].includes(entry)).map((entry) => `${kind}: ${entry}`));
+/** What `after` has that `before` did not, per kind (but those `ignored`), in words; empty when nothing was left behind. */
+export function leftBehind(before: Footprint, after: Footprint, ignored: readonly (keyof Footprint)[] = []): string[] {
+  const kinds = (Object.keys(after) as (keyof Footprint)[]).filter((kind) => !ignored.includes(kind));
+  return kinds.flatMap((kind) => after[kind].filter((entry) => !before[kind].includes(entry)).map((entry) => `${kind}: ${entry}`));
 }
