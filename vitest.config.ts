@@ -9,19 +9,18 @@ import { defineConfig } from 'vitest/config';
 //
 // Two workers, whatever the core count: vitest's default (cores - 1) is one on this two-core machine, which
 // ran every file one after another. The groups run one after another (sequence.groupOrder); `npm test`
-// (scripts/test.mjs) runs the workflow and stacks projects beside the integration project, each in a vitest
-// run of its own.
+// (scripts/test.mjs) runs the stacks project and the unit then workflow projects beside the integration
+// project, each in a vitest run of its own.
 //
 // The JSON report goes where KUBEAIRUNWAY_VITEST_REPORT says (`npm test` sets it for each of its runs and
 // merges them into .vitest-results.json); a plain `vitest run` writes its own, named by its process id, so
 // two runs in one checkout never write one file.
 // The files that start everything they test themselves and use nothing of the shared stack: the cluster
-// files (a cluster and its node each), the chaos run, the host containerd's, and the dev command's and
-// supervisor's (stacks of their own). `npm test` runs them beside the integration files, one at a time.
+// files (a cluster and its node each), the chaos run, and the dev command's and supervisor's (stacks of
+// their own). `npm test` runs them beside the integration files, one at a time: about as long as those.
 const OWN_STACK_FILES = [
   'test/cluster/**/*.test.ts',
   'test/chaos/**/*.test.ts',
-  'test/containerd/**/*.test.ts',
   ...['dev-command', 'dev-interrupt', 'dev-kybernate-node', 'rabbitmq-supervised', 'supervised-stack'].map((f) => `test/devstack/${f}.test.ts`),
 ];
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `npm test` after setup: the unit files first (CPU-bound, two at a time), then three vitest runs side by
-// side: the integration files, one at a time against their one shared stack; the workflow files (their own
-// Temporal server, their own task queues); and the files that start everything they test themselves
-// (`stacks`: the cluster files, chaos, the dev command's), one at a time. One vitest run cannot do this: projects that run
-// together share one worker count. All three mostly wait on servers and timers, so two cores carry them at
-// once; the private Docker engine the files share is held by this runner for the whole run
-// (scripts/hold-docker-engine.ts), so a file that ends never stops it under one still running.
+// `npm test` after setup: three vitest runs side by side. The integration files, one at a time against their
+// one shared stack; the files that start everything they test themselves (`stacks`: the cluster files,
+// chaos, the dev command's), one at a time; and the unit files, then the workflow files (their own Temporal
+// server, their own task queues), one worker each. One vitest run cannot do this: projects that run
+// together share one worker count. The stacks mostly wait on servers and timers, so two cores carry them
+// at once (one run after another took 36 minutes, side by side about 19). The private Docker engine the
+// files share is held by this runner for the whole run (scripts/hold-docker-engine.ts), so a file that
+// ends never stops it under one still running.
 //
 // With arguments (`npm test -- <files or vitest flags>`) it is plain `vitest run <arguments>`.
 // Each run writes its JSON report; they are merged into .vitest-results.json (what .ci/run reads), or
@@ -73,9 +74,8 @@ function publishReport(body) {
   renameSync(temporary, REPORT);
 }
 
-/** Exits with `code` once this run's folder is gone (and the engine released). */
-async function finish(code, engine) {
-  await engine?.release();
+/** Exits with `code` once this run's folder is gone. */
+function finish(code) {
   rmSync(PARTS, { recursive: true, force: true });
   process.exit(code);
 }
@@ -125,19 +125,22 @@ if (args.length > 0) {
   const own = join(PARTS, 'run.json');
   const code = await runVitest(args, own);
   if (existsSync(own)) publishReport(readFileSync(own));
-  await finish(code);
+  finish(code);
 }
 
 const reports = ['unit', 'workflows', 'integration', 'stacks'].map((p) => join(PARTS, `${p}.json`));
 rmSync(REPORT, { force: true });
-// The engine starts (and prunes) while the unit files run.
 const engine = holdDockerEngine();
-const unit = await runVitest(['--project', 'unit'], reports[0]);
-if (interrupted) await finish(130, engine);
 await engine.ready;
-process.stdout.write('[test] beside the integration files: the workflow files (lines prefixed [workflows]) and the files that start stacks of their own ([stacks])\n');
-const [workflows, integration, stacks] = await Promise.all([
-  runVitest(['--project', 'workflows', '--maxWorkers=1'], reports[1], '[workflows]'),
+process.stdout.write('[test] beside the integration files: the unit files, then the workflow files ([unit], [workflows]), and the files that start stacks of their own ([stacks])\n');
+/** The unit files (one worker: the stacks start meanwhile), then the workflow files, unless Ctrl-C came between. */
+async function unitThenWorkflows() {
+  const unit = await runVitest(['--project', 'unit', '--maxWorkers=1'], reports[0], '[unit]');
+  const workflows = interrupted ? 130 : await runVitest(['--project', 'workflows', '--maxWorkers=1'], reports[1], '[workflows]');
+  return [unit, workflows];
+}
+const [[unit, workflows], integration, stacks] = await Promise.all([
+  unitThenWorkflows(),
   runVitest(['--project', 'integration'], reports[2]),
   runVitest(['--project', 'stacks'], reports[3], '[stacks]'),
 ]);
@@ -145,4 +148,4 @@ await engine.release();
 publishReport(JSON.stringify(mergeReports(reports)));
 const failed = Object.entries({ unit, workflows, integration, stacks }).filter(([, code]) => code !== 0);
 if (failed.length > 0) process.stdout.write(`[test] failed: ${failed.map(([p, code]) => `${p} (exit ${code})`).join(', ')}\n`);
-await finish(failed.length > 0 ? 1 : 0);
+finish(failed.length > 0 ? 1 : 0);
