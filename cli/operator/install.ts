@@ -2,7 +2,9 @@
 // §3.8, §6.3): kubectl over the manifests in deploy/, with the uninstall order the deploy README gives.
 
 import { join } from 'node:path';
-import { NODE_NAMESPACE, PROVIDER_CONFIG_PLURAL, SYSTEM_NAMESPACE } from '../../api/constants.ts';
+import { ASYA_FINALIZER } from '../../api/asya/constants.ts';
+import { FINALIZER, NODE_NAMESPACE, PROVIDER_CONFIG_PLURAL, SYSTEM_NAMESPACE } from '../../api/constants.ts';
+import { ARTIFACTS_FINALIZER } from '../../api/kybernate/constants.ts';
 import { CliError } from '../../present/errors.ts';
 import type { CliIO } from '../io.ts';
 import type { ExitCode } from '../program.ts';
@@ -10,7 +12,7 @@ import { repoRoot } from '../repo-root.ts';
 import type { KubeOptions } from './connection-options.ts';
 import { kubectl } from './kubectl.ts';
 import { BUILTIN_PROVIDER_NAMES } from './run-parts.ts';
-import { DEFAULT_KIND, resolveKind } from './kinds.ts';
+import { DEFAULT_KIND, operatorKinds } from './kinds.ts';
 import { listObjects, openKube } from './session.ts';
 
 const CORE_DEPLOYMENTS = ['kubeairunway-controller', 'kubeairunway-webhook'];
@@ -45,18 +47,41 @@ export async function runControllerInstall(io: CliIO, opts: InstallOptions, verb
   return 0;
 }
 
+/** The finalizers only the controller removes (what a deletion must clean up first: provider resources, queues, checkpoint images). */
+const CONTROLLER_FINALIZERS: readonly string[] = [FINALIZER, ASYA_FINALIZER, ARTIFACTS_FINALIZER];
+
+/**
+ * `Kind namespace/name` of what the uninstall would take along unreleased: every ModelDeployment (the
+ * models it serves), and every object of another kind that waits on the controller to be deleted.
+ */
+async function heldByController(opts: InstallOptions): Promise<string[]> {
+  const session = openKube(opts);
+  const held: string[] = [];
+  for (const kind of operatorKinds()) {
+    const objects = await listObjects(session, kind, undefined).catch((err: unknown) => {
+      if (err instanceof CliError && err.message.includes('CRD is not installed')) return [];
+      throw err;
+    });
+    for (const o of objects) {
+      if (kind.kind === DEFAULT_KIND || o.metadata?.finalizers?.some((f) => CONTROLLER_FINALIZERS.includes(f))) held.push(`${kind.kind} ${o.metadata?.namespace}/${o.metadata?.name}`);
+    }
+  }
+  return held;
+}
+
 export async function runControllerUninstall(io: CliIO, opts: InstallOptions): Promise<ExitCode> {
-  // The CRDs go with the install, and every ModelDeployment with them; the controller must release
-  // them (cleaning up their provider resources) while it still runs. Other kinds' children go with
-  // them by garbage collection (ownerReferences), with no finalizer to wait for.
-  const remaining = await listObjects(openKube(opts), resolveKind(DEFAULT_KIND), undefined).catch((err: unknown) => {
-    if (err instanceof CliError && err.message.includes('CRD is not installed')) return [];
-    throw err;
-  });
+  // The CRDs go with the install, and every object of ours with them. Those with a finalizer of ours (a
+  // ModelDeployment's provider resources, an AsyncActor's queues, a checkpoint's image on its node) must be
+  // released by the controller while it still runs: once it is gone, their CRDs' deletion waits forever.
+  // Other kinds' children go with them by garbage collection (ownerReferences).
+  const remaining = await heldByController(opts);
   if (remaining.length > 0 && !opts.force) {
-    const names = remaining.slice(0, 5).map((m) => `${m.metadata?.namespace}/${m.metadata?.name}`);
+    const allDeployments = remaining.every((r) => r.startsWith(`${DEFAULT_KIND} `));
+    const what = allDeployments ? `${DEFAULT_KIND}${remaining.length === 1 ? '' : 's'}` : `object${remaining.length === 1 ? '' : 's'} of ours`;
+    const names = remaining.slice(0, 5).map((r) => (allDeployments ? r.slice(DEFAULT_KIND.length + 1) : r));
+    const cleanup = allDeployments ? 'their provider resources' : 'what they made (provider resources, queues, checkpoint images)';
     throw new CliError(
-      `${remaining.length} ModelDeployment${remaining.length === 1 ? '' : 's'} still exist (${names.join(', ')}${remaining.length > 5 ? ', …' : ''}): delete them first so the controller cleans up their provider resources, or pass --force.`,
+      `${remaining.length} ${what} still exist (${names.join(', ')}${remaining.length > 5 ? ', …' : ''}): delete them first so the controller cleans up ${cleanup}, or pass --force.`,
     );
   }
   const file = opts.filename ?? installFile();

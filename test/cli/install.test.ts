@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, MODEL_DEPLOYMENT_KIND, NODE_NAMESPACE, SYSTEM_NAMESPACE } from '../../api/constants.ts';
 import type { ModelDeployment } from '../../api/types.ts';
 import { kubectlAvailable } from '../../deploy/render.ts';
+import { ARTIFACTS_FINALIZER } from '../../api/kybernate/constants.ts';
 import { createDeployment, patchDeployment } from '../support/deployments.ts';
 import { testKube, type TestKube } from '../support/env.ts';
+import { checkpointExample, createCheckpoint } from '../support/kybernate.ts';
 import { kubeairunway } from './cli.ts';
 
 describe.skipIf(!kubectlAvailable())('kubeairunway controller and provider', () => {
@@ -22,6 +24,8 @@ describe.skipIf(!kubectlAvailable())('kubeairunway controller and provider', () 
   });
   afterAll(async () => {
     await patchDeployment(kube.namespace, 'leftover', { metadata: { finalizers: null } }).catch(() => undefined);
+    // Applied again without its finalizer, by the same field manager: the finalizer goes.
+    await createCheckpoint(checkpointExample(kube.namespace, 'held', 'no-such-pod')).catch(() => undefined);
     if (createdSystemNamespace) await kube.core.deleteNamespace({ name: SYSTEM_NAMESPACE }).catch(() => undefined);
     if (createdNodeNamespace) await kube.core.deleteNamespace({ name: NODE_NAMESPACE }).catch(() => undefined);
     await kube?.cleanup();
@@ -64,5 +68,16 @@ describe.skipIf(!kubectlAvailable())('kubeairunway controller and provider', () 
     expect(forced.stdout).toMatch(/deployment\.apps "kubeairunway-controller" deleted \(server dry run\)|Dry run/);
     expect(forced.stdout).toContain(`namespace "${NODE_NAMESPACE}" deleted (server dry run)`);
     expect(forced.stdout.endsWith('Dry run (server): nothing was changed.\n')).toBe(true);
+  });
+
+  it('controller uninstall refuses while any object waits on the controller to be deleted (a checkpoint whose image is still on its node), naming it', async () => {
+    // Without the refusal the CRDs' deletion would wait forever on the finalizer, the controller being gone.
+    const held = checkpointExample(kube.namespace, 'held', 'no-such-pod');
+    held.metadata.finalizers = [ARTIFACTS_FINALIZER];
+    await createCheckpoint(held);
+    const refused = await kubeairunway(['controller', 'uninstall']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: \d+ objects of ours still exist \(.*\): delete them first so the controller cleans up what they made \(provider resources, queues, checkpoint images\), or pass --force\.\n$/);
+    expect(refused.stderr).toContain(`KybernateCheckpoint ${kube.namespace}/held`);
   });
 });
