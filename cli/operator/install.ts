@@ -69,21 +69,22 @@ async function heldByController(opts: InstallOptions): Promise<string[]> {
   return held;
 }
 
+/** Why the uninstall refuses, naming the first few of `remaining` (`Kind namespace/name`, ModelDeployments first). */
+export function uninstallRefusal(remaining: readonly string[]): string {
+  const allDeployments = remaining.every((r) => r.startsWith(`${DEFAULT_KIND} `));
+  const what = allDeployments ? `${DEFAULT_KIND}${remaining.length === 1 ? '' : 's'}` : `object${remaining.length === 1 ? '' : 's'} of ours`;
+  const names = remaining.slice(0, 5).map((r) => (allDeployments ? r.slice(DEFAULT_KIND.length + 1) : r));
+  const cleanup = allDeployments ? 'their provider resources' : 'what they made (provider resources, queues, checkpoint images)';
+  return `${remaining.length} ${what} still exist (${names.join(', ')}${remaining.length > 5 ? ', …' : ''}): delete them first so the controller cleans up ${cleanup}, or pass --force.`;
+}
+
 export async function runControllerUninstall(io: CliIO, opts: InstallOptions): Promise<ExitCode> {
   // The CRDs go with the install, and every object of ours with them. Those with a finalizer of ours (a
   // ModelDeployment's provider resources, an AsyncActor's queues, a checkpoint's image on its node) must be
   // released by the controller while it still runs: once it is gone, their CRDs' deletion waits forever.
   // Other kinds' children go with them by garbage collection (ownerReferences).
   const remaining = await heldByController(opts);
-  if (remaining.length > 0 && !opts.force) {
-    const allDeployments = remaining.every((r) => r.startsWith(`${DEFAULT_KIND} `));
-    const what = allDeployments ? `${DEFAULT_KIND}${remaining.length === 1 ? '' : 's'}` : `object${remaining.length === 1 ? '' : 's'} of ours`;
-    const names = remaining.slice(0, 5).map((r) => (allDeployments ? r.slice(DEFAULT_KIND.length + 1) : r));
-    const cleanup = allDeployments ? 'their provider resources' : 'what they made (provider resources, queues, checkpoint images)';
-    throw new CliError(
-      `${remaining.length} ${what} still exist (${names.join(', ')}${remaining.length > 5 ? ', …' : ''}): delete them first so the controller cleans up ${cleanup}, or pass --force.`,
-    );
-  }
+  if (remaining.length > 0 && !opts.force) throw new CliError(uninstallRefusal(remaining));
   const file = opts.filename ?? installFile();
   io.stderr(`Uninstalling kubeairunway (${file}) ...\n`);
   await kubectl(io, ['delete', '-f', file, '--ignore-not-found', ...dryRun(opts)], opts);
