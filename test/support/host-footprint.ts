@@ -29,11 +29,9 @@ function processesNaming(stateDir: string): string[] {
   return found;
 }
 
-function mountPoints(match: (line: string) => boolean): string[] {
-  return readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter(match).map((l) => l.split(' ')[4] ?? l);
-}
-
 export function hostFootprint(stateDir: string): Footprint {
+  const mountTable = readFileSync('/proc/self/mountinfo', 'utf8').split('\n');
+  const mountPoints = (match: (line: string) => boolean) => mountTable.filter(match).map((l) => l.split(' ')[4] ?? l);
   return {
     links: lines('ip', ['-o', 'link', 'show']).map((l) => l.split(':')[1]?.trim() ?? l),
     routes: lines('ip', ['route', 'show', 'table', 'all']),
